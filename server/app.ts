@@ -1,0 +1,66 @@
+/**
+ * buildApp(config, overrides?) assembles one server: logger, storage, authenticators, the HTTP listener
+ * (REST + GraphQL), the gRPC server and the metrics listener. It never listens (the test seam); see
+ * listen.ts for that.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Server as GrpcServer } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { Config } from './config/flags.ts';
+import { VERSION } from './config/parse.ts';
+import { systemClock, type Clock, type Deps } from './kernel/deps.ts';
+import { createLogger } from './kernel/logger.ts';
+import type { Storage } from './storage/types.ts';
+import { openStorage } from './storage/open-storage.ts';
+import { ENTITIES } from './modules/entities.ts';
+import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
+import { publicAuthenticator, type Authenticators } from './ops/auth.ts';
+import { adminAuthenticator } from './modules/admin/admin.service.ts';
+import { createHttpServer } from './transports/http/server.ts';
+import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
+import { createGrpcServer } from './transports/grpc/index.ts';
+
+export interface AppOverrides {
+  logger?: Logger;
+  storage?: Storage;
+  clock?: Clock;
+  registry?: Registry;
+}
+
+export interface App {
+  readonly deps: Deps;
+  readonly registry: Registry;
+  readonly http: FastifyInstance;
+  readonly metricsHttp: FastifyInstance;
+  /** undefined when --grpc-port is 0. */
+  readonly grpc?: GrpcServer;
+  close(): Promise<void>;
+}
+
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
+  const registry = overrides.registry ?? defaultRegistry;
+  const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator };
+  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators };
+  let shuttingDown = false;
+  const metrics = createHttpMetrics();
+  const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
+  const metricsHttp = createMetricsServer(metrics);
+  const grpc = config.grpcPort === 0 ? undefined : createGrpcServer(deps, registry);
+  return {
+    deps,
+    registry,
+    http,
+    metricsHttp,
+    grpc,
+    async close() {
+      shuttingDown = true;
+      await http.close();
+      await metricsHttp.close();
+      if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
+      await storage.close();
+      logger.flush?.();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Every command-line flag of the server: name, kind, default and help text. Specification part 1 lists the
+ * flags; reference.md "Flag syntax" and "Defaults" give their syntax and defaults. Nothing else configures
+ * the server: no environment variable, no file (specification part 9, rule 2).
+ */
+export type FlagKind = 'string' | 'int' | 'bool' | 'list' | 'pem';
+
+export interface FlagDef {
+  readonly name: string;
+  readonly kind: FlagKind;
+  readonly help: string;
+  readonly default?: string | number | boolean | readonly string[];
+  readonly secret?: boolean;
+}
+
+const SOCIAL_PROVIDERS = [
+  'google', 'facebook', 'github', 'linkedin', 'apple', 'discord', 'twitter', 'microsoft', 'twitch', 'roblox',
+] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+export { SOCIAL_PROVIDERS };
+
+export const FLAGS = [
+  // Storage (part 1: --database-type, --database-url or host/port/name/user/password, TLS material).
+  { name: 'database-type', kind: 'string', default: 'sqlite', help: 'database kind: sqlite, postgres (also cockroachdb, yugabyte), mysql, mariadb, mongodb' },
+  { name: 'database-url', kind: 'string', help: 'database connection URL (for sqlite: a file path)', secret: true },
+  { name: 'database-host', kind: 'string', help: 'database host (instead of --database-url)' },
+  { name: 'database-port', kind: 'int', help: 'database port (instead of --database-url)' },
+  { name: 'database-name', kind: 'string', help: 'database name (instead of --database-url; for sqlite a file path)' },
+  { name: 'database-username', kind: 'string', help: 'database user (instead of --database-url)' },
+  { name: 'database-password', kind: 'string', help: 'database password (instead of --database-url)', secret: true },
+  { name: 'database-cert', kind: 'pem', help: 'database TLS client certificate (PEM text or file path)' },
+  { name: 'database-ca-cert', kind: 'pem', help: 'database TLS CA certificate (PEM text or file path)' },
+  { name: 'database-cert-key', kind: 'pem', help: 'database TLS client key (PEM text or file path)', secret: true },
+  // Identity of this instance.
+  { name: 'url', kind: 'string', help: 'canonical absolute http(s) base URL of this server; emailed links are built from it (required)' },
+  { name: 'client-id', kind: 'string', help: 'instance client id (required)' },
+  { name: 'client-secret', kind: 'string', help: 'instance client secret (required)', secret: true },
+  { name: 'admin-secret', kind: 'string', help: 'super-admin secret (required, non-empty)', secret: true },
+  // Tokens.
+  { name: 'jwt-type', kind: 'string', default: 'HS256', help: 'signing algorithm: HS256/384/512, RS256/384/512, ES256/384/512, EdDSA' },
+  { name: 'jwt-secret', kind: 'string', help: 'HMAC signing secret (HS*)', secret: true },
+  { name: 'jwt-private-key', kind: 'pem', help: 'private signing key for RS*/ES*/EdDSA (PEM text or file path)', secret: true },
+  { name: 'jwt-public-key', kind: 'pem', help: 'public key for RS*/ES*/EdDSA (PEM text or file path; derived when omitted)' },
+  { name: 'jwt-role-claim', kind: 'string', default: 'role', help: 'name of the roles claim in the ID token' },
+  { name: 'encryption-key', kind: 'string', help: 'key that encrypts TOTP seeds and OTP digests at rest (required for RS*/ES* without --jwt-secret)', secret: true },
+  { name: 'custom-access-token-script', kind: 'string', help: 'JavaScript that adds claims to access tokens' },
+  // Listeners.
+  { name: 'http-port', kind: 'int', default: 8080, help: 'main HTTP port' },
+  { name: 'host', kind: 'string', default: '0.0.0.0', help: 'bind host' },
+  { name: 'grpc-port', kind: 'int', default: 9091, help: 'gRPC port (0 disables gRPC and the REST surface)' },
+  { name: 'metrics-host', kind: 'string', default: '127.0.0.1', help: 'metrics listener host' },
+  { name: 'metrics-port', kind: 'int', default: 8081, help: 'metrics listener port (must differ from --http-port)' },
+  { name: 'env', kind: 'string', default: 'production', help: 'environment name' },
+  { name: 'log-level', kind: 'string', default: 'info', help: 'log level: fatal, error, warn, info, debug, trace, silent' },
+  // HTTP policy.
+  { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'allowed origins, comma-separated' },
+  { name: 'trusted-proxies', kind: 'list', default: [], help: 'CIDRs of proxies whose X-Forwarded-For is honoured, comma-separated' },
+  { name: 'redirect-uris', kind: 'list', default: [], help: 'redirect URIs registered for the instance client, comma-separated' },
+  { name: 'default-authorize-response-type', kind: 'string', default: 'token', help: 'default response_type of /authorize' },
+  { name: 'default-authorize-response-mode', kind: 'string', default: 'query', help: 'default response_mode of /authorize' },
+  // Roles and branding.
+  { name: 'roles', kind: 'list', default: ['user'], help: 'roles a user may hold, comma-separated' },
+  { name: 'default-roles', kind: 'list', default: ['user'], help: 'roles given at signup, comma-separated' },
+  { name: 'protected-roles', kind: 'list', default: [], help: 'roles signup cannot ask for, comma-separated' },
+  { name: 'organization-name', kind: 'string', default: 'Portcullis', help: 'name shown in the UI' },
+  { name: 'organization-logo', kind: 'string', default: '', help: 'logo URL shown in the UI' },
+  // Switches (v1 disable-style settings inverted).
+  { name: 'enable-login-page', kind: 'bool', default: true, help: 'serve the built-in login page' },
+  { name: 'enable-playground', kind: 'bool', default: true, help: 'serve the GraphQL playground' },
+  { name: 'enable-graphql-introspection', kind: 'bool', default: true, help: 'allow GraphQL schema introspection' },
+  { name: 'enable-strong-password', kind: 'bool', default: true, help: 'require upper, lower, digit and special characters' },
+  { name: 'enable-basic-authentication', kind: 'bool', default: true, help: 'email and password login' },
+  { name: 'enable-email-verification', kind: 'bool', default: false, help: 'verify email addresses at signup' },
+  { name: 'enable-magic-link-login', kind: 'bool', default: false, help: 'passwordless login by emailed link' },
+  { name: 'enable-signup', kind: 'bool', default: true, help: 'allow self-service signup' },
+  { name: 'enable-mobile-basic-authentication', kind: 'bool', default: true, help: 'phone number and password login' },
+  { name: 'enable-phone-verification', kind: 'bool', default: false, help: 'verify phone numbers by SMS' },
+  { name: 'enforce-mfa', kind: 'bool', default: false, help: 'require a second factor for every user' },
+  { name: 'disable-mfa', kind: 'bool', default: false, help: 'turn off every second factor' },
+  { name: 'disable-totp-login', kind: 'bool', default: false, help: 'turn off TOTP' },
+  { name: 'disable-email-otp', kind: 'bool', default: false, help: 'turn off email OTP' },
+  { name: 'disable-sms-otp', kind: 'bool', default: false, help: 'turn off SMS OTP' },
+  { name: 'disable-webauthn-mfa', kind: 'bool', default: false, help: 'turn off WebAuthn as a second factor' },
+  { name: 'app-cookie-secure', kind: 'bool', default: true, help: 'Secure attribute of session cookies' },
+  { name: 'admin-cookie-secure', kind: 'bool', default: true, help: 'Secure attribute of the admin cookie' },
+  { name: 'disable-admin-header-auth', kind: 'bool', default: false, help: 'refuse the x-service-admin-secret header; only the admin cookie authenticates' },
+  // Mail and SMS.
+  { name: 'smtp-host', kind: 'string', help: 'SMTP host' },
+  { name: 'smtp-port', kind: 'int', default: 587, help: 'SMTP port' },
+  { name: 'smtp-username', kind: 'string', help: 'SMTP user' },
+  { name: 'smtp-password', kind: 'string', help: 'SMTP password', secret: true },
+  { name: 'smtp-sender-email', kind: 'string', help: 'sender address' },
+  { name: 'smtp-sender-name', kind: 'string', default: 'Portcullis', help: 'sender name' },
+  { name: 'smtp-local-name', kind: 'string', help: 'name this server gives in SMTP HELO' },
+  { name: 'smtp-skip-tls-verification', kind: 'bool', default: false, help: 'accept any SMTP server certificate' },
+  { name: 'twilio-account-sid', kind: 'string', help: 'SMS provider account sid' },
+  { name: 'twilio-api-key', kind: 'string', help: 'SMS provider API key' },
+  { name: 'twilio-api-secret', kind: 'string', help: 'SMS provider API secret', secret: true },
+  { name: 'twilio-sender', kind: 'string', help: 'SMS sender number' },
+  { name: 'reset-password-url', kind: 'string', help: 'password reset link target' },
+  // Shared state and FGA.
+  { name: 'redis-url', kind: 'string', help: 'Redis URL for shared rate-limit counters and caches', secret: true },
+  { name: 'fga-store', kind: 'string', help: 'FGA storage: memory, sqlite, postgres, mysql (default: the main SQL database)' },
+  { name: 'fga-store-url', kind: 'string', help: 'FGA storage URL', secret: true },
+  { name: 'fga-allow-unconstrained-agents', kind: 'bool', default: false, help: 'let delegated agent checks pass when the model has no type agent' },
+] as const satisfies readonly FlagDef[];
+
+/** Social sign-in providers: --<provider>-client-id, -client-secret, -scopes (Microsoft also -tenant-id). */
+const SOCIAL_FLAGS: readonly FlagDef[] = [
+  ...SOCIAL_PROVIDERS.flatMap((p): FlagDef[] => [
+    { name: `${p}-client-id`, kind: 'string', help: `${p} OAuth client id` },
+    { name: `${p}-client-secret`, kind: 'string', help: `${p} OAuth client secret`, secret: true },
+    { name: `${p}-scopes`, kind: 'list', default: [], help: `${p} OAuth scopes, comma-separated` },
+  ]),
+  { name: 'microsoft-tenant-id', kind: 'string', default: 'common', help: 'microsoft tenant id' },
+];
+
+export const ALL_FLAGS: readonly FlagDef[] = [...FLAGS, ...SOCIAL_FLAGS];
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type ValueOf<K extends FlagKind> = K extends 'int' ? number : K extends 'bool' ? boolean : K extends 'list' ? string[] : string;
+type StaticFlags = (typeof FLAGS)[number];
+
+/** The parsed configuration: one camelCase key per flag; flags without default may be undefined. */
+export type Config = {
+  [F in StaticFlags as CamelCase<F['name']>]: F extends { default: unknown } ? ValueOf<F['kind']> : ValueOf<F['kind']> | undefined;
+} & {
+  /** Social providers, keyed by provider name, present only when a client id was given. */
+  social: Partial<Record<SocialProvider, { clientId: string; clientSecret: string; scopes: string[]; tenantId?: string }>>;
+};
+
+export function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,122 @@
+/**
+ * Turns argv into a validated Config with commander. Boolean flags accept `--name=true|false`,
+ * `--name true|false` and a bare `--name` (reference.md "Flag syntax"). The startup refusals of
+ * specification part 7 rule 6 are raised as ConfigError with a one-line message naming the flag.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { Command, Option, InvalidArgumentError } from 'commander';
+import { ALL_FLAGS, SOCIAL_PROVIDERS, camelCase, type Config, type FlagDef } from './flags.ts';
+import { validateConfig } from './validate.ts';
+
+export class ConfigError extends Error {}
+
+export const VERSION = '2.4.0-portcullis.0.1.0';
+
+function parseBool(flag: string) {
+  return (value: string | undefined): boolean => {
+    if (value === undefined) return true;
+    const v = value.toLowerCase();
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    throw new InvalidArgumentError(`--${flag} takes true or false`);
+  };
+}
+
+function parseInt10(flag: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`--${flag} takes a whole number`);
+    return Number(value);
+  };
+}
+
+function parseList(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+/** Key material is given inline as PEM or as a path to a PEM file (reference.md "Flag syntax"). */
+function parsePem(flag: string) {
+  return (value: string): string => {
+    if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+    if (!existsSync(value)) throw new InvalidArgumentError(`--${flag} is neither PEM text nor a readable file`);
+    return readFileSync(value, 'utf8');
+  };
+}
+
+function toOption(def: FlagDef): Option {
+  const defaultText = def.default === undefined ? '' : ` (default: ${Array.isArray(def.default) ? def.default.join(',') || '""' : String(def.default)})`;
+  const help = def.help + defaultText;
+  switch (def.kind) {
+    case 'bool':
+      return new Option(`--${def.name} [bool]`, help).argParser(parseBool(def.name));
+    case 'int':
+      return new Option(`--${def.name} <number>`, help).argParser(parseInt10(def.name));
+    case 'list':
+      return new Option(`--${def.name} <list>`, help).argParser(parseList);
+    case 'pem':
+      return new Option(`--${def.name} <pem>`, help).argParser(parsePem(def.name));
+    default:
+      return new Option(`--${def.name} <value>`, help);
+  }
+}
+
+/** v1-style underscore flags and env files are gone (specification part 9, rule 6). */
+function rejectRetiredSyntax(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (!arg.startsWith('--')) continue;
+    const name = arg.slice(2).split('=')[0] ?? '';
+    if (/^env[-_]?file$/i.test(name)) {
+      throw new ConfigError(`--${name} is not supported: configuration comes from command-line flags only`);
+    }
+    if (name.includes('_')) {
+      throw new ConfigError(`--${name} is a v1-style flag name and is not supported; use --${name.replace(/_/g, '-').toLowerCase()}`);
+    }
+  }
+}
+
+export function buildCommand(): Command {
+  const cmd = new Command('portcullis')
+    .description('Portcullis identity and access server. Every setting is a flag; no environment variable or file is read.')
+    .version(VERSION, '-v, --version')
+    .helpOption('-h, --help', 'show every flag with its default')
+    .allowExcessArguments(false)
+    .configureOutput({ writeErr: () => undefined, writeOut: (s) => process.stdout.write(s) })
+    .exitOverride();
+  for (const def of ALL_FLAGS) cmd.addOption(toOption(def));
+  return cmd;
+}
+
+/** Parses user arguments (without node and script). Throws ConfigError on any refusal. */
+export function parseConfig(argv: readonly string[]): Config {
+  rejectRetiredSyntax(argv);
+  const cmd = buildCommand();
+  try {
+    cmd.parse([...argv], { from: 'user' });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') throw err;
+    throw new ConfigError((e.message ?? String(err)).replace(/^error: /, ''));
+  }
+  const opts = cmd.opts<Record<string, unknown>>();
+  const config: Record<string, unknown> = { social: {} };
+  for (const def of ALL_FLAGS) {
+    const key = camelCase(def.name);
+    const value = opts[key];
+    config[key] = value === undefined ? (Array.isArray(def.default) ? [...def.default] : def.default) : value;
+  }
+  const social: Config['social'] = {};
+  for (const provider of SOCIAL_PROVIDERS) {
+    const clientId = config[camelCase(`${provider}-client-id`)] as string | undefined;
+    if (!clientId) continue;
+    social[provider] = {
+      clientId,
+      clientSecret: (config[camelCase(`${provider}-client-secret`)] as string | undefined) ?? '',
+      scopes: (config[camelCase(`${provider}-scopes`)] as string[] | undefined) ?? [],
+      ...(provider === 'microsoft' ? { tenantId: config[camelCase('microsoft-tenant-id')] as string } : {}),
+    };
+  }
+  config.social = social;
+  const typed = config as unknown as Config;
+  const problem = validateConfig(typed);
+  if (problem) throw new ConfigError(problem);
+  return typed;
+}

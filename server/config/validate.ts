@@ -1,0 +1,69 @@
+/**
+ * Startup refusals (specification part 7 rule 6, part 1 table, part 9 rules 4-5). Each answer is one line
+ * that names the flag, so an operator sees at once what to fix.
+ */
+import type { Config } from './flags.ts';
+
+export const DATABASE_TYPES = ['sqlite', 'postgres', 'postgresql', 'cockroachdb', 'yugabyte', 'mysql', 'mariadb', 'mongodb'] as const;
+const JWT_TYPES = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function checkBaseUrl(url: string | undefined): string | undefined {
+  if (!url) return '--url is required: give the absolute http(s) URL this server is reached at';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `--url must be an absolute http(s) URL with a host (got "${url}")`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return '--url must use http or https';
+  if (!parsed.hostname) return '--url must name a host';
+  if (parsed.username || parsed.password) return '--url must not carry user info';
+  if (parsed.search || parsed.hash) return '--url must not carry a query or fragment';
+  return undefined;
+}
+
+function checkDatabase(config: Config): string | undefined {
+  if (!(DATABASE_TYPES as readonly string[]).includes(config.databaseType)) {
+    return `--database-type must be one of ${DATABASE_TYPES.join(', ')} (got "${config.databaseType}")`;
+  }
+  const hasUrl = Boolean(config.databaseUrl);
+  const hasParts = config.databaseType === 'sqlite' ? Boolean(config.databaseName) : Boolean(config.databaseHost);
+  if (!hasUrl && !hasParts) {
+    return '--database-url is required (or --database-host with --database-name; for sqlite --database-name as a file path)';
+  }
+  return undefined;
+}
+
+function checkJwt(config: Config): string | undefined {
+  if (!JWT_TYPES.includes(config.jwtType)) return `--jwt-type must be one of ${JWT_TYPES.join(', ')}`;
+  if (config.jwtType.startsWith('HS')) {
+    if (!config.jwtSecret) return `--jwt-secret is required for --jwt-type ${config.jwtType}`;
+    return undefined;
+  }
+  if (!config.jwtPrivateKey) return `--jwt-private-key is required for --jwt-type ${config.jwtType}`;
+  // Since 2.4.0 an asymmetric deployment needs a key for data at rest; it never falls back to a constant.
+  if (!config.encryptionKey && !config.jwtSecret) {
+    return `--encryption-key is required for --jwt-type ${config.jwtType} when --jwt-secret is not set`;
+  }
+  return undefined;
+}
+
+export function validateConfig(config: Config): string | undefined {
+  if (!config.adminSecret) return '--admin-secret is required and must not be empty';
+  const urlProblem = checkBaseUrl(config.url);
+  if (urlProblem) return urlProblem;
+  if (!config.clientId) return '--client-id is required';
+  if (!config.clientSecret) return '--client-secret is required';
+  const dbProblem = checkDatabase(config);
+  if (dbProblem) return dbProblem;
+  const jwtProblem = checkJwt(config);
+  if (jwtProblem) return jwtProblem;
+  if (config.httpPort === config.metricsPort) return '--http-port and --metrics-port must differ';
+  if (config.grpcPort !== 0 && config.grpcPort === config.httpPort) return '--grpc-port and --http-port must differ';
+  if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
+  for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {
+    if (port > 65535) return `port ${port} is out of range`;
+  }
+  return undefined;
+}

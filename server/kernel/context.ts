@@ -1,0 +1,40 @@
+/**
+ * What a handler may see of the request: who calls, how to reach storage and configuration, and where to
+ * put its side effects. Transports build it; nothing below transports/ sees Fastify or gRPC types.
+ */
+import type { Logger } from 'pino';
+import type { ResponseEffects } from './effects.ts';
+import type { Deps } from './deps.ts';
+
+export type Protocol = 'graphql' | 'rest' | 'grpc' | 'internal';
+
+export interface RequestMeta {
+  requestId: string;
+  protocol: Protocol;
+  /** Client IP per --trusted-proxies (specification part 1). */
+  ip: string;
+  userAgent?: string;
+  origin?: string;
+  host?: string;
+}
+
+/** Raw credentials as presented; authenticators turn them into a Caller. */
+export interface Credentials {
+  bearer?: string;
+  cookies: Record<string, string>;
+  adminSecretHeader?: string;
+}
+
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'super_admin'; via: 'header' | 'cookie' }
+  | { kind: 'user'; userId: string; sessionId?: string; claims?: Record<string, unknown> };
+
+export interface OpContext {
+  readonly deps: Deps;
+  readonly req: RequestMeta;
+  readonly credentials: Credentials;
+  readonly effects: ResponseEffects;
+  readonly log: Logger;
+  caller: Caller;
+}

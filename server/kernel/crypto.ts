@@ -1,0 +1,22 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Compares two secrets in time that does not depend on where they differ (guide: "constant-time comparisons"). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  // Hashing first gives equal-length buffers, so the length of the secret does not leak either.
+  const ha = createHash('sha256').update(a, 'utf8').digest();
+  const hb = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(ha, hb) && a.length === b.length;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+export function hmacSha256Hex(key: string, value: string): string {
+  return createHmac('sha256', key).update(value, 'utf8').digest('hex');
+}
+
+/** URL-safe random token with `bytes` bytes of entropy. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

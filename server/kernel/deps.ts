@@ -1,0 +1,23 @@
+/**
+ * The composition root's product: everything a handler may reach, built once per app by buildApp().
+ * No module-level singletons; tests build their own Deps through buildApp(config, overrides).
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config/flags.ts';
+import type { Storage } from '../storage/types.ts';
+import type { Authenticators } from '../ops/auth.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Deps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly version: string;
+  readonly authenticators: Authenticators;
+}

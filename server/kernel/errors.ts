@@ -1,0 +1,94 @@
+/**
+ * One error type for the whole server. Handlers throw AppError with a kind; each transport maps the kind
+ * with its own table (architecture.md "One operation, three protocols"; specification part 7).
+ * `message` is public and must never carry secrets; `detail` goes to the log only.
+ */
+export const ERROR_KINDS = [
+  'invalid_argument',
+  'unauthenticated',
+  'permission_denied',
+  'not_found',
+  'already_exists',
+  'failed_precondition',
+  'method_not_allowed',
+  'too_many_requests',
+  'unimplemented',
+  'internal',
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly detail?: unknown;
+
+  constructor(kind: ErrorKind, message: string, detail?: unknown) {
+    super(message);
+    this.name = 'AppError';
+    this.kind = kind;
+    this.detail = detail;
+  }
+
+  static invalid(message: string): AppError {
+    return new AppError('invalid_argument', message);
+  }
+
+  static unauthenticated(message = 'unauthorized'): AppError {
+    return new AppError('unauthenticated', message);
+  }
+
+  static forbidden(message = 'permission denied'): AppError {
+    return new AppError('permission_denied', message);
+  }
+
+  static notFound(message: string): AppError {
+    return new AppError('not_found', message);
+  }
+
+  static precondition(message: string): AppError {
+    return new AppError('failed_precondition', message);
+  }
+}
+
+/**
+ * Anything that is not an AppError is hidden behind a generic message that names the request id, so a
+ * caller can quote it and an operator can find the detail in the log (node-oidc-provider habit).
+ */
+export function toAppError(err: unknown, requestId: string): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('internal', `internal server error (request id ${requestId})`, err);
+}
+
+/** HTTP status and REST `code` per kind (specification part 7, architecture.md table). */
+export const HTTP_ERROR_MAP: Record<ErrorKind, { status: number; code: string }> = {
+  invalid_argument: { status: 400, code: 'invalid_argument' },
+  unauthenticated: { status: 401, code: 'unauthenticated' },
+  permission_denied: { status: 403, code: 'permission_denied' },
+  not_found: { status: 404, code: 'not_found' },
+  already_exists: { status: 409, code: 'already_exists' },
+  failed_precondition: { status: 400, code: 'failed_precondition' },
+  method_not_allowed: { status: 405, code: 'method_not_allowed' },
+  too_many_requests: { status: 429, code: 'resource_exhausted' },
+  // An operation the protocol does not carry is the caller's mistake, so it answers 400, never 5xx.
+  unimplemented: { status: 400, code: 'unimplemented' },
+  internal: { status: 500, code: 'internal' },
+};
+
+/** GraphQL `errors[].extensions.code` per kind. */
+export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
+  invalid_argument: 'INVALID_ARGUMENT',
+  unauthenticated: 'UNAUTHENTICATED',
+  permission_denied: 'PERMISSION_DENIED',
+  not_found: 'NOT_FOUND',
+  already_exists: 'ALREADY_EXISTS',
+  failed_precondition: 'FAILED_PRECONDITION',
+  method_not_allowed: 'METHOD_NOT_ALLOWED',
+  too_many_requests: 'TOO_MANY_REQUESTS',
+  unimplemented: 'UNIMPLEMENTED',
+  internal: 'INTERNAL',
+};
+
+/** Reverse of the GraphQL table, used by tests and clients that need the kind back. */
+export const KIND_BY_GRAPHQL_CODE: Record<string, ErrorKind> = Object.fromEntries(
+  Object.entries(GRAPHQL_ERROR_CODES).map(([kind, code]) => [code, kind as ErrorKind]),
+);

@@ -1,0 +1,49 @@
+/**
+ * Process entry: parse flags, refuse bad configuration with a one-line message and a non-zero exit
+ * (specification part 7 rule 6), build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
+ * CommonJS-safe: no top-level await (the single executable's entry must be CommonJS).
+ */
+import { parseConfig, ConfigError } from './config/parse.ts';
+import { buildApp, type App } from './app.ts';
+import { listenApp } from './listen.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`portcullis: ${message}\n`);
+  process.exit(1);
+}
+
+async function start(argv: string[]): Promise<void> {
+  let config;
+  try {
+    config = parseConfig(argv);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') process.exit(0);
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  let app: App;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    fail(`cannot open the database (--database-type ${config.databaseType}): ${(err as Error).message.split('\n')[0]}`);
+  }
+  const ports = await listenApp(app).catch((err: Error) => fail(`cannot listen: ${err.message}`));
+  app.deps.logger.info({ url: config.url, ...ports, database: config.databaseType }, 'portcullis started');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.deps.logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+start(process.argv.slice(2)).catch((err: unknown) => fail((err as Error).message ?? String(err)));

@@ -1,0 +1,7 @@
+/**
+ * Every MikroORM entity of the server, listed explicitly: the single executable cannot discover folders
+ * (stack-notes.md "Single executable").
+ */
+import { AdminSession } from './admin/admin-session.entity.ts';
+
+export const ENTITIES = [AdminSession];

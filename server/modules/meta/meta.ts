@@ -1,0 +1,87 @@
+/**
+ * Meta: the public feature flags of this instance (reference.md "Meta"). Admin meta adds the role lists.
+ * Built from the parsed configuration only, so every protocol answers the same object.
+ */
+import { s, type Static } from '../../ops/schema.ts';
+import type { Config } from '../../config/flags.ts';
+
+const metaFields = {
+  version: s.string(),
+  client_id: s.string(),
+  is_google_login_enabled: s.boolean(),
+  is_facebook_login_enabled: s.boolean(),
+  is_github_login_enabled: s.boolean(),
+  is_linkedin_login_enabled: s.boolean(),
+  is_apple_login_enabled: s.boolean(),
+  is_discord_login_enabled: s.boolean(),
+  is_twitter_login_enabled: s.boolean(),
+  is_microsoft_login_enabled: s.boolean(),
+  is_twitch_login_enabled: s.boolean(),
+  is_roblox_login_enabled: s.boolean(),
+  is_email_verification_enabled: s.boolean(),
+  is_basic_authentication_enabled: s.boolean(),
+  is_magic_link_login_enabled: s.boolean(),
+  is_sign_up_enabled: s.boolean(),
+  is_strong_password_enabled: s.boolean(),
+  is_multi_factor_auth_enabled: s.boolean(),
+  is_mobile_basic_authentication_enabled: s.boolean(),
+  is_phone_verification_enabled: s.boolean(),
+  is_org_discovery_enabled: s.boolean(),
+  is_totp_mfa_enabled: s.boolean(),
+  is_email_otp_mfa_enabled: s.boolean(),
+  is_sms_otp_mfa_enabled: s.boolean(),
+  is_webauthn_enabled: s.boolean(),
+  is_mfa_enforced: s.boolean(),
+};
+
+export const Meta = s.object('Meta', metaFields);
+export const AdminMeta = s.object('AdminMeta', {
+  ...metaFields,
+  roles: s.list(s.string()),
+  default_roles: s.list(s.string()),
+  protected_roles: s.list(s.string()),
+  is_multi_factor_auth_service_enabled: s.boolean(),
+});
+
+export function buildMeta(config: Config, version: string): Static<typeof Meta> {
+  const mfa = !config.disableMfa;
+  return {
+    version,
+    client_id: config.clientId ?? '',
+    is_google_login_enabled: Boolean(config.social.google),
+    is_facebook_login_enabled: Boolean(config.social.facebook),
+    is_github_login_enabled: Boolean(config.social.github),
+    is_linkedin_login_enabled: Boolean(config.social.linkedin),
+    is_apple_login_enabled: Boolean(config.social.apple),
+    is_discord_login_enabled: Boolean(config.social.discord),
+    is_twitter_login_enabled: Boolean(config.social.twitter),
+    is_microsoft_login_enabled: Boolean(config.social.microsoft),
+    is_twitch_login_enabled: Boolean(config.social.twitch),
+    is_roblox_login_enabled: Boolean(config.social.roblox),
+    is_email_verification_enabled: config.enableEmailVerification,
+    is_basic_authentication_enabled: config.enableBasicAuthentication,
+    is_magic_link_login_enabled: config.enableMagicLinkLogin,
+    is_sign_up_enabled: config.enableSignup,
+    is_strong_password_enabled: config.enableStrongPassword,
+    is_multi_factor_auth_enabled: mfa,
+    is_mobile_basic_authentication_enabled: config.enableMobileBasicAuthentication,
+    is_phone_verification_enabled: config.enablePhoneVerification,
+    // Home-realm discovery needs verified organization domains, which arrive with the organizations issue.
+    is_org_discovery_enabled: false,
+    is_totp_mfa_enabled: mfa && !config.disableTotpLogin,
+    is_email_otp_mfa_enabled: mfa && !config.disableEmailOtp,
+    is_sms_otp_mfa_enabled: mfa && !config.disableSmsOtp,
+    is_webauthn_enabled: mfa && !config.disableWebauthnMfa,
+    is_mfa_enforced: mfa && config.enforceMfa,
+  };
+}
+
+export function buildAdminMeta(config: Config, version: string): Static<typeof AdminMeta> {
+  return {
+    ...buildMeta(config, version),
+    roles: config.roles,
+    default_roles: config.defaultRoles,
+    protected_roles: config.protectedRoles,
+    is_multi_factor_auth_service_enabled: !config.disableMfa,
+  };
+}

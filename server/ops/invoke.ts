@@ -1,0 +1,38 @@
+/**
+ * The one pipeline every operation runs through, whatever the protocol: parse input, authenticate, run the
+ * handler in a unit of work, shape the output. Transports build the OpContext, call invoke, apply the
+ * effects their own way and map AppError kinds with their own table.
+ */
+import { AppError, toAppError } from '../kernel/errors.ts';
+import type { OpContext } from '../kernel/context.ts';
+import type { AnyOperation, HandlerContext } from './define.ts';
+import { parseInput, shapeOutput } from './validate.ts';
+
+export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown): Promise<Record<string, unknown>> {
+  try {
+    const input = parseInput<Record<string, unknown>>(op.input, rawInput);
+    const authenticator = ctx.deps.authenticators[op.auth];
+    if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
+    ctx.caller = await authenticator(ctx);
+    const em = ctx.deps.storage.fork();
+    const useTransaction = op.transaction ?? op.kind === 'mutation';
+    const result = useTransaction
+      ? await em.transactional((txEm) => op.handler(input, { ...ctx, em: txEm } as HandlerContext))
+      : await op.handler(input, { ...ctx, em } as HandlerContext);
+    return shapeOutput<Record<string, unknown>>(op.output, result);
+  } catch (err) {
+    const appError = toAppError(err, ctx.req.requestId);
+    if (appError.kind === 'internal') {
+      ctx.log.error({ err, op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');
+    } else {
+      ctx.log.debug({ op: op.name, kind: appError.kind, msg: appError.message }, 'operation refused');
+    }
+    throw appError;
+  }
+}
+
+/** Refusal for an operation that exists but is not carried by the calling protocol (spec part 4.2). */
+export function notOnThisProtocol(op: AnyOperation, protocol: string): AppError {
+  const where = [op.restRoute ? 'REST' : '', op.grpcMethod ? 'gRPC' : '', 'GraphQL'].filter(Boolean).join(', ');
+  return new AppError('unimplemented', `operation ${op.name} is not available over ${protocol}; use ${where}`);
+}

@@ -1,0 +1,66 @@
+/**
+ * Input and output checking against an operation's schemas. Unknown fields are dropped, not refused
+ * (the released REST gateway discards unknown JSON fields, and the SDK sends a few extra ones); explicit
+ * nulls count as absent, so GraphQL, REST and gRPC inputs reach the handler in one shape.
+ */
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { TObject, TSchema } from './schema.ts';
+import { AppError } from '../kernel/errors.ts';
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checkerFor(schema: TSchema): TypeCheck<TSchema> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** Removes nulls and undefined values from objects (recursively) so that "absent" has one spelling. */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    out[key] = dropNulls(v);
+  }
+  return out;
+}
+
+function describePath(path: string): string {
+  return path.replace(/^\//, '').replace(/\//g, '.') || 'input';
+}
+
+/** Parses raw input; throws AppError('invalid_argument') naming the first offending field. */
+export function parseInput<T>(schema: TObject, raw: unknown): T {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw AppError.invalid('request body must be a JSON object');
+  }
+  const value = Value.Clean(schema, dropNulls(raw ?? {}));
+  const check = checkerFor(schema);
+  if (!check.Check(value)) {
+    const first = check.Errors(value).First();
+    const field = first ? describePath(first.path) : 'input';
+    const message = first?.message ?? 'invalid value';
+    throw AppError.invalid(`${field}: ${message.toLowerCase()}`);
+  }
+  return value as T;
+}
+
+/**
+ * Output is cleaned to its schema so that nothing the schema does not name (a password hash, an internal
+ * flag) can leave the server by accident, whatever the handler returned.
+ */
+export function shapeOutput<T>(schema: TObject, value: unknown): T {
+  const cleaned = Value.Clean(schema, dropNulls(value));
+  const check = checkerFor(schema);
+  if (!check.Check(cleaned)) {
+    const first = check.Errors(cleaned).First();
+    throw new Error(`operation output does not match ${schema.$id}: ${first?.path} ${first?.message}`);
+  }
+  return cleaned as T;
+}

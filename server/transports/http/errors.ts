@@ -1,0 +1,35 @@
+/**
+ * REST error envelope `{code, message}` with the HTTP statuses of specification part 7. Fastify's own
+ * client errors (malformed JSON, wrong content type, body too large) keep their 4xx status in that shape;
+ * anything unexpected becomes a generic 500 naming the request id, with the detail in the log only.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
+
+export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  const { status, code } = HTTP_ERROR_MAP[error.kind];
+  return reply.status(status).type('application/json; charset=utf-8').send({ code, message: error.message });
+}
+
+function clientErrorCode(status: number): string {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'permission_denied';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 429) return 'resource_exhausted';
+  return 'invalid_argument';
+}
+
+export function httpErrorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof AppError) return sendAppError(reply, error);
+  const status = (error as FastifyError).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return reply.status(status).send({ code: clientErrorCode(status), message: error.message });
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return sendAppError(reply, toAppError(error, String(request.id)));
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendAppError(reply, AppError.notFound(`no route for ${request.method} ${request.url.split('?')[0]}`));
+}

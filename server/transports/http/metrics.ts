@@ -1,0 +1,47 @@
+/**
+ * Prometheus metrics (prom-client): process metrics plus request counts and latency by route and status.
+ * Served only by the dedicated metrics listener (specification part 4.3), never on the main port.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+
+export interface HttpMetrics {
+  readonly registry: Registry;
+  observe(route: string, method: string, status: number, seconds: number): void;
+}
+
+export function createHttpMetrics(): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'portcullis_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'portcullis_http_request_duration_seconds',
+    help: 'HTTP request latency by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observe(route, method, status, seconds) {
+      const labels = { route, method, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+  };
+}
+
+/** The metrics listener: GET /metrics and nothing else. */
+export function createMetricsServer(metrics: HttpMetrics): FastifyInstance {
+  const server = Fastify({ logger: false });
+  server.get('/metrics', async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  return server;
+}

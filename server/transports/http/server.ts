@@ -1,0 +1,49 @@
+/**
+ * The main HTTP listener: Fastify with the cross-cutting policy, health, REST, and GraphQL mounted on it.
+ * It never listens here (fastify habit: build separate from listen; tests use inject()).
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../../kernel/deps.ts';
+import type { Registry } from '../../ops/registry.ts';
+import type { HttpMetrics } from './metrics.ts';
+import { httpErrorHandler, notFoundHandler } from './errors.ts';
+import { registerSecurity } from './security.ts';
+import { registerHealth } from './health.ts';
+import { registerRestRoutes } from './rest-routes.ts';
+import { registerGraphql } from '../graphql/index.ts';
+
+export interface HttpServerOptions {
+  metrics: HttpMetrics;
+  isShuttingDown: () => boolean;
+}
+
+export async function createHttpServer(deps: Deps, registry: Registry, options: HttpServerOptions): Promise<FastifyInstance> {
+  const { config } = deps;
+  const http = Fastify({
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
+    // Request ids are ours, never taken from the caller, so a log line cannot be forged by a header.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    bodyLimit: 1024 * 1024,
+    logController: { disableRequestLogging: true },
+    return503OnClosing: true,
+  });
+  http.setErrorHandler(httpErrorHandler);
+  http.setNotFoundHandler(notFoundHandler);
+  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    options.metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  await registerSecurity(http, deps);
+  registerHealth(http, deps, options.isShuttingDown);
+  // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
+  if (config.grpcPort !== 0) registerRestRoutes(http, deps, registry);
+  await registerGraphql(http, deps, registry);
+  return http;
+}
