@@ -32,7 +32,7 @@ export interface App {
   readonly registry: Registry;
   readonly http: FastifyInstance;
   readonly metricsHttp: FastifyInstance;
-  /** undefined when --grpc-port is 0. */
+  /** undefined when --enable-grpc=false. */
   readonly grpc?: GrpcServer;
   close(): Promise<void>;
 }
@@ -47,7 +47,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
-  const grpc = config.grpcPort === 0 ? undefined : createGrpcServer(deps, registry);
+  const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
   return {
     deps,
     registry,

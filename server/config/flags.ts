@@ -47,7 +47,8 @@ export const FLAGS = [
   // Listeners.
   { name: 'http-port', kind: 'int', default: 8080, help: 'main HTTP port' },
   { name: 'host', kind: 'string', default: '0.0.0.0', help: 'bind host' },
-  { name: 'grpc-port', kind: 'int', default: 9091, help: 'gRPC port (0 disables gRPC and the REST surface)' },
+  { name: 'grpc-port', kind: 'int', default: 9091, help: 'gRPC port' },
+  { name: 'enable-grpc', kind: 'bool', default: true, help: 'serve gRPC; REST under /v1 is mounted only when gRPC is on' },
   { name: 'metrics-host', kind: 'string', default: '127.0.0.1', help: 'metrics listener host' },
   { name: 'metrics-port', kind: 'int', default: 8081, help: 'metrics listener port (must differ from --http-port)' },
   { name: 'env', kind: 'string', default: 'production', help: 'environment name' },

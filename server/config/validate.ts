@@ -59,8 +59,8 @@ export function validateConfig(config: Config): string | undefined {
   if (dbProblem) return dbProblem;
   const jwtProblem = checkJwt(config);
   if (jwtProblem) return jwtProblem;
-  if (config.httpPort === config.metricsPort) return '--http-port and --metrics-port must differ';
-  if (config.grpcPort !== 0 && config.grpcPort === config.httpPort) return '--grpc-port and --http-port must differ';
+  if (config.httpPort !== 0 && config.httpPort === config.metricsPort) return '--http-port and --metrics-port must differ';
+  if (config.enableGrpc && config.grpcPort !== 0 && config.grpcPort === config.httpPort) return '--grpc-port and --http-port must differ';
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {
     if (port > 65535) return `port ${port} is out of range`;

@@ -2,7 +2,7 @@
  * The main HTTP listener: Fastify with the cross-cutting policy, health, REST, and GraphQL mounted on it.
  * It never listens here (fastify habit: build separate from listen; tests use inject()).
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
@@ -27,10 +27,10 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
     requestIdHeader: false,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
-    logController: { disableRequestLogging: true },
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
   });
-  http.setErrorHandler(httpErrorHandler);
+  http.setErrorHandler(httpErrorHandler as Parameters<typeof http.setErrorHandler>[0]);
   http.setNotFoundHandler(notFoundHandler);
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -43,7 +43,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
   // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
-  if (config.grpcPort !== 0) registerRestRoutes(http, deps, registry);
+  if (config.enableGrpc) registerRestRoutes(http, deps, registry);
   await registerGraphql(http, deps, registry);
   return http;
 }
