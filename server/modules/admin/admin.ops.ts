@@ -6,7 +6,7 @@ import { defineOperation } from '../../ops/define.ts';
 import { s, NoInput, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { AdminMeta, buildAdminMeta } from '../meta/meta.ts';
-import { closeAdminSession, isAdminSecret, openAdminSession } from './admin.service.ts';
+import { closeAdminSession, isAdminSecret, openAdminSession, renewAdminSession } from './admin.service.ts';
 
 const AdminLoginRequest = s.object('AdminLoginRequest', { admin_secret: s.string() });
 
@@ -55,8 +55,7 @@ export const adminSessionOp = defineOperation({
   rest: { method: 'GET', path: '/v1/admin/session' },
   handler: async (_input, ctx) => {
     // A cookie session slides forward; the header caller gets a cookie too, as the released server does.
-    await closeAdminSession(ctx, ctx.em);
-    await openAdminSession(ctx, ctx.em);
+    await renewAdminSession(ctx, ctx.em);
     return { message: 'admin session refreshed successfully' };
   },
 });

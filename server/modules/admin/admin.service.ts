@@ -36,12 +36,22 @@ export async function openAdminSession(ctx: OpContext, em: EntityManager): Promi
   ctx.effects.setCookie(adminCookie(ctx.deps.config, token, ADMIN_SESSION_SECONDS));
 }
 
-export async function closeAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
+/** Ends the presented session (if any) and sweeps expired rows so the table does not grow without bound. */
+async function dropPresentedSession(ctx: OpContext, em: EntityManager): Promise<void> {
   const token = ctx.credentials.cookies[ADMIN_COOKIE];
   if (token) await em.nativeDelete(AdminSession, { id: sha256Hex(token) });
-  // Expired rows are swept here too, so the table does not grow without bound.
   await em.nativeDelete(AdminSession, { expiresAt: { $lt: ctx.deps.clock.now() } });
-  ctx.effects.clearCookie({ ...adminCookie(ctx.deps.config, '', 0) });
+}
+
+export async function closeAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
+  await dropPresentedSession(ctx, em);
+  ctx.effects.clearCookie(adminCookie(ctx.deps.config, '', 0));
+}
+
+/** Replaces the presented session with a fresh one (a sliding one-hour window). */
+export async function renewAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
+  await dropPresentedSession(ctx, em);
+  await openAdminSession(ctx, em);
 }
 
 async function cookieIsLive(ctx: OpContext, token: string): Promise<boolean> {
