@@ -1,0 +1,56 @@
+/**
+ * The session cookie pair and the MFA cookie (specification part 5 "User credentials"; reference.md
+ * "Lifetimes"): `cookie_session` is host-scoped, `cookie_session_domain` carries a Domain attribute for the
+ * parent domain of --url so sibling applications see it. Both HttpOnly, SameSite=None by default, Secure per
+ * --app-cookie-secure. The admin cookie lives in modules/admin.
+ */
+import { isIP } from 'node:net';
+import type { Config } from '../config/flags.ts';
+import type { CookieSpec } from './effects.ts';
+
+export const SESSION_COOKIE = 'cookie_session';
+export const SESSION_DOMAIN_COOKIE = 'cookie_session_domain';
+export const MFA_COOKIE = 'mfa';
+/** reference.md: session and its cookies 24 h. */
+export const SESSION_COOKIE_SECONDS = 24 * 3600;
+/** Short-lived MFA challenge session. */
+export const MFA_COOKIE_SECONDS = 5 * 60;
+
+/**
+ * Parent domain for the domain-scoped cookie: the last two labels of the --url host. None for IP addresses
+ * and single-label hosts such as localhost, where browsers refuse a Domain attribute.
+ */
+export function cookieDomainOf(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  const host = new URL(baseUrl).hostname;
+  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return undefined;
+  const labels = host.split('.');
+  if (labels.length < 2) return undefined;
+  return labels.slice(-2).join('.');
+}
+
+function appCookie(config: Config, name: string, value: string, maxAge: number, domain?: string): CookieSpec {
+  const secure = config.appCookieSecure;
+  // Browsers drop SameSite=None cookies that are not Secure, so an insecure deployment falls back to Lax.
+  return { name, value, maxAge, httpOnly: true, secure, sameSite: secure ? 'None' : 'Lax', path: '/', domain };
+}
+
+export function sessionCookies(config: Config, value: string, maxAge = SESSION_COOKIE_SECONDS): CookieSpec[] {
+  return [
+    appCookie(config, SESSION_COOKIE, value, maxAge),
+    appCookie(config, SESSION_DOMAIN_COOKIE, value, maxAge, cookieDomainOf(config.url)),
+  ];
+}
+
+export function clearedSessionCookies(config: Config): CookieSpec[] {
+  return sessionCookies(config, '', 0);
+}
+
+export function mfaCookie(config: Config, value: string, maxAge = MFA_COOKIE_SECONDS): CookieSpec {
+  return appCookie(config, MFA_COOKIE, value, maxAge);
+}
+
+/** The session token a request presents, host cookie first. */
+export function presentedSession(cookies: Record<string, string>): string | undefined {
+  return cookies[SESSION_COOKIE] || cookies[SESSION_DOMAIN_COOKIE] || undefined;
+}
