@@ -19,6 +19,8 @@ import { adminAuthenticator } from './modules/admin/admin.service.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
 import { createGrpcServer } from './transports/grpc/index.ts';
+import { loadSigningKeys } from './modules/tokens/signing-keys.ts';
+import { createSealer } from './kernel/encryption.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -39,10 +41,13 @@ export interface App {
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // Keys first: a key that does not fit --jwt-type is a startup refusal before any connection is opened.
+  const keys = await loadSigningKeys(config);
+  const sealer = createSealer(config);
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
   const registry = overrides.registry ?? defaultRegistry;
   const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator };
-  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators };
+  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators, keys, sealer };
   let shuttingDown = false;
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });

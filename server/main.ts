@@ -26,6 +26,7 @@ async function start(argv: string[]): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
     fail(`cannot open the database (--database-type ${config.databaseType}): ${(err as Error).message.split('\n')[0]}`);
   }
   const ports = await listenApp(app).catch((err: Error) => fail(`cannot listen: ${err.message}`));

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/flags.ts';
 import type { Storage } from '../storage/types.ts';
 import type { Authenticators } from '../ops/auth.ts';
+import type { SigningKeys } from '../modules/tokens/signing-keys.ts';
+import type { Sealer } from './encryption.ts';
 
 export interface Clock {
   now(): Date;
@@ -20,4 +22,7 @@ export interface Deps {
   readonly clock: Clock;
   readonly version: string;
   readonly authenticators: Authenticators;
+  readonly keys: SigningKeys;
+  /** Encrypts secrets at rest (TOTP seeds, OTP digests, upstream client secrets). */
+  readonly sealer: Sealer;
 }

@@ -92,3 +92,13 @@ describe('--help', () => {
     assert.match(stdout, /--enable-signup \[bool\].*\(default: true\)/);
   });
 });
+
+describe('key refusals', () => {
+  test('a private key that does not fit --jwt-type exits non-zero naming the flag', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const { status, stderr } = run(argsWith({ 'jwt-type': 'RS256', 'jwt-secret': null }, ['--jwt-private-key', ec, '--encryption-key', 'e']));
+    assert.notEqual(status, 0);
+    assert.match(stderr, /--jwt-private-key is not a RS256 key/);
+  });
+});
