@@ -1,8 +1,57 @@
-/** gRPC transport (placeholder until the gRPC adapter lands). */
-import { Server } from '@grpc/grpc-js';
+/**
+ * gRPC transport (specification "Wire protocols": native gRPC on --grpc-port, separate public and admin
+ * services). The service definitions come from the generated proto text, so the contract served is exactly
+ * the checked-in proto/portcullis/v1/portcullis.proto. Each rpc builds an OpContext, runs invoke(), and
+ * answers with the result or with the gRPC status of the AppError kind. Operations marked `grpc: false`
+ * have no rpc, and grpc-js answers UNIMPLEMENTED for them like for any unknown method.
+ */
+import { Server, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, type UntypedHandleCall } from '@grpc/grpc-js';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
+import type { AnyOperation } from '../../ops/define.ts';
+import { invoke } from '../../ops/invoke.ts';
+import { toAppError } from '../../kernel/errors.ts';
+import { GRPC_SERVICES, PROTO_PACKAGE, generateProto } from './generate-proto.ts';
+import { loadPackageDefinition } from './load-definition.ts';
+import { buildGrpcContext, effectsMetadata } from './call-context.ts';
+import { fromWire, toWire } from './wire.ts';
+import { GRPC_STATUS_BY_KIND } from './status.ts';
 
-export function createGrpcServer(_deps: Deps, _registry: Registry): Server {
-  return new Server();
+type UnaryCall = ServerUnaryCall<unknown, unknown>;
+
+async function serveUnary(deps: Deps, op: AnyOperation, call: UnaryCall, callback: sendUnaryData<unknown>): Promise<void> {
+  const ctx = buildGrpcContext(deps, call);
+  let reply: unknown;
+  try {
+    reply = toWire(op.output, await invoke(op, ctx, fromWire(op.input, call.request)));
+  } catch (err) {
+    const appError = toAppError(err, ctx.req.requestId);
+    if (appError !== err) ctx.log.error({ err, op: op.name }, 'gRPC call failed outside the operation pipeline');
+    // Cookies set before the failure still reach the client, as on REST (effects are applied on failure too).
+    call.sendMetadata(effectsMetadata(ctx.effects));
+    callback({ code: GRPC_STATUS_BY_KIND[appError.kind], details: appError.message });
+    return;
+  }
+  call.sendMetadata(effectsMetadata(ctx.effects));
+  callback(null, reply);
+}
+
+function unaryHandler(deps: Deps, op: AnyOperation) {
+  return (call: UnaryCall, callback: sendUnaryData<unknown>) => {
+    void serveUnary(deps, op, call, callback);
+  };
+}
+
+export function createGrpcServer(deps: Deps, registry: Registry): Server {
+  const definition = loadPackageDefinition(generateProto(registry));
+  const server = new Server();
+  for (const service of GRPC_SERVICES) {
+    const ops = registry.all.filter((op) => op.grpcMethod !== undefined && op.grpcService === service);
+    // grpc-js refuses an empty service; its methods would be UNIMPLEMENTED either way.
+    if (ops.length === 0) continue;
+    const implementation: Record<string, UntypedHandleCall> = {};
+    for (const op of ops) implementation[op.grpcMethod!] = unaryHandler(deps, op);
+    server.addService(definition[`${PROTO_PACKAGE}.${service}`] as ServiceDefinition, implementation);
+  }
+  return server;
 }

@@ -1,0 +1,66 @@
+/**
+ * Builds the transport-neutral OpContext from a gRPC call and turns ResponseEffects into metadata.
+ * Credentials are the metadata twins of the HTTP headers (specification part 5: `authorization: Bearer`,
+ * `cookie`, `x-service-admin-secret`); cookies an operation sets go back as `set-cookie` initial metadata,
+ * one entry per cookie.
+ */
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import { Metadata, type ServerUnaryCall } from '@grpc/grpc-js';
+import type { Deps } from '../../kernel/deps.ts';
+import type { OpContext } from '../../kernel/context.ts';
+import { ResponseEffects, parseCookieHeader, serializeCookie } from '../../kernel/effects.ts';
+import { bearerFrom } from '../http/request-context.ts';
+
+function stringValues(metadata: Metadata, key: string): string[] {
+  return metadata.get(key).filter((value): value is string => typeof value === 'string');
+}
+
+function firstValue(metadata: Metadata, key: string): string | undefined {
+  return stringValues(metadata, key)[0];
+}
+
+/**
+ * grpc-js reports the peer as `address:port` (IPv6 without brackets), sometimes with an `ipv4:`/`ipv6:`
+ * scheme or brackets; the client IP is the address alone. Anything unrecognised is kept as given.
+ */
+export function peerAddress(peer: string): string {
+  const bare = peer.replace(/^ipv[46]:/, '');
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(bare);
+  if (bracketed) return bracketed[1]!;
+  if (isIP(bare)) return bare;
+  const withoutPort = bare.replace(/:\d+$/, '');
+  return isIP(withoutPort) ? withoutPort : bare;
+}
+
+export function buildGrpcContext(deps: Deps, call: ServerUnaryCall<unknown, unknown>): OpContext {
+  const requestId = randomUUID();
+  const metadata = call.metadata;
+  return {
+    deps,
+    req: {
+      requestId,
+      protocol: 'grpc',
+      ip: peerAddress(call.getPeer()),
+      userAgent: firstValue(metadata, 'user-agent'),
+      origin: firstValue(metadata, 'origin'),
+      host: call.getHost() || undefined,
+    },
+    credentials: {
+      bearer: bearerFrom(firstValue(metadata, 'authorization')),
+      // Several `cookie` entries are one cookie header split up (RFC 6265 section 5.4 joins with "; ").
+      cookies: parseCookieHeader(stringValues(metadata, 'cookie').join('; ') || undefined),
+      adminSecretHeader: firstValue(metadata, 'x-service-admin-secret'),
+    },
+    effects: new ResponseEffects(),
+    log: deps.logger.child({ requestId }),
+    caller: { kind: 'anonymous' },
+  };
+}
+
+/** `set-cookie` initial metadata, one entry per cookie the operation set or cleared. */
+export function effectsMetadata(effects: ResponseEffects): Metadata {
+  const metadata = new Metadata();
+  for (const cookie of effects.cookies) metadata.add('set-cookie', serializeCookie(cookie));
+  return metadata;
+}
