@@ -144,3 +144,22 @@ describe('CSRF with allowed origins *', () => {
     assert.equal(other.status, 403);
   });
 });
+
+describe('CSRF on /graphql', () => {
+  test('a GraphQL POST without Origin is refused with a GraphQL-shaped 403', async () => {
+    const server = await startServer();
+    try {
+      const res = await fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ meta { version } }' }),
+      });
+      assert.equal(res.status, 403);
+      const body = await res.json();
+      assert.equal(body.errors[0].extensions.code, 'PERMISSION_DENIED');
+      assert.match(body.errors[0].message, /Origin or Referer/);
+    } finally {
+      await server.close();
+    }
+  });
+});
