@@ -21,14 +21,14 @@ function firstValue(metadata: Metadata, key: string): string | undefined {
 }
 
 /**
- * grpc-js reports the peer as `address:port` (IPv6 without brackets), sometimes with an `ipv4:`/`ipv6:`
- * scheme or brackets; the client IP is the address alone. Anything unrecognised is kept as given.
+ * grpc-js reports a TCP peer as `address:port` (IPv6 without brackets, so the port is always the last
+ * `:digits`), sometimes with an `ipv4:`/`ipv6:` scheme or brackets; the client IP is the address alone.
+ * Anything unrecognised is kept as given.
  */
 export function peerAddress(peer: string): string {
   const bare = peer.replace(/^ipv[46]:/, '');
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(bare);
   if (bracketed) return bracketed[1]!;
-  if (isIP(bare)) return bare;
   const withoutPort = bare.replace(/:\d+$/, '');
   return isIP(withoutPort) ? withoutPort : bare;
 }

@@ -85,7 +85,9 @@ function renderField(set: MessageSet, parent: TObject, field: string, prop: TSch
   // Lists are `repeated`; an optional scalar is proto3 `optional` so that absence reaches the handler as
   // absence (messages, Struct included, carry presence already).
   const label = isListSchema(prop) ? 'repeated ' : !isRequired(parent, field) && scalarKind(prop) && scalarKind(prop) !== 'Map' ? 'optional ' : '';
-  return [...comment(prop.description, '  '), `  ${label}${type} ${field} = ${number};`];
+  // A nested object's description is its message's comment, not repeated on every field that uses it.
+  const description = isObjectSchema(prop) ? undefined : prop.description;
+  return [...comment(description, '  '), `  ${label}${type} ${field} = ${number};`];
 }
 
 function renderMessage(set: MessageSet, schema: TObject): string[] {
