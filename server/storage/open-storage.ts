@@ -1,40 +1,90 @@
 /**
- * Opens the main database with MikroORM and brings its schema up to date.
- * (First cut: SQLite only; the other kinds are added by the storage work of issue 2.)
+ * Opens the main database for --database-type (specification part 1; reference.md "Database kinds":
+ * sqlite, postgres and its wire-compatible engines, mysql, mariadb, mongodb), checks that it answers,
+ * and migrates it (migrations/run-migrations.ts) before the server takes requests.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MikroORM, type EntitySchema } from '@mikro-orm/core';
-import { SqliteDriver, NodeSqliteDialect } from '@mikro-orm/sql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/flags.ts';
-import type { Storage } from './types.ts';
+import type { DatabaseKind, Storage } from './types.ts';
+import { connectionTarget, type ConnectionTarget } from './connection-target.ts';
+import { ormOptions } from './orm-options.ts';
+import { describeDriverError, redactSecrets } from './errors.ts';
+import { pingDatabase } from './ping.ts';
+import { MigrationRecord } from './migrations/migration-record.entity.ts';
+import { migrateDatabase } from './migrations/run-migrations.ts';
+import { MIGRATIONS } from './migrations/list.ts';
+import type { DataMigration } from './migrations/types.ts';
 
-export async function openStorage(config: Config, entities: readonly EntitySchema[], _logger: Logger): Promise<Storage> {
-  const file = config.databaseUrl ?? config.databaseName ?? ':memory:';
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const orm = await MikroORM.init({
-    driver: SqliteDriver,
-    dbName: file,
-    driverOptions: new NodeSqliteDialect(file),
-    entities: [...entities],
-    discovery: { warnWhenNoEntities: false },
-    allowGlobalContext: false,
-    debug: false,
-  });
-  await orm.schema.update({ safe: true });
+const KIND_NAMES: Record<DatabaseKind, string> = {
+  sqlite: 'SQLite',
+  postgres: 'PostgreSQL',
+  mysql: 'MySQL',
+  mariadb: 'MariaDB',
+  mongodb: 'MongoDB',
+};
+
+/** SQLite: WAL lets readers work during a write; the busy timeout waits out a competing writer. */
+const SQLITE_PRAGMAS = ['pragma journal_mode = wal', 'pragma busy_timeout = 5000', 'pragma foreign_keys = on'];
+
+export interface OpenStorageOptions {
+  /** Data migrations to apply (tests pass their own); defaults to migrations/list.ts. */
+  migrations?: readonly DataMigration[];
+}
+
+function failure(target: ConnectionTarget, what: string, err: unknown): Error {
+  const reason = redactSecrets(describeDriverError(err), target.secrets);
+  return new Error(`${what} ${KIND_NAMES[target.kind]} database ${redactSecrets(target.label, target.secrets)}: ${reason}`);
+}
+
+async function connect(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Promise<MikroORM> {
+  if (target.kind === 'sqlite' && target.file !== ':memory:') mkdirSync(dirname(resolve(target.file!)), { recursive: true });
+  if (target.kind !== 'sqlite' && !target.dbName) {
+    throw new Error(`no ${KIND_NAMES[target.kind]} database name: give --database-name or put it in --database-url`);
+  }
+  let orm: MikroORM | undefined;
+  try {
+    orm = new MikroORM(ormOptions(target, [...entities, MigrationRecord], logger));
+    await orm.connect();
+    const check = await orm.checkConnection();
+    if (!check.ok) throw check.error ?? new Error(check.reason);
+    if (target.kind === 'sqlite') {
+      const connection = orm.em.fork().getConnection();
+      for (const pragma of SQLITE_PRAGMAS) await connection.execute(pragma);
+    }
+    return orm;
+  } catch (err) {
+    await orm?.close(true).catch(() => undefined);
+    throw failure(target, 'cannot connect to the', err);
+  }
+}
+
+export async function openStorage(
+  config: Config,
+  entities: readonly EntitySchema[],
+  logger: Logger,
+  options: OpenStorageOptions = {},
+): Promise<Storage> {
+  const target = connectionTarget(config);
+  const orm = await connect(target, entities, logger);
+  try {
+    await migrateDatabase(orm, target.kind, options.migrations ?? MIGRATIONS, logger);
+  } catch (err) {
+    await orm.close(true).catch(() => undefined);
+    throw failure(target, 'cannot migrate the', err);
+  }
+  let closed = false;
   return {
-    kind: 'sqlite',
+    kind: target.kind,
     orm,
     fork: () => orm.em.fork(),
-    ping: async () => {
-      try {
-        await orm.em.fork().getConnection().execute('select 1');
-        return true;
-      } catch {
-        return false;
-      }
+    ping: async () => !closed && (await pingDatabase(orm)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await orm.close(true);
     },
-    close: () => orm.close(true),
   };
 }

@@ -1,0 +1,8 @@
+/**
+ * The ordered data migrations. Append only: never reorder, rename or remove a released entry (its id is
+ * recorded in the database). The single executable cannot discover files, so this list is the registry.
+ */
+import type { DataMigration } from './types.ts';
+import { dropStaleContactUniques } from './0001-drop-stale-contact-uniques.ts';
+
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques];

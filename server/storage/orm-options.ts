@@ -1,0 +1,106 @@
+/**
+ * MikroORM options for one connection target. Everything the single executable needs is explicit here:
+ * driver classes are imported statically, entities are passed as objects, no config file is looked for,
+ * and metadata is discovered synchronously (stack-notes.md "Single executable": no dynamic import()).
+ */
+import { DateTimeType, MongoNamingStrategy, type EntityMetadata, type EntitySchema, type Options } from '@mikro-orm/core';
+import { SqliteDriver, NodeSqliteDialect } from '@mikro-orm/sql';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MySqlDriver } from '@mikro-orm/mysql';
+import { MariaDbDriver } from '@mikro-orm/mariadb';
+import { MongoDriver } from '@mikro-orm/mongodb';
+import type { Logger } from 'pino';
+import type { ConnectionTarget } from './connection-target.ts';
+import { ormLogger } from './orm-logger.ts';
+
+/** How long opening a connection may take before startup fails with a clear message. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * MongoDB keeps a document's key in `_id`; the portable convention (types.ts rule 2) names the primary key
+ * property `id` everywhere, so on MongoDB that property is stored as `_id`.
+ */
+export class PortableMongoNamingStrategy extends MongoNamingStrategy {
+  override propertyToColumnName(propertyName: string): string {
+    return propertyName === 'id' ? '_id' : super.propertyToColumnName(propertyName);
+  }
+}
+
+/** Types.ts rule 5: a datetime without an explicit length keeps milliseconds (MariaDB defaults to seconds). */
+function millisecondDatetimes(meta: EntityMetadata): void {
+  for (const prop of Object.values(meta.properties)) {
+    const type: unknown = prop.type;
+    const isDatetime =
+      type === DateTimeType || type instanceof DateTimeType || (typeof type === 'string' && (type.toLowerCase() === 'datetime' || type === 'Date'));
+    if (isDatetime && prop.length === undefined) {
+      prop.length = 3;
+    }
+  }
+}
+
+function sqlDriverOptions(target: ConnectionTarget): Record<string, unknown> {
+  const base: Record<string, unknown> =
+    target.kind === 'postgres' ? { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } : { connectTimeout: CONNECT_TIMEOUT_MS };
+  if (target.tls) base.ssl = { ...target.tls };
+  return base;
+}
+
+function mongoDriverOptions(target: ConnectionTarget): Record<string, unknown> {
+  const options: Record<string, unknown> = {
+    serverSelectionTimeoutMS: CONNECT_TIMEOUT_MS,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
+  };
+  if (target.tls) {
+    const { rejectUnauthorized, ...material } = target.tls;
+    Object.assign(options, { tls: true, tlsAllowInvalidCertificates: !rejectUnauthorized }, material);
+  }
+  return options;
+}
+
+/** Credentials inside a MongoDB URL are used as they are; separate flags are passed as auth options. */
+function urlHasCredentials(url: string | undefined): boolean {
+  return url !== undefined && /^[a-z+]+:\/\/[^/]*@/i.test(url);
+}
+
+function mongoUrl(target: ConnectionTarget): string {
+  if (target.url) return target.url;
+  return `mongodb://${target.host}:${target.port}/${encodeURIComponent(target.dbName ?? '')}`;
+}
+
+export function ormOptions(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Partial<Options> {
+  const common: Partial<Options> = {
+    entities: [...entities],
+    discovery: { skipSyncDiscovery: false, warnWhenNoEntities: false, onMetadata: millisecondDatetimes },
+    preferTs: false,
+    allowGlobalContext: false,
+    debug: false,
+    colors: false,
+    loggerFactory: () => ormLogger(logger),
+  };
+  switch (target.kind) {
+    case 'sqlite':
+      return { ...common, driver: SqliteDriver, dbName: target.file, driverOptions: new NodeSqliteDialect(target.file!) };
+    case 'mongodb':
+      return {
+        ...common,
+        driver: MongoDriver,
+        clientUrl: mongoUrl(target),
+        dbName: target.dbName,
+        user: urlHasCredentials(target.url) ? undefined : target.user,
+        password: urlHasCredentials(target.url) ? undefined : target.password,
+        namingStrategy: PortableMongoNamingStrategy,
+        driverOptions: mongoDriverOptions(target),
+      };
+    default:
+      return {
+        ...common,
+        driver: target.kind === 'postgres' ? PostgreSqlDriver : target.kind === 'mariadb' ? MariaDbDriver : MySqlDriver,
+        host: target.host,
+        port: target.port,
+        dbName: target.dbName,
+        user: target.user,
+        password: target.password,
+        driverOptions: sqlDriverOptions(target),
+      };
+  }
+}
