@@ -3,5 +3,6 @@
  * (stack-notes.md "Single executable").
  */
 import { AdminSession } from './admin/admin-session.entity.ts';
+import { User } from './users/user.entity.ts';
 
-export const ENTITIES = [AdminSession];
+export const ENTITIES = [AdminSession, User];

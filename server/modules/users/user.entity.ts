@@ -1,0 +1,40 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * A user account (reference.md "User"). Email and phone uniqueness is the service's job (specification
+ * part 9 rule 7): no UNIQUE index here; identity-claim.entity.ts serialises it. Stored but never returned:
+ * the password hash, verified-at timestamps, the SCIM external id and the deactivation (soft delete) time.
+ */
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.string().primary().length(36),
+    email: p.string().length(255).nullable().index(),
+    emailVerifiedAt: p.datetime().nullable(),
+    phoneNumber: p.string().length(32).nullable().index(),
+    phoneNumberVerifiedAt: p.datetime().nullable(),
+    passwordHash: p.string().length(255).nullable(),
+    /** Comma-joined: basic_auth, mobile_basic_auth, magic_link_login, google, ... */
+    signupMethods: p.string().length(255),
+    givenName: p.string().length(255).nullable(),
+    familyName: p.string().length(255).nullable(),
+    middleName: p.string().length(255).nullable(),
+    nickname: p.string().length(255).nullable(),
+    preferredUsername: p.string().length(255).nullable(),
+    gender: p.string().length(64).nullable(),
+    birthdate: p.string().length(64).nullable(),
+    picture: p.text().nullable(),
+    roles: p.json<string[]>(),
+    appData: p.json<Record<string, unknown>>().nullable(),
+    isMultiFactorAuthEnabled: p.boolean().nullable(),
+    revokedAt: p.datetime().nullable(),
+    /** Soft delete by deactivate_account (specification part 3). */
+    deactivatedAt: p.datetime().nullable(),
+    scimExternalId: p.string().length(255).nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export type UserRow = InstanceType<typeof User.class>;
