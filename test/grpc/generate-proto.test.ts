@@ -17,12 +17,12 @@ test('fields map to proto3 types, optional scalars are `optional`, Map is Struct
     echo,
     [
       '  // Any text',
-      '  string text = 1;',
+      '  optional string text = 1;',
       '  optional string note = 2;',
-      '  bool flag = 3;',
+      '  optional bool flag = 3;',
       '  optional bool maybe = 4;',
-      '  int32 count = 5;',
-      '  int64 big = 6;',
+      '  optional int32 count = 5;',
+      '  optional int64 big = 6;',
       '  repeated string tags = 7;',
       '  repeated string extra_tags = 8;',
       '  google.protobuf.Struct attrs = 9;',
@@ -30,7 +30,7 @@ test('fields map to proto3 types, optional scalars are `optional`, Map is Struct
       '  repeated Point points = 11;',
     ].join('\n'),
   );
-  assert.match(proto, /\/\/ A labelled point\nmessage Point \{\n  int32 x = 1;\n  optional string label = 2;\n\}/);
+  assert.match(proto, /\/\/ A labelled point\nmessage Point \{\n  optional int32 x = 1;\n  optional string label = 2;\n\}/);
   assert.match(proto, /^message Empty \{\}$/m);
 });
 

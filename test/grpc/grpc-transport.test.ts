@@ -64,9 +64,12 @@ describe('gRPC transport', () => {
     assert.deepEqual(failure.metadata.get('set-cookie'), []);
   });
 
-  test('an absent admin_secret is the empty string in proto3, so it is a wrong secret too', async () => {
+  test('an absent required admin_secret is INVALID_ARGUMENT, as over REST and GraphQL', async () => {
     const failure = await refusal(grpc.call('AdminService', 'AdminLogin', {}));
-    assert.equal(failure.code, status.UNAUTHENTICATED);
+    assert.equal(failure.code, status.INVALID_ARGUMENT);
+    assert.match(failure.details, /admin_secret/);
+    const empty = await refusal(grpc.call('AdminService', 'AdminLogin', { admin_secret: '' }));
+    assert.equal(empty.code, status.UNAUTHENTICATED);
   });
 
   test('AdminMeta needs admin credentials; x-service-admin-secret metadata works', async () => {

@@ -65,8 +65,11 @@ describe('gRPC wire conversions (fixture registry)', () => {
     assert.equal(response.bearer, 'tok-123');
   });
 
-  test('absent optional scalars stay absent; absent required scalars are proto3 zero values', async () => {
-    const { response } = await grpc.call('PublicService', 'Echo', {});
+  test('absent scalars stay absent: a missing required one is refused like REST; optional ones stay out', async () => {
+    const failure = await refusal(grpc.call('PublicService', 'Echo', {}));
+    assert.equal(failure.code, status.INVALID_ARGUMENT);
+    assert.match(failure.details, /^text: /);
+    const { response } = await grpc.call('PublicService', 'Echo', { text: '', flag: false, count: 0, big: 0 });
     assert.deepEqual(response.echo, { text: '', flag: false, count: 0, big: 0, tags: [], points: [] });
     assert.deepEqual(response.present, ['big', 'count', 'flag', 'points', 'tags', 'text']);
     assert.equal(response.bearer, undefined);

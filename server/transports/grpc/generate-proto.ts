@@ -82,9 +82,10 @@ function renderField(set: MessageSet, parent: TObject, field: string, prop: TSch
   const where = `${objectName(parent)}.${field}`;
   if (!IDENTIFIER.test(field)) throw new Error(`${where}: not a valid protobuf field name`);
   const type = set.fieldType(prop, where);
-  // Lists are `repeated`; an optional scalar is proto3 `optional` so that absence reaches the handler as
-  // absence (messages, Struct included, carry presence already).
-  const label = isListSchema(prop) ? 'repeated ' : !isRequired(parent, field) && scalarKind(prop) && scalarKind(prop) !== 'Map' ? 'optional ' : '';
+  // Lists are `repeated`; every scalar is proto3 `optional`, required ones too, so that a missing required
+  // field reaches the pipeline as missing and is refused exactly as REST and GraphQL refuse it (issue 2:
+  // every protocol gives the same error kind). Messages, Struct included, carry presence already.
+  const label = isListSchema(prop) ? 'repeated ' : scalarKind(prop) && scalarKind(prop) !== 'Map' ? 'optional ' : '';
   // A nested object's description is its message's comment, not repeated on every field that uses it.
   const description = isObjectSchema(prop) ? undefined : prop.description;
   return [...comment(description, '  '), `  ${label}${type} ${field} = ${number};`];

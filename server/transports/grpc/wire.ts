@@ -2,9 +2,8 @@
  * Converts between the objects @grpc/proto-loader hands over (defaults: false, oneofs: true, longs as
  * numbers) and the plain JSON shapes operations take and return, guided by the operation's schema:
  * - `Map` fields travel as google.protobuf.Struct and are turned into plain objects both ways;
- * - proto3 cannot tell an absent non-optional scalar from its zero value, so a required scalar that did not
- *   arrive is its zero value ('' / false / 0), exactly what a protobuf client meant by sending nothing;
- *   optional scalars keep their presence (proto3 `optional`, see generate-proto.ts);
+ * - every scalar is proto3 `optional` (see generate-proto.ts), so presence survives: a required scalar that
+ *   did not arrive stays absent and the pipeline refuses it as REST and GraphQL do;
  * - repeated fields cannot carry presence: a required list that did not arrive is [], an optional one stays
  *   absent (an update that omits a list means "leave it", never "clear it");
  * - anything the schema does not name (proto-loader's synthetic `_field` oneof keys) is dropped.
@@ -15,7 +14,6 @@ import type { TObject, TSchema } from '../../ops/schema.ts';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type WireValue = Record<string, unknown>;
 
-const ZERO = { String: '', Boolean: false, Int: 0, Int64: 0 } as const;
 
 function jsonToValue(value: unknown): WireValue {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
@@ -91,8 +89,6 @@ export function fromWire(schema: TObject, message: unknown): Record<string, unkn
       else if (required) out[field] = [];
     } else if (value !== undefined && value !== null) {
       out[field] = itemFromWire(prop, value);
-    } else if (required && kind && kind !== 'Map') {
-      out[field] = ZERO[kind];
     }
   }
   return out;
