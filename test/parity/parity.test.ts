@@ -86,6 +86,13 @@ describe('protocol parity over the whole registry', () => {
   }
 
   for (const op of registry.all) {
+    const required = (op.input.required ?? []).length > 0;
+    if (required && op.restRoute && op.grpcMethod) {
+      test(`${op.name} without its required fields is invalid_argument over REST, GraphQL and gRPC`, async () => {
+        const outcomes = await Promise.all([overRest(op, {}, 'admin'), overGraphql(op, {}, 'admin'), overGrpc(op, {}, 'admin')]);
+        assert.deepEqual(outcomes, [{ error: 'invalid_argument' }, { error: 'invalid_argument' }, { error: 'invalid_argument' }]);
+      });
+    }
     for (const scenario of ['anonymous', 'admin'] as const) {
       test(`${op.name} (${scenario}) answers alike over REST, GraphQL and gRPC`, async () => {
         const input = sampleInput(op);
