@@ -1,0 +1,149 @@
+/**
+ * `npm run build`: bundles server/main.ts and every dependency into one CommonJS file, dist/portcullis.cjs,
+ * that runs with no node_modules beside it and is the main script of the single executable (build/sea.ts).
+ *
+ * The traps of a Node single executable (stack-notes.md, "Single executable") and how each is met here:
+ * - The entry must be CommonJS and may not use top-level await: format 'cjs' (esbuild refuses top-level
+ *   await in cjs output, so the build fails instead of the executable).
+ * - A dynamic `import()` inside the executable rejects with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. MikroORM 7
+ *   evaluates one on every `MikroORM.init` (core/utils/fs-utils.js `fs.init()` tries `import('tinyglobby')`),
+ *   and keeps others for folder discovery, extensions and dataloader. `supported: { 'dynamic-import': false }`
+ *   makes esbuild lower every `import(x)` it cannot bundle into `Promise.resolve().then(() => require(x))`:
+ *   still asynchronous, still a rejected promise when the module is absent (which MikroORM already catches),
+ *   and it works inside the executable, whose `require` loads built-in modules. Literal imports that resolve
+ *   are bundled as before. assertNoDynamicImport() then refuses any `import(` left in the output.
+ * - `import.meta` is empty in CommonJS: `import.meta.url`, `.filename` and `.dirname` are defined from
+ *   `__filename` (in the executable that is the executable's own path); `import.meta.resolve` throws (a
+ *   bundled program has no packages to resolve; MikroORM treats the throw as "extension not installed").
+ *   Any other `import.meta` use fails the build (logOverride below) rather than being silently `{}`.
+ * - Optional native or absent dependencies of the drivers are external: required inside try/catch by their
+ *   packages and never needed by Portcullis (SQLite goes through node:sqlite, so no addon at all).
+ * - Native addons that are needed (@node-rs/argon2) are embedded in the bundle and loaded from a private
+ *   temporary copy at start (build/native-addons.ts).
+ */
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { embedNativeAddons } from './native-addons.ts';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE = join(ROOT, 'dist', 'portcullis.cjs');
+
+/** Required only inside try/catch (or behind options we never set) by the packages that mention them. */
+const NEVER_NEEDED = [
+  // mongodb: compression, Kerberos/GSSAPI, client-side encryption, cloud credentials, SOCKS proxy.
+  'kerberos',
+  'snappy',
+  '@mongodb-js/zstd',
+  'mongodb-client-encryption',
+  '@aws-sdk/credential-providers',
+  'gcp-metadata',
+  'socks',
+  // pg: the libpq binding (pg.native), never touched unless asked for.
+  'pg-native',
+  // SQLite drivers with native addons; Portcullis uses node:sqlite through MikroORM's NodeSqliteDialect.
+  'better-sqlite3',
+  'sqlite3',
+  // MikroORM optional helpers: faster globbing for folder discovery (unused: entities are listed) and
+  // the dataloader option (off).
+  'tinyglobby',
+  'dataloader',
+];
+
+/** Runs before any bundled module; the identifiers are what the `define`s below point at. */
+const PRELUDE = [
+  'var __portcullis_import_meta_url = require("node:url").pathToFileURL(__filename).href;',
+  'var __portcullis_import_meta_resolve = function (specifier) {',
+  '  throw new Error("import.meta.resolve(" + JSON.stringify(specifier) + ") is not available in the bundled server");',
+  '};',
+].join('\n');
+
+/** The esbuild options; the plugin records the native addons it embeds into `embeddedAddons`. */
+export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
+  return {
+    entryPoints: [join(ROOT, 'server', 'main.ts')],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    external: NEVER_NEEDED,
+    banner: { js: PRELUDE },
+    define: {
+      'import.meta.url': '__portcullis_import_meta_url',
+      'import.meta.filename': '__filename',
+      'import.meta.dirname': '__dirname',
+      'import.meta.resolve': '__portcullis_import_meta_resolve',
+    },
+    logOverride: { 'empty-import-meta': 'error' },
+    // Third-party licence comments are kept together at the end of the file.
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [embedNativeAddons(embeddedAddons)],
+  };
+}
+
+/**
+ * Finds `import(` calls in the output, skipping comment lines (JSDoc types such as `import('x').T`).
+ * Returns "line: text" for each, so a failed build says where to look.
+ */
+export function findDynamicImports(code: string): string[] {
+  const found: string[] = [];
+  const lines = code.split('\n');
+  lines.forEach((line, index) => {
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith('//') || trimmed.startsWith('*') || trimmed.startsWith('/*')) return;
+    if (/(^|[^.\w$])import\s*\(/.test(line)) found.push(`${index + 1}: ${trimmed.slice(0, 120)}`);
+  });
+  return found;
+}
+
+function assertNoDynamicImport(file: string): void {
+  const found = findDynamicImports(readFileSync(file, 'utf8'));
+  if (found.length > 0) {
+    throw new Error(`${relative(ROOT, file)} still contains dynamic import() (it crashes inside the single executable):\n  ${found.join('\n  ')}`);
+  }
+}
+
+/** The largest inputs, to see at a glance what the bundle is made of. */
+function largestPackages(metafile: Metafile, count: number): string[] {
+  const bytes = new Map<string, number>();
+  for (const [path, input] of Object.entries(metafile.inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    const name = match?.[1] ?? '(portcullis)';
+    bytes.set(name, (bytes.get(name) ?? 0) + input.bytes);
+  }
+  return [...bytes.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, size]) => `${name} ${(size / 1024).toFixed(0)} KiB`);
+}
+
+export async function bundle(): Promise<{ file: string; bytes: number }> {
+  mkdirSync(dirname(BUNDLE), { recursive: true });
+  const embeddedAddons: string[] = [];
+  const result = await build(buildOptions(embeddedAddons));
+  writeFileSync(join(dirname(BUNDLE), 'portcullis.meta.json'), JSON.stringify(result.metafile));
+  assertNoDynamicImport(BUNDLE);
+  const bytes = statSync(BUNDLE).size;
+  if (result.metafile) console.log(`largest inputs: ${largestPackages(result.metafile, 8).join(', ')}`);
+  if (embeddedAddons.length > 0) console.log(`embedded native addons: ${embeddedAddons.map((p) => relative(ROOT, p)).join(', ')}`);
+  return { file: BUNDLE, bytes };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  bundle().then(
+    ({ file, bytes }) => {
+      console.log(`${relative(ROOT, file)}: ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - started)} ms`);
+    },
+    (err: Error) => {
+      // esbuild has already printed its own diagnostics; this is the one-line summary.
+      console.error(`build failed: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}

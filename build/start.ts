@@ -1,0 +1,108 @@
+/**
+ * `npm start [-- <more flags>]`: a local server with no setup. The first run generates the instance
+ * secrets (admin secret, client id, client secret, JWT secret) with crypto randomness and keeps them in
+ * ./data/secrets.json (folder 0700, file 0600); later runs reuse them, so sessions and tokens survive a
+ * restart. Then it runs server/main.ts on this Node (24) with SQLite in ./data, forwarding extra arguments
+ * (they come last, so they override ours) and SIGINT/SIGTERM/SIGHUP, and exits as the server exits.
+ * It prints the URL and where the admin secret is kept, never the secret itself.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+const SERVER_ENTRY = join(import.meta.dirname, '..', 'server', 'main.ts');
+
+export interface LocalSecrets {
+  adminSecret: string;
+  clientId: string;
+  clientSecret: string;
+  jwtSecret: string;
+}
+
+const KEYS = ['adminSecret', 'clientId', 'clientSecret', 'jwtSecret'] as const;
+
+function randomSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Reads the secrets file, or creates it (0600, never overwriting an existing file) on first run. */
+export function loadOrCreateSecrets(dataDir: string): { file: string; secrets: LocalSecrets; created: boolean } {
+  const file = join(dataDir, 'secrets.json');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (existsSync(file)) {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<string, unknown>>;
+    const bad = KEYS.filter((key) => typeof parsed[key] !== 'string' || parsed[key] === '');
+    if (bad.length > 0) throw new Error(`${file} lacks ${bad.join(', ')}: fix it or move it away to generate new secrets`);
+    chmodSync(file, 0o600);
+    return { file, secrets: parsed as unknown as LocalSecrets, created: false };
+  }
+  const secrets: LocalSecrets = {
+    adminSecret: randomSecret(),
+    clientId: randomUUID(),
+    clientSecret: randomSecret(),
+    jwtSecret: randomSecret(),
+  };
+  // Written beside the target and renamed into place, so an interrupted first run leaves no half file;
+  // 'wx' refuses to follow a file planted at the temporary name.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  renameSync(temporary, file);
+  return { file, secrets, created: true };
+}
+
+/** The value of `--name value` or `--name=value` in args (the last one wins, as in the server). */
+export function flagValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((arg, index) => {
+    if (arg === `--${name}`) value = args[index + 1];
+    else if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
+  });
+  return value;
+}
+
+/** Flags of the local server; the URL follows --http-port when only the port is overridden. */
+export function localFlags(dataDir: string, secrets: LocalSecrets, extra: readonly string[]): { url: string; args: string[] } {
+  const port = flagValue(extra, 'http-port') ?? '8080';
+  const url = flagValue(extra, 'url') ?? `http://localhost:${port}`;
+  const args = [
+    '--database-type', 'sqlite',
+    '--database-url', join(dataDir, 'portcullis.db'),
+    '--url', url,
+    '--client-id', secrets.clientId,
+    '--client-secret', secrets.clientSecret,
+    '--admin-secret', secrets.adminSecret,
+    '--jwt-type', 'HS256',
+    '--jwt-secret', secrets.jwtSecret,
+    ...extra,
+  ];
+  return { url, args };
+}
+
+function main(extra: string[]): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 24) {
+    console.error(`npm start needs Node 24 (this is ${process.version}); run it through npm so node_modules/.bin/node is used`);
+    process.exit(1);
+  }
+  const dataDir = resolve('data');
+  const { file, secrets, created } = loadOrCreateSecrets(dataDir);
+  const { url, args } = localFlags(relative(process.cwd(), dataDir) || '.', secrets, extra);
+  console.log(`Portcullis at ${url}`);
+  console.log(`admin secret ${created ? 'generated in' : 'kept in'} ${relative(process.cwd(), file)} (with client id, client secret and JWT secret)`);
+
+  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward(signal));
+  child.on('error', (err) => {
+    console.error(`cannot start the server: ${err.message}`);
+    process.exit(1);
+  });
+  // A server killed by a signal exits 128 + its number, as a shell would report it.
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0)));
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) main(process.argv.slice(2));
