@@ -1,0 +1,38 @@
+/**
+ * Pagination of admin list operations (reference.md "Types: Pagination"): request `{limit?, page?}`,
+ * response `{limit, page, offset, total}`; default limit 10.
+ */
+import { s, type Static } from './schema.ts';
+
+export const DEFAULT_PAGE_LIMIT = 10;
+export const MAX_PAGE_LIMIT = 100;
+
+export const PaginationRequest = s.object('PaginationRequest', {
+  page: s.optional(s.int()),
+  limit: s.optional(s.int()),
+});
+
+export const Pagination = s.object('Pagination', {
+  limit: s.int64(),
+  page: s.int64(),
+  offset: s.int64(),
+  total: s.int64(),
+});
+
+export interface PageWindow {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+/** The page to read: limit defaults to 10 and is capped at 100; page counts from 1. */
+export function pageOf(input?: Static<typeof PaginationRequest>): PageWindow {
+  const limit = input?.limit !== undefined && input.limit >= 1 ? Math.min(input.limit, MAX_PAGE_LIMIT) : DEFAULT_PAGE_LIMIT;
+  const page = input?.page !== undefined && input.page >= 1 ? input.page : 1;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+/** The response object for a page of `total` rows. */
+export function paginationOf(window: PageWindow, total: number): Static<typeof Pagination> {
+  return { limit: window.limit, page: window.page, offset: window.offset, total };
+}
