@@ -40,12 +40,12 @@ function failure(target: ConnectionTarget, what: string, err: unknown): Error {
 }
 
 async function connect(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Promise<MikroORM> {
-  if (target.kind === 'sqlite' && target.file !== ':memory:') mkdirSync(dirname(resolve(target.file!)), { recursive: true });
   if (target.kind !== 'sqlite' && !target.dbName) {
     throw new Error(`no ${KIND_NAMES[target.kind]} database name: give --database-name or put it in --database-url`);
   }
   let orm: MikroORM | undefined;
   try {
+    if (target.kind === 'sqlite' && target.file !== ':memory:') mkdirSync(dirname(resolve(target.file!)), { recursive: true });
     orm = new MikroORM(ormOptions(target, [...entities, MigrationRecord], logger));
     await orm.connect();
     const check = await orm.checkConnection();
