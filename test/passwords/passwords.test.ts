@@ -1,0 +1,123 @@
+/**
+ * Passwords (issue 3 item 5): argon2id at OWASP parameters, verification, the dummy verify that makes an
+ * unknown user cost what a wrong password costs, and the length and strong-password rules.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseOptions } from '@node-rs/argon2';
+import { hashPassword, verifyPassword, verifyAgainstDummy, passwordNeedsRehash, checkPasswordPolicy, ARGON2_PARAMS } from '../../server/modules/passwords/index.ts';
+import { DUMMY_PASSWORD_HASH } from '../../server/modules/passwords/argon2.ts';
+import { AppError } from '../../server/kernel/errors.ts';
+
+const strong = { enableStrongPassword: true };
+const weak = { enableStrongPassword: false };
+
+function refusedWith(fn: () => void, message: RegExp): void {
+  assert.throws(fn, (err: unknown) => err instanceof AppError && err.kind === 'invalid_argument' && message.test(err.message));
+}
+
+async function medianMs(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)]!;
+}
+
+describe('argon2id hashing', () => {
+  test('hashes are argon2id PHC strings at m=19456 KiB, t=2, p=1 with a random salt', async () => {
+    const a = await hashPassword('Secret#123');
+    const b = await hashPassword('Secret#123');
+    assert.match(a, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    assert.notEqual(a, b, 'each hash has its own salt');
+    assert.ok(!a.includes('Secret#123'));
+    const used = parseOptions(a);
+    assert.deepEqual({ m: used.memoryCost, t: used.timeCost, p: used.parallelism }, { m: 19456, t: 2, p: 1 });
+  });
+
+  test('verify accepts the password and refuses any other, and a malformed stored hash', async () => {
+    const stored = await hashPassword('Secret#123');
+    assert.equal(await verifyPassword(stored, 'Secret#123'), true);
+    assert.equal(await verifyPassword(stored, 'secret#123'), false);
+    assert.equal(await verifyPassword(stored, ''), false);
+    assert.equal(await verifyPassword('not-a-hash', 'Secret#123'), false);
+  });
+
+  test('hashing runs off the event loop (timers keep firing during a hash)', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await Promise.all([hashPassword('a'), hashPassword('b'), hashPassword('c')]);
+    clearInterval(timer);
+    assert.ok(ticks > 0, 'the event loop was blocked for the whole hash');
+  });
+
+  test('the dummy hash was made with the current parameters', () => {
+    const used = parseOptions(DUMMY_PASSWORD_HASH);
+    assert.deepEqual(
+      { memoryCost: used.memoryCost, timeCost: used.timeCost, parallelism: used.parallelism },
+      { ...ARGON2_PARAMS },
+    );
+    assert.equal(passwordNeedsRehash(DUMMY_PASSWORD_HASH), false);
+  });
+
+  test('a dummy verify costs about what a real wrong-password verify costs', async () => {
+    const stored = await hashPassword('Secret#123');
+    await verifyAgainstDummy('warm-up');
+    const real = await medianMs(() => verifyPassword(stored, 'Wrong#123'), 7);
+    const dummy = await medianMs(() => verifyAgainstDummy('Wrong#123'), 7);
+    assert.equal(await verifyAgainstDummy('Secret#123'), false);
+    // Same order of magnitude: the same work is done, only scheduling noise differs.
+    const ratio = dummy / real;
+    assert.ok(ratio > 0.33 && ratio < 3, `dummy ${dummy.toFixed(1)} ms vs real ${real.toFixed(1)} ms`);
+    assert.ok(dummy > 1, 'the dummy verify must do real work');
+  });
+
+  test('needs-rehash: weaker parameters or a foreign string ask for a new hash', () => {
+    assert.equal(passwordNeedsRehash('$argon2id$v=19$m=4096,t=3,p=1$c29tZXNhbHRzb21lc2FsdA$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY'), true);
+    assert.equal(passwordNeedsRehash('plain'), true);
+  });
+});
+
+describe('password policy', () => {
+  test('6 to 36 characters, counted as characters, whatever the strength setting', () => {
+    for (const config of [weak, strong]) {
+      refusedWith(() => checkPasswordPolicy(config, 'Ab1#x'), /between 6 and 36 characters/);
+      refusedWith(() => checkPasswordPolicy(config, `Ab1#${'x'.repeat(33)}`), /between 6 and 36 characters/);
+    }
+    checkPasswordPolicy(strong, 'Ab1#xy');
+    checkPasswordPolicy(strong, `Ab1#${'x'.repeat(32)}`);
+    // Six emoji are six characters (twelve UTF-16 units); 36 of them are still 36.
+    checkPasswordPolicy(weak, '😀'.repeat(6));
+    checkPasswordPolicy(weak, '😀'.repeat(36));
+    refusedWith(() => checkPasswordPolicy(weak, '😀'.repeat(37)), /between 6 and 36/);
+  });
+
+  test('strong passwords need upper, lower, digit and special, each with its own message', () => {
+    refusedWith(() => checkPasswordPolicy(strong, 'abc123#!'), /upper-case letter/);
+    refusedWith(() => checkPasswordPolicy(strong, 'ABC123#!'), /lower-case letter/);
+    refusedWith(() => checkPasswordPolicy(strong, 'Abcdef#!'), /digit/);
+    refusedWith(() => checkPasswordPolicy(strong, 'Abcdef12'), /special character/);
+    refusedWith(() => checkPasswordPolicy(strong, 'Abc def12'), /special character/);
+    checkPasswordPolicy(strong, 'Abcdef1!');
+    checkPasswordPolicy(strong, 'Çava-123');
+  });
+
+  test('without --enable-strong-password any 6 to 36 characters pass', () => {
+    checkPasswordPolicy(weak, 'abcdef');
+    checkPasswordPolicy(weak, '123456');
+  });
+
+  test('a confirmation that differs is refused, and the message never echoes the password', () => {
+    refusedWith(() => checkPasswordPolicy(strong, 'Abcdef1!', 'Abcdef1?'), /do not match/);
+    checkPasswordPolicy(strong, 'Abcdef1!', 'Abcdef1!');
+    try {
+      checkPasswordPolicy(strong, 'abcdefgh1');
+      assert.fail('expected a refusal');
+    } catch (err) {
+      assert.ok(!(err as Error).message.includes('abcdefgh1'));
+    }
+  });
+});
