@@ -39,7 +39,12 @@ function failure(target: ConnectionTarget, what: string, err: unknown): Error {
   return new Error(`${what} ${KIND_NAMES[target.kind]} database ${redactSecrets(target.label, target.secrets)}: ${reason}`);
 }
 
-async function connect(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Promise<MikroORM> {
+async function isMariaDbServer(orm: MikroORM): Promise<boolean> {
+  const rows = (await orm.em.fork().getConnection().execute('select version() as version')) as { version?: string }[];
+  return /mariadb/i.test(String(rows[0]?.version ?? ''));
+}
+
+async function connect(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Promise<{ orm: MikroORM; kind: DatabaseKind }> {
   if (target.kind !== 'sqlite' && !target.dbName) {
     throw new Error(`no ${KIND_NAMES[target.kind]} database name: give --database-name or put it in --database-url`);
   }
@@ -54,11 +59,16 @@ async function connect(target: ConnectionTarget, entities: readonly EntitySchema
       const connection = orm.em.fork().getConnection();
       for (const pragma of SQLITE_PRAGMAS) await connection.execute(pragma);
     }
-    return orm;
+    if (target.kind !== 'mysql' || !(await isMariaDbServer(orm))) return { orm, kind: target.kind };
   } catch (err) {
     await orm?.close(true).catch(() => undefined);
     throw failure(target, 'cannot connect to the', err);
   }
+  // Many "MySQL" services are MariaDB; MikroORM's MySQL dialect misreads MariaDB's JSON columns on the
+  // second schema update, so the MariaDB driver is used for them.
+  await orm.close(true);
+  logger.info('--database-type mysql points at a MariaDB server; using the MariaDB driver');
+  return connect({ ...target, kind: 'mariadb' }, entities, logger);
 }
 
 export async function openStorage(
@@ -68,16 +78,16 @@ export async function openStorage(
   options: OpenStorageOptions = {},
 ): Promise<Storage> {
   const target = connectionTarget(config);
-  const orm = await connect(target, entities, logger);
+  const { orm, kind } = await connect(target, entities, logger);
   try {
-    await migrateDatabase(orm, target.kind, options.migrations ?? MIGRATIONS, logger);
+    await migrateDatabase(orm, kind, options.migrations ?? MIGRATIONS, logger);
   } catch (err) {
     await orm.close(true).catch(() => undefined);
     throw failure(target, 'cannot migrate the', err);
   }
   let closed = false;
   return {
-    kind: target.kind,
+    kind,
     orm,
     fork: () => orm.em.fork(),
     ping: async () => !closed && (await pingDatabase(orm)),

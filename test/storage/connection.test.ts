@@ -98,6 +98,24 @@ describe('connection target from flags', () => {
   });
 });
 
+describe('--database-type mysql on a MariaDB server', () => {
+  test('uses the MariaDB driver, so the schema update stays idempotent', async () => {
+    const db = await createTestDatabase('mariadb');
+    after(() => db.cleanup());
+    const flags = db.flags.map((flag) => (flag === 'mariadb' ? 'mysql' : flag));
+    assert.ok(flags.includes('mysql'));
+    for (let i = 0; i < 2; i++) {
+      const storage = await openTestStorage(flags);
+      try {
+        assert.equal(storage.kind, 'mariadb');
+        assert.equal(await storage.orm.schema.getUpdateSchemaSQL({ safe: true, dropTables: false }), '');
+      } finally {
+        await storage.close();
+      }
+    }
+  });
+});
+
 describe('connection failures name the problem without the password', () => {
   const refuses = async (flags: string[], expected: RegExp) => {
     await assert.rejects(openTestStorage(flags), (err: Error) => {
