@@ -4,5 +4,6 @@
  */
 import { AdminSession } from './admin/admin-session.entity.ts';
 import { User } from './users/user.entity.ts';
+import { IdentityClaim } from './users/identity-claim.entity.ts';
 
-export const ENTITIES = [AdminSession, User];
+export const ENTITIES = [AdminSession, User, IdentityClaim];

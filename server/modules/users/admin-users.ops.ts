@@ -1,0 +1,48 @@
+/**
+ * Admin user operations (specification part 4.2; reference.md `_users`, `_user`, `_update_user`), served
+ * by GraphQL, REST (/v1/admin/users, /v1/admin/user, /v1/admin/update_user) and gRPC from these definitions.
+ */
+import { defineOperation } from '../../ops/define.ts';
+import { pageOf, paginationOf } from '../../ops/pagination.ts';
+import { UserSchema, toPublicUser } from './user.schema.ts';
+import { GetUserRequest, UpdateUserRequest, Users, UsersRequest } from './admin-users.schema.ts';
+import { getUserForAdmin, searchUsers, updateUserAsAdmin } from './admin-users.service.ts';
+
+export const usersOp = defineOperation({
+  name: 'users',
+  admin: true,
+  kind: 'query',
+  description: 'Lists users, newest first, optionally filtered by a case-insensitive substring',
+  input: UsersRequest,
+  output: Users,
+  auth: 'admin',
+  handler: async (input, ctx) => {
+    const window = pageOf(input.pagination);
+    const { users, total } = await searchUsers(ctx.em, window, input.query);
+    return { users: users.map((user) => toPublicUser(user)), pagination: paginationOf(window, total) };
+  },
+});
+
+export const userOp = defineOperation({
+  name: 'user',
+  admin: true,
+  kind: 'query',
+  description: 'Reads one user by id or by email',
+  input: GetUserRequest,
+  output: UserSchema,
+  auth: 'admin',
+  handler: async (input, ctx) => toPublicUser(await getUserForAdmin(ctx.em, input)),
+});
+
+export const updateUserOp = defineOperation({
+  name: 'update_user',
+  admin: true,
+  kind: 'mutation',
+  description: "Updates a user's profile, contact details, verification flags and roles",
+  input: UpdateUserRequest,
+  output: UserSchema,
+  auth: 'admin',
+  handler: async (input, ctx) => toPublicUser(await updateUserAsAdmin(ctx.em, ctx.deps.config, ctx.deps.clock, input)),
+});
+
+export const userAdminOperations = [usersOp, userOp, updateUserOp];

@@ -1,0 +1,99 @@
+/** What the admin user operations do, kept apart from their protocol definitions (admin-users.ops.ts). */
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { Static } from '../../ops/schema.ts';
+import type { Config } from '../../config/flags.ts';
+import type { Clock } from '../../kernel/deps.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { containsIgnoreCase } from '../../storage/case-insensitive.ts';
+import type { PageWindow } from '../../ops/pagination.ts';
+import { User, type UserRow } from './user.entity.ts';
+import { findUserByEmail, findUserById, updateUserContact } from './users.service.ts';
+import { assignableRoles } from './roles.ts';
+import type { GetUserRequest, UpdateUserRequest } from './admin-users.schema.ts';
+
+/** Specification part 4.2 `/v1/admin/users`: the fields `query` searches. */
+const SEARCHED_FIELDS = ['id', 'email', 'givenName', 'familyName', 'nickname'] as const;
+
+/** One page of users, newest first, optionally narrowed by a case-insensitive substring. */
+export async function searchUsers(
+  em: EntityManager,
+  window: PageWindow,
+  query?: string,
+): Promise<{ users: UserRow[]; total: number }> {
+  const text = query?.trim();
+  const where: FilterQuery<UserRow> = text
+    ? { $or: SEARCHED_FIELDS.map((field) => containsIgnoreCase(em, User, field, text)) }
+    : {};
+  const [users, total] = await em.findAndCount(User, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: window.limit,
+    offset: window.offset,
+  });
+  return { users, total };
+}
+
+/** `_user`: exactly one of id and email. Deactivated accounts are visible to the administrator. */
+export async function getUserForAdmin(em: EntityManager, input: Static<typeof GetUserRequest>): Promise<UserRow> {
+  const id = input.id?.trim();
+  const email = input.email?.trim();
+  if (Boolean(id) === Boolean(email)) throw AppError.invalid('give exactly one of id and email');
+  const user = id
+    ? await findUserById(em, id, { includeDeactivated: true })
+    : await findUserByEmail(em, email!, { includeDeactivated: true });
+  if (!user) throw AppError.notFound('user not found');
+  return user;
+}
+
+/** An empty string clears an optional profile field. */
+function profileValue(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  return value === '' ? null : value;
+}
+
+const PROFILE_FIELDS = [
+  ['given_name', 'givenName'],
+  ['family_name', 'familyName'],
+  ['middle_name', 'middleName'],
+  ['nickname', 'nickname'],
+  ['gender', 'gender'],
+  ['birthdate', 'birthdate'],
+  ['picture', 'picture'],
+] as const;
+
+/**
+ * `_update_user`: applies the given fields. Email and phone changes move the identity claims (same
+ * already_exists answer as signup) and reset verification unless the request sets it in the same call.
+ */
+export async function updateUserAsAdmin(
+  em: EntityManager,
+  config: Pick<Config, 'roles'>,
+  clock: Clock,
+  input: Static<typeof UpdateUserRequest>,
+): Promise<UserRow> {
+  const user = await findUserById(em, input.id, { includeDeactivated: true });
+  if (!user) throw AppError.notFound('user not found');
+  // Checked before any write so a bad role list changes nothing.
+  const roles = input.roles === undefined ? undefined : assignableRoles(config, input.roles);
+  if (input.email !== undefined || input.phone_number !== undefined) {
+    await updateUserContact(em, user, { email: input.email, phone: input.phone_number }, clock);
+  }
+  const now = clock.now();
+  for (const [field, property] of PROFILE_FIELDS) {
+    const value = profileValue(input[field]);
+    if (value !== undefined) user[property] = value;
+  }
+  if (roles) user.roles = roles;
+  if (input.app_data !== undefined) user.appData = input.app_data;
+  if (input.is_multi_factor_auth_enabled !== undefined) user.isMultiFactorAuthEnabled = input.is_multi_factor_auth_enabled;
+  if (input.email_verified !== undefined) {
+    if (input.email_verified && !user.email) throw AppError.invalid('the user has no email address to mark verified');
+    user.emailVerifiedAt = input.email_verified ? (user.emailVerifiedAt ?? now) : null;
+  }
+  if (input.phone_number_verified !== undefined) {
+    if (input.phone_number_verified && !user.phoneNumber) throw AppError.invalid('the user has no phone number to mark verified');
+    user.phoneNumberVerifiedAt = input.phone_number_verified ? (user.phoneNumberVerifiedAt ?? now) : null;
+  }
+  user.updatedAt = now;
+  await em.flush();
+  return user;
+}

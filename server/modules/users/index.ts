@@ -1,0 +1,18 @@
+export { User, type UserRow } from './user.entity.ts';
+export { UserSchema, toPublicUser, unixSeconds, type PublicUser } from './user.schema.ts';
+export { IdentityClaim } from './identity-claim.entity.ts';
+export { DUPLICATE_USER_MESSAGE, claimId, takeClaim, releaseClaim, releaseAllClaims, type ClaimKind } from './identity-claims.ts';
+export { normaliseEmail, normalisePhoneNumber, isValidEmail, requireEmail, requirePhoneNumber } from './contact.ts';
+export {
+  createUser,
+  findUserById,
+  findUserByEmail,
+  findUserByPhone,
+  updateUserContact,
+  purgeUser,
+  type NewUserData,
+  type LookupOptions,
+  type ContactChange,
+} from './users.service.ts';
+export { rolesForSignup, rolesForLogin, assignableRoles } from './roles.ts';
+export { userAdminOperations } from './admin-users.ops.ts';
