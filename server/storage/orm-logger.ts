@@ -8,9 +8,10 @@ import type { Logger } from 'pino';
 export function ormLogger(logger: Logger): OrmLogger {
   const child = logger.child({ component: 'storage' });
   return {
-    log: (_namespace: string, _message: string, context?: LogContext) => {
-      if (context?.level === 'error') child.error(_message);
-      else if (context?.level === 'warning') child.warn(_message);
+    // Plain log lines are debug chatter (discovery, schema); only those marked as warnings or errors matter.
+    log: (_namespace: string, message: string, context?: LogContext) => {
+      if (context?.level === 'error') child.error(message);
+      else if (context?.level === 'warning') child.warn(message);
     },
     error: (_namespace: string, message: string) => child.error(message),
     warn: (namespace: string, message: string) => {

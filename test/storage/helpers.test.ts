@@ -12,6 +12,7 @@ import { ormOptions } from '../../server/storage/orm-options.ts';
 import { connectionTarget } from '../../server/storage/connection-target.ts';
 import { MigrationRecord } from '../../server/storage/migrations/migration-record.entity.ts';
 import { ENTITIES } from '../../server/modules/entities.ts';
+import { withoutUniqueOn } from '../../server/storage/migrations/sqlite-drop-unique.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { CONTRACT_ENTITIES } from './contract-entities.ts';
 import { configFor, openTestStorage, silentLogger } from './open-test-storage.ts';
@@ -87,5 +88,22 @@ describe('portable entities', () => {
     } finally {
       await orm.close(true);
     }
+  });
+});
+
+describe('SQLite CREATE TABLE without a stale UNIQUE', () => {
+  test('removes column and one-column table constraints on the column only, in any quoting', () => {
+    assert.equal(
+      withoutUniqueOn('CREATE TABLE "u" ("id" text primary key, "email" varchar(255) not null unique, "backup_email" text unique)', 'email'),
+      'CREATE TABLE "u" ("id" text primary key, "email" varchar(255) not null, "backup_email" text unique)',
+    );
+    assert.equal(
+      withoutUniqueOn('CREATE TABLE u (id text, `phone_number` text CONSTRAINT u_p UNIQUE ON CONFLICT ABORT, n int)', 'phone_number'),
+      'CREATE TABLE u (id text, `phone_number` text, n int)',
+    );
+    assert.equal(
+      withoutUniqueOn('CREATE TABLE u (id text, email text, other text, CONSTRAINT u_email_key UNIQUE ([email]), UNIQUE (email, other))', 'email'),
+      'CREATE TABLE u (id text, email text, other text, UNIQUE (email, other))',
+    );
   });
 });
