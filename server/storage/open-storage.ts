@@ -80,10 +80,11 @@ export async function openStorage(
   const target = connectionTarget(config);
   const { orm, kind } = await connect(target, entities, logger);
   try {
-    await migrateDatabase(orm, kind, options.migrations ?? MIGRATIONS, logger);
+    const applied = await migrateDatabase(orm, kind, options.migrations ?? MIGRATIONS, logger);
+    logger.info({ database: kind, target: redactSecrets(target.label, target.secrets), applied }, 'database ready');
   } catch (err) {
     await orm.close(true).catch(() => undefined);
-    throw failure(target, 'cannot migrate the', err);
+    throw failure({ ...target, kind }, 'cannot migrate the', err);
   }
   let closed = false;
   return {
