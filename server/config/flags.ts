@@ -98,6 +98,7 @@ export const FLAGS = [
   { name: 'twilio-api-key', kind: 'string', help: 'SMS provider API key' },
   { name: 'twilio-api-secret', kind: 'string', help: 'SMS provider API secret', secret: true },
   { name: 'twilio-sender', kind: 'string', help: 'SMS sender number' },
+  { name: 'twilio-api-url', kind: 'string', default: 'https://api.twilio.com', help: 'base URL of the Twilio-style SMS API' },
   { name: 'reset-password-url', kind: 'string', help: 'password reset link target' },
   // Shared state and FGA.
   { name: 'redis-url', kind: 'string', help: 'Redis URL for shared rate-limit counters and caches', secret: true },
