@@ -16,6 +16,7 @@ import { ENTITIES } from './modules/entities.ts';
 import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
 import { publicAuthenticator, type Authenticators } from './ops/auth.ts';
 import { adminAuthenticator } from './modules/admin/admin.service.ts';
+import { userAuthenticator } from './modules/tokens/index.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
 import { createGrpcServer } from './transports/grpc/index.ts';
@@ -46,7 +47,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const sealer = createSealer(config);
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
   const registry = overrides.registry ?? defaultRegistry;
-  const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator };
+  const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator, user: userAuthenticator };
   const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators, keys, sealer };
   let shuttingDown = false;
   const metrics = createHttpMetrics();

@@ -4,6 +4,8 @@
  */
 import { AdminSession } from './admin/admin-session.entity.ts';
 import { User } from './users/user.entity.ts';
+import { Session } from './sessions/session.entity.ts';
+import { TokenRecord } from './tokens/token-record.entity.ts';
 import { IdentityClaim } from './users/identity-claim.entity.ts';
 
-export const ENTITIES = [AdminSession, User, IdentityClaim];
+export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord];

@@ -12,6 +12,7 @@ import { registerSecurity } from './security.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/index.ts';
+import { registerProtocolRoutes } from './protocol/index.ts';
 
 export interface HttpServerOptions {
   metrics: HttpMetrics;
@@ -42,6 +43,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   });
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
+  await registerProtocolRoutes(http, deps);
   // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);
   await registerGraphql(http, deps, registry);

@@ -1,0 +1,13 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { User, type UserRow } from '../users/user.entity.ts';
+
+/**
+ * The user behind a session or token, when it may still act: not deleted, not revoked by an admin
+ * (revoke_access), not deactivated (deactivate_account). Checked on every authentication so that a
+ * revocation takes effect at once (issue 3, item 2), whatever state the token records are in.
+ */
+export async function findActiveUser(em: EntityManager, userId: string): Promise<UserRow | null> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user || user.revokedAt != null || user.deactivatedAt != null) return null;
+  return user;
+}

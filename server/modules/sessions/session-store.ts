@@ -1,0 +1,61 @@
+/**
+ * Session rows: open, look up by the presented token, revoke, sweep. Nothing here issues tokens.
+ */
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
+import { SESSION_COOKIE_SECONDS } from '../../kernel/cookies.ts';
+import { Session, type SessionRow } from './session.entity.ts';
+
+export interface NewSession {
+  userId: string;
+  roles: string[];
+  scope: string[];
+  loginMethod: string;
+}
+
+/** Queues a new session; answers the raw token (for the cookies only) and the row. The caller flushes. */
+export function openSession(em: EntityManager, now: Date, input: NewSession): { token: string; session: SessionRow } {
+  const token = randomToken(32);
+  const session = em.create(Session, {
+    id: sha256Hex(token),
+    userId: input.userId,
+    roles: input.roles,
+    scope: input.scope,
+    loginMethod: input.loginMethod,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_COOKIE_SECONDS * 1000),
+    revokedAt: null,
+  });
+  return { token, session };
+}
+
+export function findSession(em: EntityManager, sessionId: string): Promise<SessionRow | null> {
+  return em.findOne(Session, { id: sessionId });
+}
+
+/** The session a raw token opens, when it is neither revoked nor expired. */
+export async function findLiveSessionByToken(em: EntityManager, token: string, now: Date): Promise<SessionRow | null> {
+  if (!token) return null;
+  const session = await em.findOne(Session, { id: sha256Hex(token) });
+  if (!session || session.revokedAt != null || session.expiresAt.getTime() <= now.getTime()) return null;
+  return session;
+}
+
+type SessionFilter = { id: string } | { userId: string };
+
+export function revokeSessions(em: EntityManager, now: Date, filter: SessionFilter): Promise<number> {
+  return em.nativeUpdate(Session, { ...filter, revokedAt: null } as FilterQuery<SessionRow>, { revokedAt: now });
+}
+
+export function deleteSessionsOfUser(em: EntityManager, userId: string): Promise<number> {
+  return em.nativeDelete(Session, { userId });
+}
+
+/** The user's sessions whose cookie has expired (candidates for the sweep at the next login). */
+export function expiredSessionsOf(em: EntityManager, userId: string, now: Date): Promise<SessionRow[]> {
+  return em.find(Session, { userId, expiresAt: { $lt: now } });
+}
+
+export async function deleteSessions(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length > 0) await em.nativeDelete(Session, { id: { $in: ids } });
+}

@@ -1,0 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * A user login session (specification part 5 "User credentials": the cookie_session pair). The id is the
+ * SHA-256 of the random token the cookies carry, so the database never holds a usable session secret.
+ * The session also anchors the tokens issued for it: ending it revokes them (reference.md "Tokens").
+ */
+export const Session = defineEntity({
+  name: 'Session',
+  tableName: 'sessions',
+  properties: {
+    /** sha256 hex of the session token (the cookie value). */
+    id: p.string().primary().length(64),
+    userId: p.string().length(36).index(),
+    /** Roles the session was opened with (a subset of the user's roles). */
+    roles: p.json<string[]>(),
+    scope: p.json<string[]>(),
+    /** basic_auth, mobile_basic_auth, magic_link_login, google, ... */
+    loginMethod: p.string().length(64),
+    createdAt: p.datetime(),
+    /** The cookie's end (24 h); refresh tokens of the session outlive it until revoked. */
+    expiresAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+
+export type SessionRow = InstanceType<typeof Session.class>;

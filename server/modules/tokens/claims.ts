@@ -1,0 +1,130 @@
+/**
+ * Claim sets of the three tokens (reference.md "Tokens"). Every token carries the core claims iss (= --url),
+ * aud (the instance client id), sub, iat, exp, nonce, token_type, plus a random jti so that two tokens
+ * issued in the same second never share a hash in token_records.
+ */
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config/flags.ts';
+import { randomToken } from '../../kernel/crypto.ts';
+import type { PublicUser } from '../users/user.schema.ts';
+import { issuerOf, type Claims, type TokenType } from './jwt.ts';
+import { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts';
+
+/** Claims a custom access-token script may never set (reference.md), plus the ones this server relies on. */
+export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
+  'sub', 'iss', 'aud', 'exp', 'iat', 'token_type', 'roles', 'allowed_roles', 'scope', 'nonce', 'login_method',
+  'at_hash', 'c_hash', 'auth_time', 'amr', 'acr',
+  // Not in the reference list, but overriding them would break validation or refresh families.
+  'jti', 'nbf', 'family_id',
+]);
+
+/** What one login grants; the same for every token of the session. */
+export interface Grant {
+  userId: string;
+  /** Roles the session was opened with. */
+  roles: string[];
+  /** Every role the user holds. */
+  allowedRoles: string[];
+  scope: string[];
+  loginMethod: string;
+  nonce: string;
+  /** When the user authenticated (the session's start). */
+  authTime: Date;
+}
+
+function unixSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: number, tokenType: TokenType): Claims {
+  const iat = unixSeconds(now);
+  return {
+    iss: issuerOf(config),
+    aud: config.clientId ?? '',
+    sub: grant.userId,
+    iat,
+    exp: iat + lifetimeSeconds,
+    nonce: grant.nonce,
+    jti: randomToken(16),
+    token_type: tokenType,
+  };
+}
+
+/**
+ * OpenID Connect amr values (RFC 8176) from how the user logged in: pwd for passwords, otp for emailed or
+ * texted one-time codes and links and TOTP, hwk for WebAuthn, fed for everything federated (social, SSO, SAML).
+ */
+export function amrFor(method: string): string {
+  if (method === 'basic_auth' || method === 'mobile_basic_auth' || method === 'password') return 'pwd';
+  if (/(^|_)(otp|totp)$/.test(method) || method === 'magic_link_login' || method === 'verify_email') return 'otp';
+  if (method === 'webauthn' || method === 'passkey') return 'hwk';
+  return 'fed';
+}
+
+/** A login method may name a second factor after a '+' (basic_auth+totp); two factors add amr `mfa`. */
+function amrOf(grant: Grant): string[] {
+  const steps = grant.loginMethod.split('+').filter(Boolean);
+  const values = [...new Set(steps.map(amrFor))];
+  if (steps.length > 1) values.push('mfa');
+  return values;
+}
+
+/** Authentication context class: one or two factors (OpenID Connect Core section 2, acr). */
+function acrOf(amr: string[]): string {
+  return amr.includes('mfa') ? 'urn:portcullis:loa:2fa' : 'urn:portcullis:loa:1fa';
+}
+
+/** Digest used for at_hash: the hash of the signing algorithm (OpenID Connect Core 3.1.3.6; SHA-512 for Ed25519). */
+function hashAlgorithmOf(alg: string): string {
+  if (alg === 'EdDSA' || alg.endsWith('512')) return 'sha512';
+  if (alg.endsWith('384')) return 'sha384';
+  return 'sha256';
+}
+
+/** at_hash: base64url of the left half of the hash of the access token's ASCII octets. */
+export function atHash(alg: string, accessToken: string): string {
+  const digest = createHash(hashAlgorithmOf(alg)).update(accessToken, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+export function accessTokenClaims(config: Config, grant: Grant, now: Date): Claims {
+  return {
+    ...coreClaims(config, grant, now, ACCESS_TOKEN_SECONDS, 'access_token'),
+    scope: grant.scope,
+    roles: grant.roles,
+    login_method: grant.loginMethod,
+    allowed_roles: grant.allowedRoles,
+  };
+}
+
+/** The ID token: the public User (minus roles, which go under --jwt-role-claim) and the core claims on top. */
+export function idTokenClaims(config: Config, grant: Grant, now: Date, user: PublicUser, alg: string, accessToken: string): Claims {
+  const { roles: _roles, ...profile } = user;
+  const amr = amrOf(grant);
+  return {
+    ...profile,
+    [config.jwtRoleClaim]: grant.roles,
+    ...coreClaims(config, grant, now, ID_TOKEN_SECONDS, 'id_token'),
+    login_method: grant.loginMethod,
+    allowed_roles: grant.allowedRoles,
+    at_hash: atHash(alg, accessToken),
+    auth_time: unixSeconds(grant.authTime),
+    amr,
+    acr: acrOf(amr),
+  };
+}
+
+export function refreshTokenClaims(config: Config, grant: Grant, now: Date, familyId: string): Claims {
+  return {
+    ...coreClaims(config, grant, now, REFRESH_TOKEN_SECONDS, 'refresh_token'),
+    scope: grant.scope,
+    roles: grant.roles,
+    login_method: grant.loginMethod,
+    family_id: familyId,
+  };
+}
+
+/** The expiry instant of a signed claim set, for its token record. */
+export function expiryOf(claims: Claims): Date {
+  return new Date((claims.exp ?? 0) * 1000);
+}

@@ -1,0 +1,26 @@
+/**
+ * Tokens and the session lifecycle built on them (reference.md "Tokens"): signing keys, claim sets, JWT
+ * signing and verification, the custom-claims sandbox, the stored token records, and what account flows
+ * call to issue, refresh, validate, revoke and end sessions, plus the `user` authenticator. Session rows
+ * themselves are in modules/sessions.
+ */
+export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
+export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts';
+export { TokenRecord, type TokenRecordRow, type TokenKind } from './token-record.entity.ts';
+export { issuerOf, signToken, verifyToken, TOKEN_TYPES, type Claims, type TokenType } from './jwt.ts';
+export {
+  RESERVED_CLAIMS, accessTokenClaims, idTokenClaims, refreshTokenClaims, amrFor, atHash, expiryOf, type Grant,
+} from './claims.ts';
+export { customClaims, CUSTOM_SCRIPT_TIMEOUT_MS } from './custom-claims-script.ts';
+export {
+  recordToken, findTokenRecord, recordIsLive, revokeTokenRecords, claimRefreshRotation, deleteTokenRecordsOfUser,
+  sweepExpiredTokenRecords, sessionsWithLiveRecords, type NewTokenRecord,
+} from './token-records.ts';
+// The session lifecycle with its tokens: what account flows call.
+export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
+export type { TokenSet } from './mint-tokens.ts';
+export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
+export { endSession, revokeAllForUser, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
+export { validateToken, checkIssuedToken, type IssuedToken } from './validate-token.ts';
+export { validateSessionToken } from '../sessions/index.ts';
+export { userAuthenticator } from './user-authenticator.ts';

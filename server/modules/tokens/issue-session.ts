@@ -1,0 +1,64 @@
+/**
+ * Opens a login session: the session row, the cookie_session/cookie_session_domain pair (specification
+ * part 5 "User credentials") and its tokens (reference.md "Tokens"): access and ID token always, a refresh
+ * token (starting a new refresh family) only when the scope holds offline_access.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { HandlerContext } from '../../ops/define.ts';
+import { randomToken } from '../../kernel/crypto.ts';
+import { sessionCookies } from '../../kernel/cookies.ts';
+import type { UserRow } from '../users/user.entity.ts';
+import { deleteSessions, expiredSessionsOf, openSession } from '../sessions/index.ts';
+import { sessionsWithLiveRecords, sweepExpiredTokenRecords } from './token-records.ts';
+import { mintTokens, type TokenSet } from './mint-tokens.ts';
+
+/** Scope of a login that asks for none (specification part 4.3: default openid email profile). */
+export const DEFAULT_SCOPE: readonly string[] = ['openid', 'email', 'profile'];
+export const OFFLINE_ACCESS = 'offline_access';
+
+export interface IssueSessionOptions {
+  /** Roles of this session; the caller has checked them against the user's roles. */
+  roles: string[];
+  scope?: string[];
+  /**
+   * How the user authenticated: basic_auth, mobile_basic_auth, magic_link_login, a provider name, ...;
+   * a second factor may be appended with '+' (basic_auth+totp) and shows in amr/acr of the ID token.
+   */
+  loginMethod: string;
+  nonce?: string;
+}
+
+/**
+ * Housekeeping for one user, before anything new is queued: expired token records, then sessions whose
+ * cookie has expired and that no unexpired refresh chain depends on.
+ */
+async function sweepForUser(em: EntityManager, userId: string, now: Date): Promise<void> {
+  await sweepExpiredTokenRecords(em, userId, now);
+  const expired = (await expiredSessionsOf(em, userId, now)).map((s) => s.id);
+  if (expired.length === 0) return;
+  const keep = await sessionsWithLiveRecords(em, expired, now);
+  await deleteSessions(em, expired.filter((id) => !keep.has(id)));
+}
+
+export async function issueSession(ctx: HandlerContext, user: UserRow, options: IssueSessionOptions): Promise<TokenSet> {
+  const { em } = ctx;
+  const now = ctx.deps.clock.now();
+  const scope = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : [...DEFAULT_SCOPE];
+  await sweepForUser(em, user.id, now);
+  const { token, session } = openSession(em, now, {
+    userId: user.id,
+    roles: options.roles,
+    scope,
+    loginMethod: options.loginMethod,
+  });
+  const tokens = await mintTokens(ctx, em, {
+    user,
+    session,
+    scope,
+    nonce: options.nonce || randomToken(16),
+    familyId: scope.includes(OFFLINE_ACCESS) ? randomToken(24) : null,
+  });
+  await em.flush();
+  for (const cookie of sessionCookies(ctx.deps.config, token)) ctx.effects.setCookie(cookie);
+  return tokens;
+}

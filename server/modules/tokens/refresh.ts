@@ -1,0 +1,75 @@
+/**
+ * The refresh grant (RFC 6749 section 6; reference.md "Tokens"): a refresh token is exchanged once for a new
+ * access, ID and refresh token of the same family and session. Presenting an exchanged (rotated) token again
+ * means it was copied: the whole family and its session are revoked and the call is refused.
+ *
+ * Pass an entity manager that is not inside a transaction (a fresh storage.fork()): the revocation on reuse
+ * is committed before the refusal is thrown, which a surrounding transaction would roll back.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { OpContext } from '../../kernel/context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
+import { findActiveUser, findSession } from '../sessions/index.ts';
+import { verifyToken } from './jwt.ts';
+import { claimRefreshRotation, findTokenRecord } from './token-records.ts';
+import { mintTokens, type TokenSet } from './mint-tokens.ts';
+import { revokeFamily } from './end-session.ts';
+
+/** A requested scope beyond the original grant (RFC 6749 section 5.2 `invalid_scope`). */
+export class InvalidScopeError extends AppError {
+  constructor(message: string) {
+    super('invalid_argument', message);
+    this.name = 'InvalidScopeError';
+  }
+}
+
+export interface RefreshedTokens extends TokenSet {
+  refresh_token: string;
+  /** Scope of the new access token. */
+  scope: string[];
+}
+
+const REUSED = Symbol('reused');
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export async function refreshTokens(
+  ctx: OpContext,
+  em: EntityManager,
+  refreshToken: string,
+  options: { scope?: string[] } = {},
+): Promise<RefreshedTokens> {
+  const claims = await verifyToken(ctx.deps, refreshToken, 'refresh_token');
+  const record = await findTokenRecord(em, refreshToken);
+  if (!record || record.kind !== 'refresh' || !record.familyId || record.userId !== claims.sub) {
+    throw AppError.unauthenticated('invalid refresh token');
+  }
+  if (record.revokedAt != null) throw AppError.unauthenticated('refresh token has been revoked');
+  const granted = stringList(claims.scope);
+  const requested = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : granted;
+  const beyond = requested.filter((s) => !granted.includes(s));
+  if (beyond.length > 0) throw new InvalidScopeError(`scope not granted to this refresh token: ${beyond.join(' ')}`);
+
+  const now = ctx.deps.clock.now();
+  const familyId = record.familyId;
+  const outcome = await em.transactional(async (tx) => {
+    // Rotation and the new records commit together; the conditional update makes one exchange win a race.
+    if (record.rotatedAt != null || !(await claimRefreshRotation(tx, sha256Hex(refreshToken), now))) return REUSED;
+    const session = await findSession(tx, record.sessionId);
+    if (!session || session.revokedAt != null) throw AppError.unauthenticated('session has ended');
+    const user = await findActiveUser(tx, record.userId);
+    if (!user) throw AppError.unauthenticated('user access has been revoked');
+    const nonce = typeof claims.nonce === 'string' ? claims.nonce : '';
+    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId });
+    return { ...tokens, refresh_token: tokens.refresh_token!, scope: requested };
+  });
+  if (outcome === REUSED) {
+    await revokeFamily(em, now, familyId, record.sessionId);
+    ctx.log.warn({ userId: record.userId }, 'reuse of a rotated refresh token: its family and session were revoked');
+    throw AppError.unauthenticated('refresh token has already been used; its tokens have been revoked');
+  }
+  return outcome;
+}

@@ -1,0 +1,38 @@
+/**
+ * The `user` auth kind (architecture.md "auth is declarative"; specification part 5 "User credentials"):
+ * a bearer access token or the session cookie pair. Either one that is valid is enough, so a stale bearer
+ * header next to a live cookie still works; with neither valid the call is refused.
+ */
+import { AppError } from '../../kernel/errors.ts';
+import { presentedSession } from '../../kernel/cookies.ts';
+import type { Caller } from '../../kernel/context.ts';
+import type { Authenticator } from '../../ops/auth.ts';
+import { validateSessionToken } from '../sessions/index.ts';
+import { checkIssuedToken } from './validate-token.ts';
+
+export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
+  let refusal: AppError | undefined;
+  const bearer = ctx.credentials.bearer;
+  if (bearer) {
+    try {
+      const { claims, record } = await checkIssuedToken(ctx, bearer, 'access_token');
+      return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refusal = err;
+    }
+  }
+  const cookie = presentedSession(ctx.credentials.cookies);
+  if (cookie) {
+    try {
+      const { session, user } = await validateSessionToken(ctx, cookie);
+      // Claims in the shape of an access token, so that role and scope checks read one shape either way.
+      const claims = { sub: user.id, roles: session.roles, scope: session.scope, login_method: session.loginMethod, allowed_roles: user.roles };
+      return { kind: 'user', userId: user.id, sessionId: session.id, claims };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refusal ??= err;
+    }
+  }
+  throw refusal ?? AppError.unauthenticated('unauthorized: a bearer access token or session cookie is required');
+};

@@ -1,0 +1,44 @@
+/**
+ * Validation of a presented token against signature, claims and the stored state: a token counts only
+ * while its record is live and its user is still active. This is what makes logout and revocation
+ * immediate (reference.md "Tokens are stateful").
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { OpContext } from '../../kernel/context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { UserRow } from '../users/user.entity.ts';
+import { findActiveUser } from '../sessions/index.ts';
+import { verifyToken, type Claims, type TokenType } from './jwt.ts';
+import { findTokenRecord, recordIsLive } from './token-records.ts';
+import type { TokenKind, TokenRecordRow } from './token-record.entity.ts';
+
+const KIND_OF: Record<TokenType, TokenKind> = { access_token: 'access', id_token: 'id', refresh_token: 'refresh' };
+
+export interface IssuedToken {
+  claims: Claims;
+  record: TokenRecordRow;
+  user: UserRow;
+}
+
+/** The entity manager of a handler, or a fresh unit of work for callers outside one (authenticators). */
+function emOf(ctx: OpContext & { em?: EntityManager }): EntityManager {
+  return ctx.em ?? ctx.deps.storage.fork();
+}
+
+/** Verifies a token of ours and its stored state. Throws AppError('unauthenticated'). */
+export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, token: string, type: TokenType): Promise<IssuedToken> {
+  const claims = await verifyToken(ctx.deps, token, type);
+  const em = emOf(ctx);
+  const record = await findTokenRecord(em, token);
+  if (!record || record.kind !== KIND_OF[type] || record.userId !== claims.sub) throw AppError.unauthenticated('invalid token');
+  if (!recordIsLive(record, ctx.deps.clock.now())) throw AppError.unauthenticated('token has been revoked');
+  if (record.rotatedAt != null) throw AppError.unauthenticated('refresh token has already been used');
+  const user = await findActiveUser(em, record.userId);
+  if (!user) throw AppError.unauthenticated('user access has been revoked');
+  return { claims, record, user };
+}
+
+/** validate_jwt_token: the claims of a live access, ID or refresh token of this server. */
+export async function validateToken(ctx: OpContext & { em?: EntityManager }, token: string, tokenType: TokenType): Promise<Claims> {
+  return (await checkIssuedToken(ctx, token, tokenType)).claims;
+}

@@ -1,0 +1,35 @@
+/**
+ * Specification-shaped endpoints outside /v1 (specification part 4.3): the well-known documents and the
+ * OAuth token and revocation endpoints. Mounted whatever --enable-grpc says (unlike REST), in their own
+ * plugin scope so that their errors, malformed bodies included, answer in the OAuth shape.
+ */
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { Deps } from '../../../kernel/deps.ts';
+import { jwksEndpoint, openidConfigurationEndpoint } from './well-known.ts';
+import { tokenEndpoint } from './token-endpoint.ts';
+import { revokeEndpoint } from './revoke-endpoint.ts';
+import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
+
+const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
+
+export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps): Promise<void> {
+  await http.register(async (scope) => {
+    scope.setErrorHandler(oauthErrorHandler);
+    // Any other content type arrives as text and is read as JSON or form by readOAuthBody.
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.get('/.well-known/openid-configuration', openidConfigurationEndpoint(deps));
+    scope.get('/.well-known/jwks.json', jwksEndpoint(deps));
+    scope.post('/oauth/token', tokenEndpoint(deps));
+    scope.post('/oauth/revoke', revokeEndpoint(deps));
+    for (const url of ['/oauth/token', '/oauth/revoke']) {
+      scope.route({
+        method: NOT_POST,
+        url,
+        handler: async (_request, reply) => {
+          reply.header('allow', 'POST');
+          return sendOAuthError(reply, 405, 'invalid_request', `${url} accepts POST only`);
+        },
+      });
+    }
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * OAuth 2.0 error responses (RFC 6749 section 5.2): `{error, error_description}` with 400, or 401 for
+ * invalid_client. Token responses and their errors are never cached (RFC 6749 section 5.1).
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, toAppError } from '../../../kernel/errors.ts';
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'server_error';
+
+export function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+}
+
+export function sendOAuthError(reply: FastifyReply, status: number, error: OAuthErrorCode, description: string): FastifyReply {
+  return noStore(reply).status(status).type('application/json; charset=utf-8').send({ error, error_description: description });
+}
+
+/** invalid_client answers 401 with a challenge when the client tried HTTP Basic (RFC 6749 section 5.2). */
+export function sendInvalidClient(reply: FastifyReply, description: string, usedBasic: boolean): FastifyReply {
+  if (usedBasic) reply.header('www-authenticate', 'Basic realm="oauth", charset="UTF-8"');
+  return sendOAuthError(reply, 401, 'invalid_client', description);
+}
+
+/**
+ * Error handler of the protocol routes: malformed bodies and other client errors in the OAuth shape, anything
+ * unexpected as server_error naming the request id (detail in the log only).
+ */
+export function oauthErrorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const fastifyError = error instanceof AppError ? undefined : error;
+  const status = fastifyError?.statusCode;
+  if (fastifyError && status !== undefined && status >= 400 && status < 500) {
+    const description = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+      ? 'request body is not valid JSON'
+      : error.message;
+    return sendOAuthError(reply, status, 'invalid_request', description);
+  }
+  const appError = toAppError(error, String(request.id));
+  if (appError.kind === 'internal') {
+    request.log.error({ err: error }, 'protocol endpoint failed unexpectedly');
+    return sendOAuthError(reply, 500, 'server_error', appError.message);
+  }
+  return sendOAuthError(reply, 400, 'invalid_request', appError.message);
+}
