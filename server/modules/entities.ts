@@ -7,5 +7,6 @@ import { User } from './users/user.entity.ts';
 import { Session } from './sessions/session.entity.ts';
 import { TokenRecord } from './tokens/token-record.entity.ts';
 import { IdentityClaim } from './users/identity-claim.entity.ts';
+import { EventOutbox } from './events/event-outbox.entity.ts';
 
 export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord];

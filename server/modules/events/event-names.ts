@@ -1,0 +1,25 @@
+/**
+ * The webhook event names of reference.md "Events"; anything else is rejected, so a typo in a flow
+ * fails its tests instead of recording an event no webhook can subscribe to.
+ */
+export const EVENT_NAMES = [
+  'user.login',
+  'user.created',
+  'user.signup',
+  'user.access_revoked',
+  'user.access_enabled',
+  'user.deleted',
+  'user.deactivated',
+  'user.provisioned',
+  'user.deprovisioned',
+  'user.scim_updated',
+  'group.created',
+  'group.updated',
+  'group.deleted',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export function isEventName(value: string): value is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(value);
+}
