@@ -9,4 +9,4 @@ import { TokenRecord } from './tokens/token-record.entity.ts';
 import { IdentityClaim } from './users/identity-claim.entity.ts';
 import { EventOutbox } from './events/event-outbox.entity.ts';
 
-export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord];
+export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord, EventOutbox];
