@@ -8,5 +8,7 @@ import { Session } from './sessions/session.entity.ts';
 import { TokenRecord } from './tokens/token-record.entity.ts';
 import { IdentityClaim } from './users/identity-claim.entity.ts';
 import { EventOutbox } from './events/event-outbox.entity.ts';
+import { VerificationRequest } from './verification/verification-request.entity.ts';
+import { Otp } from './verification/otp.entity.ts';
 
-export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord, EventOutbox];
+export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord, EventOutbox, VerificationRequest, Otp];

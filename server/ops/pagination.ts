@@ -2,6 +2,7 @@
  * Pagination of admin list operations (reference.md "Types: Pagination"): request `{limit?, page?}`,
  * response `{limit, page, offset, total}`; default limit 10.
  */
+import type { EntityManager, EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/core';
 import { s, type Static } from './schema.ts';
 
 export const DEFAULT_PAGE_LIMIT = 10;
@@ -35,4 +36,34 @@ export function pageOf(input?: Static<typeof PaginationRequest>): PageWindow {
 /** The response object for a page of `total` rows. */
 export function paginationOf(window: PageWindow, total: number): Static<typeof Pagination> {
   return { limit: window.limit, page: window.page, offset: window.offset, total };
+}
+
+/** The input of list operations that take nothing but a page (`_verification_requests`, ...). */
+export const PaginatedRequest = s.object('PaginatedRequest', {
+  pagination: s.optional(PaginationRequest),
+});
+
+export interface Page<T> {
+  items: T[];
+  pagination: Static<typeof Pagination>;
+}
+
+/**
+ * Reads one page of `entity` matching `where` and counts all matches, for list operations. `orderBy`
+ * must end in a unique property (the id) so that pages neither repeat nor skip rows.
+ */
+export async function paginate<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  request: Static<typeof PaginationRequest> | undefined,
+  orderBy: QueryOrderMap<T>,
+): Promise<Page<T>> {
+  const window = pageOf(request);
+  const [items, total] = await em.findAndCount(entity, where as FilterQuery<NoInfer<T>>, {
+    limit: window.limit,
+    offset: window.offset,
+    orderBy: orderBy as FindOptions<T>['orderBy'],
+  });
+  return { items: items as T[], pagination: paginationOf(window, total) };
 }

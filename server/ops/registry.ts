@@ -6,6 +6,7 @@ import type { AnyOperation } from './define.ts';
 import { metaOperations } from '../modules/meta/meta.ops.ts';
 import { adminOperations } from '../modules/admin/admin.ops.ts';
 import { userAdminOperations } from '../modules/users/admin-users.ops.ts';
+import { verificationOperations } from '../modules/verification/verification.ops.ts';
 
 export interface Registry {
   readonly all: readonly AnyOperation[];
@@ -30,6 +31,6 @@ export function createRegistry(operations: readonly AnyOperation[]): Registry {
   return { all: operations, byName: (name) => byName.get(name) };
 }
 
-export const OPERATIONS: readonly AnyOperation[] = [...metaOperations, ...adminOperations, ...userAdminOperations] as unknown as AnyOperation[];
+export const OPERATIONS: readonly AnyOperation[] = [...metaOperations, ...adminOperations, ...userAdminOperations, ...verificationOperations] as unknown as AnyOperation[];
 
 export const registry = createRegistry(OPERATIONS);

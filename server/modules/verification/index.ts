@@ -1,0 +1,33 @@
+/** Verification tokens and one-time codes (issue 3 item 7), and the `_verification_requests` admin list. */
+export { VerificationRequest, type VerificationRequestRow } from './verification-request.entity.ts';
+export { Otp, type OtpRow } from './otp.entity.ts';
+export {
+  createVerification,
+  consumeVerification,
+  deleteVerificationsFor,
+  normaliseEmail,
+  DEFAULT_VERIFICATION_TTL_SECONDS,
+  INVALID_TOKEN_MESSAGE,
+  type NewVerification,
+  type VerificationOwner,
+} from './verification.service.ts';
+export {
+  createOtp,
+  consumeOtp,
+  deleteOtpsFor,
+  MAX_OTP_ATTEMPTS,
+  DEFAULT_OTP_TTL_SECONDS,
+  OTP_DIGITS,
+  INVALID_OTP_MESSAGE,
+  OTP_ATTEMPTS_EXHAUSTED_MESSAGE,
+  type OtpTarget,
+  type NewOtp,
+  type OtpCheck,
+} from './otp.service.ts';
+export {
+  verificationRequestsOp,
+  verificationOperations,
+  VerificationRequestSchema,
+  VerificationRequests,
+  toPublicVerificationRequest,
+} from './verification.ops.ts';
