@@ -31,3 +31,13 @@ export {
   VerificationRequests,
   toPublicVerificationRequest,
 } from './verification.ops.ts';
+export {
+  sendVerificationEmail,
+  sendOtpEmail,
+  sendOtpSms,
+  otpSmsBody,
+  type VerificationDeps,
+  type VerificationEmail,
+  type OtpMessage,
+  type SmsDeps,
+} from './verification-delivery.ts';
