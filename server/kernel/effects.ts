@@ -19,12 +19,15 @@ export class ResponseEffects {
   readonly cookies: CookieSpec[] = [];
   readonly headers: Record<string, string> = {};
 
+  /** A later setting of the same cookie (name, domain, path) replaces the earlier one: one header each. */
   setCookie(cookie: CookieSpec): void {
+    const same = this.cookies.findIndex((c) => c.name === cookie.name && c.domain === cookie.domain && c.path === cookie.path);
+    if (same >= 0) this.cookies.splice(same, 1);
     this.cookies.push(cookie);
   }
 
   clearCookie(cookie: Omit<CookieSpec, 'value' | 'maxAge'>): void {
-    this.cookies.push({ ...cookie, value: '', maxAge: 0 });
+    this.setCookie({ ...cookie, value: '', maxAge: 0 });
   }
 }
 

@@ -7,6 +7,7 @@ import { metaOperations } from '../modules/meta/meta.ops.ts';
 import { adminOperations } from '../modules/admin/admin.ops.ts';
 import { userAdminOperations } from '../modules/users/admin-users.ops.ts';
 import { verificationOperations } from '../modules/verification/verification.ops.ts';
+import { accountOperations, adminAccessOperations } from '../modules/accounts/index.ts';
 
 export interface Registry {
   readonly all: readonly AnyOperation[];
@@ -31,6 +32,13 @@ export function createRegistry(operations: readonly AnyOperation[]): Registry {
   return { all: operations, byName: (name) => byName.get(name) };
 }
 
-export const OPERATIONS: readonly AnyOperation[] = [...metaOperations, ...adminOperations, ...userAdminOperations, ...verificationOperations] as unknown as AnyOperation[];
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...metaOperations,
+  ...accountOperations,
+  ...adminOperations,
+  ...userAdminOperations,
+  ...adminAccessOperations,
+  ...verificationOperations,
+] as unknown as AnyOperation[];
 
 export const registry = createRegistry(OPERATIONS);

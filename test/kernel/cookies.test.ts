@@ -31,3 +31,12 @@ test('the presented session is read from either cookie of the pair', () => {
   assert.equal(presentedSession(parseCookieHeader('cookie_session=h; cookie_session_domain=d')), 'h');
   assert.equal(presentedSession(parseCookieHeader('other=1')), undefined);
 });
+
+test('setting a cookie twice in one response leaves one Set-Cookie, the last one', async () => {
+  const { ResponseEffects } = await import('../../server/kernel/effects.ts');
+  const effects = new ResponseEffects();
+  const config = flags('https://auth.example.com');
+  for (const c of sessionCookies(config, '', 0)) effects.setCookie(c);
+  for (const c of sessionCookies(config, 'fresh')) effects.setCookie(c);
+  assert.deepEqual(effects.cookies.map((c) => `${c.name}=${c.value}`), ['cookie_session=fresh', 'cookie_session_domain=fresh']);
+});

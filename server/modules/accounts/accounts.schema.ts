@@ -1,0 +1,139 @@
+/**
+ * Request and response objects of the account operations, named exactly as the existing client SDK sends
+ * them (reference.md "Compatibility": SignUpRequest, LoginRequest, ...; "Requests"; "Types").
+ */
+import { s } from '../../ops/schema.ts';
+import { UserSchema } from '../users/user.schema.ts';
+
+const optionalString = () => s.optional(s.string());
+const optionalStrings = () => s.optional(s.list(s.string()));
+
+export const AuthResponse = s.object('AuthResponse', {
+  message: s.string(),
+  should_show_email_otp_screen: s.optional(s.boolean()),
+  should_show_mobile_otp_screen: s.optional(s.boolean()),
+  should_show_totp_screen: s.optional(s.boolean()),
+  should_offer_webauthn_mfa_verify: s.optional(s.boolean()),
+  should_offer_mfa_setup: s.optional(s.boolean()),
+  should_offer_webauthn_mfa_setup: s.optional(s.boolean()),
+  should_offer_email_otp_mfa_setup: s.optional(s.boolean()),
+  should_offer_sms_otp_mfa_setup: s.optional(s.boolean()),
+  access_token: optionalString(),
+  id_token: optionalString(),
+  refresh_token: optionalString(),
+  /** Seconds until the access token expires (reference.md: the SDK schedules refreshes with it). */
+  expires_in: s.optional(s.int64()),
+  user: s.optional(UserSchema),
+  authenticator_scanner_image: optionalString(),
+  authenticator_secret: optionalString(),
+  authenticator_recovery_codes: optionalStrings(),
+});
+
+const profileFields = {
+  given_name: optionalString(),
+  family_name: optionalString(),
+  middle_name: optionalString(),
+  nickname: optionalString(),
+  gender: optionalString(),
+  birthdate: optionalString(),
+  phone_number: optionalString(),
+  picture: optionalString(),
+  app_data: s.optional(s.map()),
+};
+
+export const SignUpRequest = s.object('SignUpRequest', {
+  email: optionalString(),
+  ...profileFields,
+  password: s.string(),
+  confirm_password: s.string(),
+  roles: optionalStrings(),
+  scope: optionalStrings(),
+  redirect_uri: optionalString(),
+  state: optionalString(),
+  // Accepted and ignored (reference.md): MFA enrolment is the user's own choice after signup.
+  is_multi_factor_auth_enabled: s.optional(s.boolean()),
+});
+
+export const LoginRequest = s.object('LoginRequest', {
+  email: optionalString(),
+  phone_number: optionalString(),
+  password: s.string(),
+  roles: optionalStrings(),
+  scope: optionalStrings(),
+  state: optionalString(),
+});
+
+export const MagicLinkLoginRequest = s.object('MagicLinkLoginRequest', {
+  email: s.string(),
+  roles: optionalStrings(),
+  scope: optionalStrings(),
+  state: optionalString(),
+  redirect_uri: optionalString(),
+});
+
+export const VerifyEmailRequest = s.object('VerifyEmailRequest', { token: s.string(), state: optionalString() });
+
+export const ResendVerifyEmailRequest = s.object('ResendVerifyEmailRequest', {
+  email: s.string(),
+  identifier: s.string(),
+  state: optionalString(),
+});
+
+export const ForgotPasswordRequest = s.object('ForgotPasswordRequest', {
+  email: optionalString(),
+  phone_number: optionalString(),
+  state: optionalString(),
+  redirect_uri: optionalString(),
+});
+
+export const ForgotPasswordResponse = s.object('ForgotPasswordResponse', {
+  message: s.string(),
+  should_show_mobile_otp_screen: s.optional(s.boolean()),
+});
+
+export const ResetPasswordRequest = s.object('ResetPasswordRequest', {
+  token: optionalString(),
+  otp: optionalString(),
+  phone_number: optionalString(),
+  password: s.string(),
+  confirm_password: s.string(),
+});
+
+export const UpdateProfileRequest = s.object('UpdateProfileRequest', {
+  old_password: optionalString(),
+  new_password: optionalString(),
+  confirm_new_password: optionalString(),
+  email: optionalString(),
+  ...profileFields,
+  is_multi_factor_auth_enabled: s.optional(s.boolean()),
+});
+
+export const SessionQueryRequest = s.object('SessionQueryRequest', {
+  roles: optionalStrings(),
+  scope: optionalStrings(),
+  state: optionalString(),
+});
+
+export const ValidateJWTTokenRequest = s.object('ValidateJWTTokenRequest', {
+  token_type: s.string(),
+  token: s.string(),
+  roles: optionalStrings(),
+});
+
+export const ValidateJWTTokenResponse = s.object('ValidateJWTTokenResponse', {
+  is_valid: s.boolean(),
+  claims: s.optional(s.map()),
+});
+
+export const ValidateSessionRequest = s.object('ValidateSessionRequest', {
+  /** The session cookie value; when absent (the argument is nullable) the request's own cookie is used. */
+  cookie: optionalString(),
+  roles: optionalStrings(),
+});
+
+export const ValidateSessionResponse = s.object('ValidateSessionResponse', {
+  is_valid: s.boolean(),
+  user: UserSchema,
+});
+
+export const RevokeRequest = s.object('RevokeRequest', { refresh_token: s.string() });

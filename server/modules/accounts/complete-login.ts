@@ -1,0 +1,36 @@
+/**
+ * The last step of every way in (password, verified email, magic link, session refresh): issue the session
+ * and tokens, record `user.login` in the outbox in the same transaction, and answer an AuthResponse.
+ */
+import type { Static } from '../../ops/schema.ts';
+import type { HandlerContext } from '../../ops/define.ts';
+import type { UserRow } from '../users/user.entity.ts';
+import { toPublicUser } from '../users/user.schema.ts';
+import { issueSession } from '../tokens/index.ts';
+export { DEFAULT_SCOPE } from '../tokens/index.ts';
+import { recordEvent } from '../events/index.ts';
+import type { AuthResponse } from './accounts.schema.ts';
+
+export interface LoginOptions {
+  roles: string[];
+  scope: string[];
+  loginMethod: string;
+  message: string;
+  nonce?: string;
+  /** Extra events to record before user.login (user.signup on a first verification, for example). */
+  events?: string[];
+}
+
+export async function completeLogin(ctx: HandlerContext, user: UserRow, options: LoginOptions): Promise<Static<typeof AuthResponse>> {
+  const tokens = await issueSession(ctx, user, {
+    roles: options.roles,
+    scope: options.scope,
+    loginMethod: options.loginMethod,
+    nonce: options.nonce,
+  });
+  const publicUser = toPublicUser(user);
+  for (const event of [...(options.events ?? []), 'user.login']) {
+    recordEvent(ctx.em, event, { user: publicUser, auth_recipe: options.loginMethod }, ctx.deps.clock);
+  }
+  return { message: options.message, ...tokens, user: publicUser };
+}

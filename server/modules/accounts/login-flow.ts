@@ -1,0 +1,99 @@
+/**
+ * Password login as an ordered pipeline of small named steps (node-oidc-provider / Ory Kratos habit;
+ * issue 3 item 1: "a flow of small steps that a later MFA issue extends"). Each step reads and extends the
+ * flow state or refuses; the MFA issue inserts its steps before `issueTokens` without touching the others.
+ */
+import type { Static } from '../../ops/schema.ts';
+import type { HandlerContext } from '../../ops/define.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { UserRow } from '../users/user.entity.ts';
+import { toPublicUser } from '../users/user.schema.ts';
+import { findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
+import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
+import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
+import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
+
+export const INVALID_CREDENTIALS = 'invalid credentials';
+
+export interface LoginState {
+  readonly input: Static<typeof LoginRequest>;
+  method?: 'basic_auth' | 'mobile_basic_auth';
+  user?: UserRow;
+  roles?: string[];
+  scope?: string[];
+  /** Set by a step that ends the flow early (an MFA challenge, for example). */
+  response?: Static<typeof AuthResponse>;
+}
+
+export type LoginStep = (state: LoginState, ctx: HandlerContext) => Promise<void>;
+
+/** Email login needs --enable-basic-authentication; phone login --enable-mobile-basic-authentication. */
+const chooseMethod: LoginStep = async (state, ctx) => {
+  const { email, phone_number: phone } = state.input;
+  if (!email && !phone) throw AppError.invalid('email or phone_number is required');
+  if (email && phone) throw AppError.invalid('give either email or phone_number, not both');
+  state.method = email ? 'basic_auth' : 'mobile_basic_auth';
+  const { config } = ctx.deps;
+  if (state.method === 'basic_auth' && !config.enableBasicAuthentication) {
+    throw AppError.precondition('basic authentication is disabled for this instance');
+  }
+  if (state.method === 'mobile_basic_auth' && !config.enableMobileBasicAuthentication) {
+    throw AppError.precondition('mobile basic authentication is disabled for this instance');
+  }
+};
+
+/**
+ * An unknown user and a wrong password answer the same message after about the same work (issue 3
+ * item 5): the unknown case still runs one argon2 verification against a dummy hash.
+ */
+const checkPassword: LoginStep = async (state, ctx) => {
+  const { email, phone_number: phone, password } = state.input;
+  const user = email ? await findUserByEmail(ctx.em, email) : await findUserByPhone(ctx.em, phone!);
+  if (!user || !user.passwordHash) {
+    await verifyAgainstDummy(password);
+    throw AppError.unauthenticated(INVALID_CREDENTIALS);
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) throw AppError.unauthenticated(INVALID_CREDENTIALS);
+  state.user = user;
+};
+
+/** Checked only after the password, so the answer reveals nothing to someone without it. */
+const checkAccess: LoginStep = async (state) => {
+  if (state.user!.revokedAt) throw AppError.forbidden('user access has been revoked');
+};
+
+const checkVerified: LoginStep = async (state, ctx) => {
+  const user = state.user!;
+  const { config } = ctx.deps;
+  if (state.method === 'basic_auth' && config.enableEmailVerification && !user.emailVerifiedAt) {
+    throw AppError.precondition('email not verified: check your inbox for the verification link');
+  }
+  if (state.method === 'mobile_basic_auth' && config.enablePhoneVerification && !user.phoneNumberVerifiedAt) {
+    throw AppError.precondition('phone number not verified');
+  }
+};
+
+const resolveRolesAndScope: LoginStep = async (state) => {
+  state.roles = rolesForLogin(state.user!, state.input.roles);
+  state.scope = state.input.scope?.length ? state.input.scope : [...DEFAULT_SCOPE];
+};
+
+const issueTokens: LoginStep = async (state, ctx) => {
+  state.response = await completeLogin(ctx, state.user!, {
+    roles: state.roles!,
+    scope: state.scope!,
+    loginMethod: state.method!,
+    message: 'Logged in successfully',
+  });
+};
+
+export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, issueTokens];
+
+export async function runLogin(input: Static<typeof LoginRequest>, ctx: HandlerContext, steps = LOGIN_STEPS): Promise<Static<typeof AuthResponse>> {
+  const state: LoginState = { input };
+  for (const step of steps) {
+    await step(state, ctx);
+    if (state.response) return state.response;
+  }
+  return { message: 'Logged in successfully', user: toPublicUser(state.user!) };
+}

@@ -1,0 +1,78 @@
+/**
+ * login, logout and session (specification part 4.1 and part 5): the cookie pair is set as real
+ * Set-Cookie headers by the transports from ctx.effects; the same credentials are in the body.
+ */
+import { defineOperation } from '../../ops/define.ts';
+import { NoInput, MessageResponse } from '../../ops/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { clearedSessionCookies, presentedSession } from '../../kernel/cookies.ts';
+import { rolesForLogin } from '../users/index.ts';
+import { endSession, validateSessionToken } from '../tokens/index.ts';
+import { AuthResponse, LoginRequest, SessionQueryRequest } from './accounts.schema.ts';
+import { runLogin } from './login-flow.ts';
+import { completeLogin } from './complete-login.ts';
+
+export const loginOp = defineOperation({
+  name: 'login',
+  admin: false,
+  kind: 'mutation',
+  description: 'Signs in with email or phone number and password',
+  input: LoginRequest,
+  output: AuthResponse,
+  auth: 'public',
+  handler: async (input, ctx) => runLogin(input, ctx),
+});
+
+export const logoutOp = defineOperation({
+  name: 'logout',
+  admin: false,
+  kind: 'mutation',
+  description: 'Ends the current session: its cookies, access, ID and refresh tokens stop working at once',
+  input: NoInput,
+  output: MessageResponse,
+  auth: 'user',
+  handler: async (_input, ctx) => {
+    const caller = ctx.caller;
+    if (caller.kind !== 'user' || !caller.sessionId) throw AppError.unauthenticated();
+    await endSession(ctx, ctx.em, caller.sessionId);
+    return { message: 'Logged out successfully' };
+  },
+});
+
+/**
+ * Exchanges a live session cookie for a fresh session and token set (the SDK's getSession). The old
+ * session ends, so a stolen cookie stops working once its owner refreshes.
+ */
+export const sessionOp = defineOperation({
+  name: 'session',
+  admin: false,
+  kind: 'query',
+  description: 'Refreshes the current session from its cookie and returns new tokens',
+  input: SessionQueryRequest,
+  output: AuthResponse,
+  auth: 'public',
+  graphql: { nullableArg: true },
+  transaction: true,
+  handler: async (input, ctx) => {
+    const cookie = presentedSession(ctx.credentials.cookies);
+    if (!cookie) throw AppError.unauthenticated('no session cookie: sign in first');
+    let found;
+    try {
+      found = await validateSessionToken(ctx, cookie);
+    } catch (err) {
+      for (const cleared of clearedSessionCookies(ctx.deps.config)) ctx.effects.setCookie(cleared);
+      throw err;
+    }
+    const { session, user } = found;
+    const roles = input.roles?.length ? rolesForLogin(user, input.roles) : session.roles;
+    await endSession(ctx, ctx.em, session.id);
+    return completeLogin(ctx, user, {
+      roles,
+      scope: input.scope?.length ? input.scope : session.scope,
+      loginMethod: session.loginMethod,
+      message: 'Session refreshed successfully',
+    });
+  },
+});
+
+export const sessionOperations = [loginOp, logoutOp, sessionOp];

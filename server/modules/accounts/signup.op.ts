@@ -1,0 +1,80 @@
+/**
+ * signup (specification part 4.1; reference.md "Requests"). Email signups need
+ * --enable-basic-authentication, phone-only signups --enable-mobile-basic-authentication, and both
+ * --enable-signup. With --enable-email-verification the account waits for its emailed link (no tokens yet);
+ * otherwise the user is signed in at once. Events: user.created always; user.signup (and user.login) when
+ * the account becomes usable (reference.md "Events").
+ */
+import { defineOperation, type HandlerContext } from '../../ops/define.ts';
+import type { Static } from '../../ops/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { createUser, rolesForSignup, toPublicUser } from '../users/index.ts';
+import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
+import { recordEvent } from '../events/index.ts';
+import { AuthResponse, SignUpRequest } from './accounts.schema.ts';
+import { completeLogin } from './complete-login.ts';
+import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
+
+type SignUpInput = Static<typeof SignUpRequest>;
+
+function checkSignupAllowed(ctx: HandlerContext, input: SignUpInput): 'basic_auth' | 'mobile_basic_auth' {
+  const { config } = ctx.deps;
+  if (!config.enableSignup) throw AppError.precondition('signup is disabled for this instance');
+  if (!input.email && !input.phone_number) throw AppError.invalid('email or phone_number is required');
+  const method = input.email ? 'basic_auth' : 'mobile_basic_auth';
+  if (method === 'basic_auth' && !config.enableBasicAuthentication) {
+    throw AppError.precondition('basic authentication is disabled for this instance');
+  }
+  if (method === 'mobile_basic_auth' && !config.enableMobileBasicAuthentication) {
+    throw AppError.precondition('mobile basic authentication is disabled for this instance');
+  }
+  return method;
+}
+
+export const signupOp = defineOperation({
+  name: 'signup',
+  admin: false,
+  kind: 'mutation',
+  description: 'Registers a user with a password; signs in at once unless verification is required',
+  input: SignUpRequest,
+  output: AuthResponse,
+  auth: 'public',
+  handler: async (input, ctx) => {
+    const method = checkSignupAllowed(ctx, input);
+    const { config, clock } = ctx.deps;
+    checkPasswordPolicy(config, input.password, input.confirm_password);
+    const roles = rolesForSignup(config, input.roles);
+    const user = await createUser(ctx.em, clock, {
+      email: input.email,
+      phoneNumber: input.phone_number,
+      passwordHash: await hashPassword(input.password),
+      signupMethods: [method],
+      roles,
+      givenName: input.given_name,
+      familyName: input.family_name,
+      middleName: input.middle_name,
+      nickname: input.nickname,
+      gender: input.gender,
+      birthdate: input.birthdate,
+      picture: input.picture,
+      appData: input.app_data,
+    });
+    const publicUser = toPublicUser(user);
+    recordEvent(ctx.em, 'user.created', { user: publicUser }, clock);
+    if (method === 'basic_auth' && config.enableEmailVerification) {
+      await sendLinkMail(ctx, { event: 'basic_auth_signup', user, email: user.email!, redirectUri: input.redirect_uri });
+      return { message: 'Verification email has been sent. Please check your inbox', user: publicUser };
+    }
+    if (method === 'mobile_basic_auth' && config.enablePhoneVerification) {
+      await sendPhoneCode(ctx, user);
+      return { message: 'Signed up successfully. Verify your phone number to sign in', should_show_mobile_otp_screen: true, user: publicUser };
+    }
+    return completeLogin(ctx, user, {
+      roles,
+      scope: input.scope ?? [],
+      loginMethod: method,
+      message: 'Signed up successfully.',
+      events: ['user.signup'],
+    });
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * revoke, validate_jwt_token and validate_session (specification part 4.1). Validation checks the
+ * signature, issuer, audience, expiry and the stored record, so a logged-out or revoked token fails at once.
+ */
+import { defineOperation } from '../../ops/define.ts';
+import { MessageResponse } from '../../ops/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { presentedSession } from '../../kernel/cookies.ts';
+import { toPublicUser } from '../users/index.ts';
+import { revokeRefreshToken, validateSessionToken, validateToken, TOKEN_TYPES, type TokenType } from '../tokens/index.ts';
+import {
+  RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
+} from './accounts.schema.ts';
+
+/** Every asked role must be among the roles the token or session carries. */
+function requireRoles(held: unknown, asked: readonly string[] | undefined): void {
+  if (!asked?.length) return;
+  const roles = Array.isArray(held) ? held : [];
+  const missing = asked.filter((role) => !roles.includes(role));
+  if (missing.length > 0) throw AppError.forbidden(`missing roles: ${missing.join(', ')}`);
+}
+
+export const revokeOp = defineOperation({
+  name: 'revoke',
+  admin: false,
+  kind: 'mutation',
+  description: 'Revokes a refresh token and the rest of its family',
+  input: RevokeRequest,
+  output: MessageResponse,
+  auth: 'public',
+  handler: async (input, ctx) => {
+    // RFC 7009 section 2.2: an unknown or already invalid token is not an error for the caller.
+    await revokeRefreshToken(ctx.em, input.refresh_token, ctx.deps.clock);
+    return { message: 'Token revoked successfully' };
+  },
+});
+
+export const validateJwtTokenOp = defineOperation({
+  name: 'validate_jwt_token',
+  admin: false,
+  kind: 'query',
+  description: 'Validates an access, ID or refresh token issued by this server, optionally requiring roles',
+  input: ValidateJWTTokenRequest,
+  output: ValidateJWTTokenResponse,
+  auth: 'public',
+  handler: async (input, ctx) => {
+    if (!(TOKEN_TYPES as readonly string[]).includes(input.token_type)) {
+      throw AppError.invalid(`token_type must be one of ${TOKEN_TYPES.join(', ')}`);
+    }
+    const claims = await validateToken(ctx, input.token, input.token_type as TokenType);
+    requireRoles(claims.roles ?? claims[ctx.deps.config.jwtRoleClaim], input.roles);
+    return { is_valid: true, claims };
+  },
+});
+
+export const validateSessionOp = defineOperation({
+  name: 'validate_session',
+  admin: false,
+  kind: 'query',
+  description: 'Validates a session cookie value, optionally requiring roles',
+  input: ValidateSessionRequest,
+  output: ValidateSessionResponse,
+  auth: 'public',
+  graphql: { nullableArg: true },
+  handler: async (input, ctx) => {
+    const cookie = input.cookie || presentedSession(ctx.credentials.cookies);
+    if (!cookie) throw AppError.unauthenticated('no session cookie given');
+    const { session, user } = await validateSessionToken(ctx, cookie);
+    requireRoles(session.roles, input.roles);
+    return { is_valid: true, user: toPublicUser(user) };
+  },
+});
+
+export const tokenOperations = [revokeOp, validateJwtTokenOp, validateSessionOp];
