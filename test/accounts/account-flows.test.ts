@@ -192,3 +192,44 @@ describe('signup without verification and feature switches', () => {
     }
   });
 });
+
+describe('the emailed verification link (GET /verify_email)', () => {
+  let server: TestServer;
+  let smtp: SmtpSink;
+  before(async () => {
+    smtp = await startSmtpSink();
+    server = await startServer(['--enable-email-verification', '--allowed-origins', 'https://app.example.com', ...smtp.flags()]);
+  });
+  after(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  test('verifies, sets the session cookies and lands on the allowed redirect_uri', async () => {
+    const api = restClient(server, { origin: 'https://app.example.com' });
+    const signup = await api.post('/v1/signup', {
+      email: 'link@example.com', password: PASSWORD, confirm_password: PASSWORD, redirect_uri: 'https://app.example.com/done',
+    });
+    assert.equal(signup.status, 200, JSON.stringify(signup.body));
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes('link@example.com'));
+    const link = new URL(firstLink(mail.text)!);
+    const res = await fetch(`${server.baseUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), 'https://app.example.com/done');
+    assert.ok(res.headers.getSetCookie().some((c) => c.startsWith('cookie_session=') && !c.startsWith('cookie_session=;')));
+    const reused = await fetch(`${server.baseUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+    assert.equal(reused.status, 303);
+    assert.match(reused.headers.get('location')!, /error=invalid_argument/);
+  });
+
+  test('a redirect_uri outside the allowed origins is refused', async () => {
+    const api = restClient(server, { origin: 'https://app.example.com' });
+    const res = await api.post('/v1/signup', {
+      email: 'evil@example.com', password: PASSWORD, confirm_password: PASSWORD, redirect_uri: 'https://evil.example.net/steal',
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /redirect_uri is not allowed/);
+    const probe = await fetch(`${server.baseUrl}/verify_email?token=nope&redirect_uri=https://evil.example.net/x`, { redirect: 'manual' });
+    assert.equal(probe.status, 400, 'an unknown redirect target is never followed');
+  });
+});

@@ -72,7 +72,7 @@ describe('authorizer-js 3.0.1 against Portcullis', () => {
     assert.deepEqual(valid.errors, []);
     assert.equal(valid.data?.is_valid, true);
 
-    const bearer = { Authorization: `Bearer ${tokens.access_token}` } as unknown as Headers;
+    const bearer = { Authorization: `Bearer ${tokens.access_token}` };
     const updated = await sdk.updateProfile({ nickname: 'sdky' }, bearer);
     assert.deepEqual(updated.errors, []);
     const profile = await sdk.getProfile(bearer);
@@ -88,7 +88,7 @@ describe('authorizer-js 3.0.1 against Portcullis', () => {
     assert.equal(reused.errors.length, 1, 'a rotated refresh token is refused');
 
     const fresh = await sdk.login({ email: 'sdk@example.com', password: PASSWORD });
-    const freshBearer = { Authorization: `Bearer ${fresh.data!.access_token}` } as unknown as Headers;
+    const freshBearer = { Authorization: `Bearer ${fresh.data!.access_token}` };
     const deactivated = await sdk.deactivateAccount(freshBearer);
     assert.deepEqual(deactivated.errors, []);
     const gone = await sdk.getProfile(freshBearer);

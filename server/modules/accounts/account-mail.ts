@@ -8,6 +8,7 @@ import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import { createOtp, createVerification } from '../verification/index.ts';
 import { createSmsProvider } from '../sms/index.ts';
+import { checkRedirectUri } from './redirect-uri.ts';
 import { emailLinkFor, sendTemplatedEmail, type EmailEvent } from '../email/index.ts';
 
 /** Link lifetimes: verification and invitations a day, sign-in and reset links shorter. */
@@ -28,14 +29,15 @@ export interface LinkMail {
 }
 
 export async function sendLinkMail(ctx: HandlerContext, mail: LinkMail): Promise<void> {
+  const redirectUri = checkRedirectUri(ctx.deps.config, mail.redirectUri);
   const token = await createVerification(ctx.em, ctx.deps.clock, {
     identifier: mail.event,
     email: mail.email,
     userId: mail.user.id,
-    redirectUri: mail.redirectUri ?? null,
+    redirectUri: redirectUri ?? null,
     ttlSeconds: TTL_SECONDS[mail.event],
   });
-  const url = emailLinkFor(ctx.deps.config, mail.event, { token, redirectUri: mail.redirectUri });
+  const url = emailLinkFor(ctx.deps.config, mail.event, { token, redirectUri });
   await sendTemplatedEmail(ctx.deps, { event: mail.event, to: mail.email, user: toPublicUser(mail.user), url, em: ctx.em });
 }
 

@@ -13,6 +13,7 @@ import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/index.ts';
 import { registerProtocolRoutes } from './protocol/index.ts';
+import { registerVerifyEmailLink } from './verify-email-link.ts';
 
 export interface HttpServerOptions {
   metrics: HttpMetrics;
@@ -43,6 +44,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   });
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
+  registerVerifyEmailLink(http, deps);
   await registerProtocolRoutes(http, deps);
   // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);

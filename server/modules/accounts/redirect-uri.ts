@@ -1,0 +1,31 @@
+/**
+ * Which redirect_uri an emailed link may carry back to the application (reference.md "Security lessons":
+ * no open redirect after verification or reset). Exact match against --redirect-uris, or an absolute
+ * http(s) URL whose origin is --url's own or one of --allowed-origins. With the development default
+ * (--allowed-origins *, no --redirect-uris) any http(s) URL is accepted, as the released server does.
+ */
+import type { Config } from '../../config/flags.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { originAllowed } from '../../transports/http/security.ts';
+
+export function isAllowedRedirect(config: Pick<Config, 'url' | 'redirectUris' | 'allowedOrigins'>, uri: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  if (parsed.username || parsed.password) return false;
+  if (config.redirectUris.includes(uri)) return true;
+  if (config.url && new URL(config.url).origin === parsed.origin) return true;
+  if (config.redirectUris.length > 0) return false;
+  return originAllowed(config.allowedOrigins, parsed.origin);
+}
+
+/** Refuses a redirect_uri that is not allowed; undefined passes through. */
+export function checkRedirectUri(config: Pick<Config, 'url' | 'redirectUris' | 'allowedOrigins'>, uri: string | undefined): string | undefined {
+  if (uri === undefined || uri === '') return undefined;
+  if (!isAllowedRedirect(config, uri)) throw AppError.invalid('redirect_uri is not allowed for this instance');
+  return uri;
+}
