@@ -47,4 +47,12 @@ async function start(argv: string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/**
+ * Configuration is flags only (specification part 1, part 9 rule 2). MikroORM reads MIKRO_ORM_* variables on
+ * its own when it starts, so they are removed first: nothing in the environment can change the server.
+ */
+for (const name of Object.keys(process.env)) {
+  if (name.startsWith('MIKRO_ORM_')) delete process.env[name];
+}
+
 start(process.argv.slice(2)).catch((err: unknown) => fail((err as Error).message ?? String(err)));
