@@ -49,7 +49,7 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   const publicUser = toPublicUser(user);
   const core = accessTokenClaims(config, grant, now);
   // Reserved claims are filtered by customClaims and then laid over its result: they cannot be overridden.
-  const accessClaims = { ...customClaims(config.customAccessTokenScript, publicUser, core, ctx.log), ...core };
+  const accessClaims = { ...(await customClaims(config.customAccessTokenScript, publicUser, core, ctx.log)), ...core };
   const accessToken = await signToken(keys, accessClaims);
   const idClaims = idTokenClaims(config, grant, now, publicUser, keys.alg, accessToken);
   const idToken = await signToken(keys, idClaims);
