@@ -233,3 +233,31 @@ describe('the emailed verification link (GET /verify_email)', () => {
     assert.equal(probe.status, 400, 'an unknown redirect target is never followed');
   });
 });
+
+describe('session refresh from the cookie', () => {
+  test('session answers fresh tokens for a live cookie, rotates it, and refuses the old one', async () => {
+    const server = await startServer(['--enable-strong-password=false']);
+    try {
+      const api = restClient(server);
+      const signup = await api.post('/v1/signup', { email: 'sess@example.com', password: 'simple', confirm_password: 'simple' });
+      const first = cookieValue(signup.cookies, 'cookie_session')!;
+      const refreshed = await api.post('/v1/session', {}, { cookie: `cookie_session=${first}` });
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      assert.ok(refreshed.body.access_token);
+      assert.equal(refreshed.body.user.email, 'sess@example.com');
+      const second = cookieValue(refreshed.cookies, 'cookie_session')!;
+      assert.ok(second && second !== first, 'the session cookie rotates');
+      assert.equal((await api.post('/v1/session', {}, { cookie: `cookie_session=${first}` })).status, 401);
+      const viaGraphql = await fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: `cookie_session_domain=${second}` },
+        body: JSON.stringify({ query: 'query { session { access_token expires_in user { email } } }' }),
+      });
+      const body = await viaGraphql.json();
+      assert.equal(body.data.session.user.email, 'sess@example.com');
+      assert.ok(body.data.session.expires_in > 1700);
+    } finally {
+      await server.close();
+    }
+  });
+});
