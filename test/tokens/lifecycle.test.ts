@@ -132,7 +132,7 @@ for (const kind of testDatabaseKinds()) {
       const other = await login(server.app, user, OFFLINE);
       const { sessionId } = await validateSessionToken(ctx(), sessionToken).then((r) => ({ sessionId: r.session.id }));
       const handler = ctx();
-      await handler.em.transactional((tx) => endSession({ ...handler, em: tx }, tx, sessionId));
+      await handler.em.transactional((tx) => endSession(handler, tx, sessionId));
       assert.deepEqual(
         handler.effects.cookies.map((c) => [c.name, c.value, c.maxAge]),
         [['cookie_session', '', 0], ['cookie_session_domain', '', 0]],
