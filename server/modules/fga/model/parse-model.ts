@@ -39,7 +39,7 @@ function invalid(code: FgaErrorCode, problems: readonly Problem[]): AppError {
 
 /** The tool's errors are zero-based; people count lines and columns from one. */
 function problemOf(err: { msg?: string; message?: string; line?: { start: number }; column?: { start: number } }): Problem {
-  const message = (err.msg ?? err.message ?? 'unknown problem').trim();
+  const message = (err.msg ?? err.message ?? 'unknown problem').trim().replace(/\.$/, '');
   return { message, line: err.line ? err.line.start + 1 : undefined, column: err.column ? err.column.start + 1 : undefined };
 }
 
