@@ -22,12 +22,16 @@ import { createHttpMetrics, createMetricsServer } from './transports/http/metric
 import { createGrpcServer } from './transports/grpc/index.ts';
 import { loadSigningKeys } from './modules/tokens/signing-keys.ts';
 import { createSealer } from './kernel/encryption.ts';
+import { createFgaService } from './modules/fga/index.ts';
+import type { FgaStore } from './modules/fga/types.ts';
 
 export interface AppOverrides {
   logger?: Logger;
   storage?: Storage;
   clock?: Clock;
   registry?: Registry;
+  /** The FGA store to use instead of the one --fga-store picks; null turns FGA off (the MongoDB case). */
+  fgaStore?: FgaStore | null;
 }
 
 export interface App {
@@ -48,7 +52,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
   const registry = overrides.registry ?? defaultRegistry;
   const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator, user: userAuthenticator };
-  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators, keys, sealer };
+  // FGA stays off until createFgaStore(config, storage) of store/ is wired in here.
+  const fgaStore = overrides.fgaStore ?? undefined;
+  const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
+  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators, keys, sealer, fga };
   let shuttingDown = false;
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
@@ -65,6 +72,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await http.close();
       await metricsHttp.close();
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
+      await fga?.close();
       await storage.close();
       logger.flush?.();
     },

@@ -8,6 +8,7 @@ import { adminOperations } from '../modules/admin/admin.ops.ts';
 import { userAdminOperations } from '../modules/users/admin-users.ops.ts';
 import { verificationOperations } from '../modules/verification/verification.ops.ts';
 import { accountOperations, adminAccessOperations } from '../modules/accounts/index.ts';
+import { fgaOperations } from '../modules/fga/index.ts';
 
 export interface Registry {
   readonly all: readonly AnyOperation[];
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...userAdminOperations,
   ...adminAccessOperations,
   ...verificationOperations,
+  ...fgaOperations,
 ] as unknown as AnyOperation[];
 
 export const registry = createRegistry(OPERATIONS);

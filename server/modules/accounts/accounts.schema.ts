@@ -4,9 +4,12 @@
  */
 import { s } from '../../ops/schema.ts';
 import { UserSchema } from '../users/user.schema.ts';
+import { MAX_CHECKS, RequiredRelation } from '../fga/index.ts';
 
 const optionalString = () => s.optional(s.string());
 const optionalStrings = () => s.optional(s.list(s.string()));
+/** reference.md: `required_relations?` [{relation, object}], checked through the FGA engine (at most as many as one check_permissions call). */
+const requiredRelations = () => s.optional(s.list(RequiredRelation, { maxItems: MAX_CHECKS }));
 
 export const AuthResponse = s.object('AuthResponse', {
   message: s.string(),
@@ -112,12 +115,14 @@ export const SessionQueryRequest = s.object('SessionQueryRequest', {
   roles: optionalStrings(),
   scope: optionalStrings(),
   state: optionalString(),
+  required_relations: requiredRelations(),
 });
 
 export const ValidateJWTTokenRequest = s.object('ValidateJWTTokenRequest', {
   token_type: s.string(),
   token: s.string(),
   roles: optionalStrings(),
+  required_relations: requiredRelations(),
 });
 
 export const ValidateJWTTokenResponse = s.object('ValidateJWTTokenResponse', {
@@ -129,6 +134,7 @@ export const ValidateSessionRequest = s.object('ValidateSessionRequest', {
   /** The session cookie value; when absent (the argument is nullable) the request's own cookie is used. */
   cookie: optionalString(),
   roles: optionalStrings(),
+  required_relations: requiredRelations(),
 });
 
 export const ValidateSessionResponse = s.object('ValidateSessionResponse', {

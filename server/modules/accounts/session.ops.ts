@@ -11,6 +11,7 @@ import { endSession, validateSessionToken } from '../tokens/index.ts';
 import { AuthResponse, LoginRequest, SessionQueryRequest } from './accounts.schema.ts';
 import { runLogin } from './login-flow.ts';
 import { completeLogin } from './complete-login.ts';
+import { requireRelations } from '../fga/index.ts';
 
 export const loginOp = defineOperation({
   name: 'login',
@@ -41,18 +42,20 @@ export const logoutOp = defineOperation({
 
 /**
  * Exchanges a live session cookie for a fresh session and token set (the SDK's getSession). The old
- * session ends, so a stolen cookie stops working once its owner refreshes.
+ * session ends, so a stolen cookie stops working once its owner refreshes. `required_relations` are
+ * checked before anything changes, and outside the transaction: the FGA store may share the database
+ * (SQLite has one connection), so it must not be read while this request holds a transaction open.
  */
 export const sessionOp = defineOperation({
   name: 'session',
   admin: false,
   kind: 'query',
-  description: 'Refreshes the current session from its cookie and returns new tokens',
+  description: 'Refreshes the current session from its cookie and returns new tokens, optionally requiring relations',
   input: SessionQueryRequest,
   output: AuthResponse,
   auth: 'public',
   graphql: { nullableArg: true },
-  transaction: true,
+  transaction: false,
   handler: async (input, ctx) => {
     const cookie = presentedSession(ctx.credentials.cookies);
     if (!cookie) throw AppError.unauthenticated('no session cookie: sign in first');
@@ -65,12 +68,18 @@ export const sessionOp = defineOperation({
     }
     const { session, user } = found;
     const roles = input.roles?.length ? rolesForLogin(user, input.roles) : session.roles;
-    await endSession(ctx, ctx.em, session.id);
-    return completeLogin(ctx, user, {
-      roles,
-      scope: input.scope?.length ? input.scope : session.scope,
-      loginMethod: session.loginMethod,
-      message: 'Session refreshed successfully',
+    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
+    return ctx.em.transactional(async (em) => {
+      const txCtx = { ...ctx, em };
+      // Read again inside the transaction, so that of two concurrent refreshes of one cookie only one wins.
+      await validateSessionToken(txCtx, cookie);
+      await endSession(txCtx, em, session.id);
+      return completeLogin(txCtx, user, {
+        roles,
+        scope: input.scope?.length ? input.scope : session.scope,
+        loginMethod: session.loginMethod,
+        message: 'Session refreshed successfully',
+      });
     });
   },
 });

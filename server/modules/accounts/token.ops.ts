@@ -11,6 +11,7 @@ import { revokeRefreshToken, validateSessionToken, validateToken, TOKEN_TYPES, t
 import {
   RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
 } from './accounts.schema.ts';
+import { requireRelations, subjectOfClaims } from '../fga/index.ts';
 
 /** Every asked role must be among the roles the token or session carries. */
 function requireRoles(held: unknown, asked: readonly string[] | undefined): void {
@@ -39,7 +40,7 @@ export const validateJwtTokenOp = defineOperation({
   name: 'validate_jwt_token',
   admin: false,
   kind: 'query',
-  description: 'Validates an access, ID or refresh token issued by this server, optionally requiring roles',
+  description: 'Validates an access, ID or refresh token issued by this server, optionally requiring roles and relations',
   input: ValidateJWTTokenRequest,
   output: ValidateJWTTokenResponse,
   auth: 'public',
@@ -49,6 +50,8 @@ export const validateJwtTokenOp = defineOperation({
     }
     const claims = await validateToken(ctx, input.token, input.token_type as TokenType);
     requireRoles(claims.roles ?? claims[ctx.deps.config.jwtRoleClaim], input.roles);
+    // The token's subject, and its agent when an `act` claim says an agent holds it (issue 4 item 5).
+    await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations);
     return { is_valid: true, claims };
   },
 });
@@ -57,7 +60,7 @@ export const validateSessionOp = defineOperation({
   name: 'validate_session',
   admin: false,
   kind: 'query',
-  description: 'Validates a session cookie value, optionally requiring roles',
+  description: 'Validates a session cookie value, optionally requiring roles and relations',
   input: ValidateSessionRequest,
   output: ValidateSessionResponse,
   auth: 'public',
@@ -67,6 +70,7 @@ export const validateSessionOp = defineOperation({
     if (!cookie) throw AppError.unauthenticated('no session cookie given');
     const { session, user } = await validateSessionToken(ctx, cookie);
     requireRoles(session.roles, input.roles);
+    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
     return { is_valid: true, user: toPublicUser(user) };
   },
 });

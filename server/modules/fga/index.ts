@@ -1,0 +1,8 @@
+/**
+ * The FGA module (issue 4): operations for the registry, the service buildApp() puts in Deps, and the
+ * `required_relations` check the account operations use. model/, store/ and engine/ export their own parts.
+ */
+export { fgaOperations } from './fga.ops.ts';
+export { createFgaService, requireFga, FGA_OFF_MESSAGE, type FgaService, type LoadedModel } from './fga.service.ts';
+export { requireRelations, subjectOfClaims, type RelationPair } from './required-relations.ts';
+export { RequiredRelation, MAX_CHECKS } from './fga.schema.ts';

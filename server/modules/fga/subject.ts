@@ -1,0 +1,74 @@
+/**
+ * Who a permission call is about (specification part 5 "Subject rule for FGA checks", part 2 "Subject
+ * form", part 7 "agent rule"): the subject is the caller; an explicit `user` is honoured only for
+ * super-admins or when it equals the caller's own subject; a bare id means `user:<id>`. A token carrying an
+ * RFC 8693 `act` claim is an agent acting for its `sub`, so its checks also name `agent:<act.sub>`.
+ */
+import { AppError } from '../../kernel/errors.ts';
+import type { Caller, OpContext } from '../../kernel/context.ts';
+import { presentedSession } from '../../kernel/cookies.ts';
+import { ADMIN_COOKIE } from '../admin/admin.service.ts';
+
+export interface Subject {
+  /** The fully qualified subject: `user:<id>` or, for super-admins, any `type:id`. */
+  user: string;
+  /** `agent:<id>` when the caller is an agent acting for `user`. */
+  agent?: string;
+}
+
+/** Part 2: `type:id` as given, a bare id as `user:<id>`. */
+export function qualifySubject(raw: string): string {
+  const subject = raw.trim();
+  if (!subject) throw AppError.invalid('user must not be empty');
+  return subject.includes(':') ? subject : `user:${subject}`;
+}
+
+/** The `agent:<id>` of an RFC 8693 `act` claim (the outermost actor is the current one), if any. */
+export function agentOf(claims: Record<string, unknown> | undefined): string | undefined {
+  const act = claims?.act;
+  if (act === null || typeof act !== 'object') return undefined;
+  const sub = (act as { sub?: unknown }).sub;
+  if (typeof sub !== 'string' || !sub) return undefined;
+  return sub.startsWith('agent:') ? sub : `agent:${sub}`;
+}
+
+function adminCredentialsPresented(ctx: OpContext): boolean {
+  return ctx.credentials.adminSecretHeader !== undefined || ctx.credentials.cookies[ADMIN_COOKIE] !== undefined;
+}
+
+function userCredentialsPresented(ctx: OpContext): boolean {
+  return ctx.credentials.bearer !== undefined || presentedSession(ctx.credentials.cookies) !== undefined;
+}
+
+/**
+ * The public permission operations are for users, and super-admins may call them too (then naming the
+ * subject). Super-admin credentials are tried first when presented, then user credentials; a caller who
+ * presented only bad super-admin credentials hears about those.
+ */
+export async function resolvePermissionCaller(ctx: OpContext): Promise<Caller> {
+  const { admin, user } = ctx.deps.authenticators;
+  if (!admin || !user) throw new Error('the admin and user authenticators must both be wired for permission operations');
+  if (adminCredentialsPresented(ctx)) {
+    try {
+      return await admin(ctx);
+    } catch (err) {
+      if (!(err instanceof AppError) || !userCredentialsPresented(ctx)) throw err;
+    }
+  }
+  return user(ctx);
+}
+
+/** Applies the subject rule to a resolved caller and an optional explicit `user`. */
+export function subjectOf(caller: Caller, explicitUser: string | undefined): Subject {
+  const given = explicitUser === undefined || explicitUser === '' ? undefined : qualifySubject(explicitUser);
+  if (caller.kind === 'super_admin') {
+    if (!given) throw AppError.invalid('user is required when a super-admin calls a permission operation');
+    return { user: given };
+  }
+  if (caller.kind !== 'user') throw AppError.unauthenticated();
+  const own = `user:${caller.userId}`;
+  if (given !== undefined && given !== own) {
+    throw AppError.forbidden('an explicit user is honoured only for super-admins or when it is the caller itself');
+  }
+  return { user: own, agent: agentOf(caller.claims) };
+}
