@@ -217,9 +217,12 @@ if (!existsSync(consolidatedFile)) {
     }
     const [store] = conformanceStores(['memory']);
     try {
-      const tally = await runCases(loadCases(abacFile), store, false);
-      report('abac (memory)', tally);
-      assert.ok(tally.passed + tally.failed > 0);
+      const abac = loadCases(abacFile);
+      const written = await runCases(abac, store, false);
+      report('abac (memory)', written);
+      const contextual = await runCases(abac, store, true);
+      report('abac (memory, contextual tuples)', contextual);
+      assert.ok(written.passed + written.failed > 0);
     } finally {
       await store.close();
     }

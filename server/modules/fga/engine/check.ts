@@ -14,7 +14,7 @@ import { AppError } from '../../../kernel/errors.ts';
 import type { TupleKey, Userset } from '../types.ts';
 import type { ModelIndex } from './model-index.ts';
 import type { RequestReader } from './reads.ts';
-import { conditionMet, type RequestContext } from './conditions.ts';
+import { tuplesMet, type RequestContext } from './conditions.ts';
 import { resolutionTooComplex } from './limits.ts';
 import { ALLOWED, CYCLE, DENIED, exclusion, intersection, union, type CheckOutcome, type CheckThunk } from './rewrites.ts';
 import { checkKey, objectType, parseUser, userObject, userRelation, wildcardOf } from './tuple-strings.ts';
@@ -95,7 +95,8 @@ export class LocalChecker implements CheckResolver {
 
   /**
    * `this`: a tuple naming the user itself, a typed wildcard of the user's type, or a userset the user is
-   * in (OpenFGA checkDirect: direct tuple, public wildcard and userset tuples, as one union).
+   * in (OpenFGA checkDirect: direct tuple, public wildcard and userset tuples, as one union, so a condition
+   * that cannot be evaluated on one of them fails the check only when nothing else allows it).
    */
   async #direct(request: CheckRequest): Promise<CheckOutcome> {
     const { index, reader, context, concurrency } = this.#options;
@@ -108,27 +109,34 @@ export class LocalChecker implements CheckResolver {
 
     const tuples = await reader.objectRelation(request.object, request.relation);
     const wildcard = wildcardOf(user.type);
-    const hops: CheckThunk[] = [];
-    for (const tuple of tuples) {
-      if ((exactAllowed && tuple.user === request.user) || (wildcardAllowed && tuple.user === wildcard)) {
-        if (conditionMet(tuple, context)) return ALLOWED;
-        continue;
-      }
-      const relation = userRelation(tuple.user);
-      if (!relation || !matchesUsersetType(usersetTypes, tuple)) continue;
-      if (!conditionMet(tuple, context)) continue;
-      hops.push(this.#hop(request, userObject(tuple.user), relation));
+    const branches: CheckThunk[] = [];
+    // One branch per kind of tuple; each grants when one of its tuples' conditions is met.
+    const grantIfMet = (matching: TupleKey[]): CheckThunk => async () => {
+      const { met, error } = tuplesMet(index.model, matching, context);
+      if (error) throw error;
+      return met.length > 0 ? ALLOWED : DENIED;
+    };
+    if (exactAllowed) branches.push(grantIfMet(tuples.filter((tuple) => tuple.user === request.user)));
+    if (wildcardAllowed) branches.push(grantIfMet(tuples.filter((tuple) => tuple.user === wildcard)));
+    const usersetTuples = tuples.filter((tuple) => userRelation(tuple.user) !== '' && matchesUsersetType(usersetTypes, tuple));
+    if (usersetTuples.length > 0) {
+      branches.push(async () => {
+        const { met, error } = tuplesMet(index.model, usersetTuples, context);
+        if (error) throw error;
+        return union(met.map((tuple) => this.#hop(request, userObject(tuple.user), userRelation(tuple.user))), concurrency);
+      });
     }
-    return hops.length === 0 ? DENIED : union(hops, concurrency);
+    return union(branches, concurrency);
   }
 
   /** `relation from tupleset`: the relation on each object the tupleset points to. */
   async #tupleToUserset(request: CheckRequest, ttu: NonNullable<Userset['tupleToUserset']>): Promise<CheckOutcome> {
     const { index, reader, context, concurrency } = this.#options;
     const tuples = await reader.objectRelation(request.object, ttu.tupleset.relation);
+    const { met, error } = tuplesMet(index.model, tuples, context);
+    if (error) throw error;
     const hops: CheckThunk[] = [];
-    for (const tuple of tuples) {
-      if (!conditionMet(tuple, context)) continue;
+    for (const tuple of met) {
       const parent = userObject(tuple.user);
       // OpenFGA skips parents whose type lacks the computed relation (allowed by the model for multi-type tuplesets).
       if (!index.rewrite(objectType(parent), ttu.computedUserset.relation)) continue;

@@ -85,6 +85,7 @@ interface Scope {
   reader: RequestReader;
   head: CheckResolver;
   concurrency: number;
+  context?: RequestContext;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -99,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
     const local = new LocalChecker({ index, reader, maxDepth, concurrency, context });
     const head = new CachedCheckResolver(local);
     local.delegate = head;
-    return { index, reader, head, concurrency };
+    return { index, reader, head, concurrency, context };
   }
 
   let shared: Scope | undefined;

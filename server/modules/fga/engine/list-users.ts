@@ -12,8 +12,9 @@
 import type { ModelIndex } from './model-index.ts';
 import type { RequestReader } from './reads.ts';
 import type { CheckResolver } from './check.ts';
-import type { Userset } from '../types.ts';
+import type { TupleKey, Userset } from '../types.ts';
 import { rootCheck } from './check.ts';
+import { conditionMet, type RequestContext } from './conditions.ts';
 import { drain, settleBounded } from './concurrency.ts';
 import { objectType, parseUser, usersetOf } from './tuple-strings.ts';
 
@@ -36,7 +37,7 @@ export interface ListUsersResult {
 
 export async function listUsers(
   query: ListUsersQuery,
-  deps: { index: ModelIndex; reader: RequestReader; head: CheckResolver; concurrency: number },
+  deps: { index: ModelIndex; reader: RequestReader; head: CheckResolver; concurrency: number; context?: RequestContext },
 ): Promise<ListUsersResult> {
   const candidates = await collectCandidates(query, deps);
   const users: string[] = [];
@@ -59,9 +60,12 @@ export async function listUsers(
 
 async function collectCandidates(
   query: ListUsersQuery,
-  { index, reader, concurrency }: { index: ModelIndex; reader: RequestReader; concurrency: number },
+  { index, reader, concurrency, context }: { index: ModelIndex; reader: RequestReader; concurrency: number; context?: RequestContext },
 ): Promise<Set<string>> {
   const candidates = new Set<string>();
+  // OpenFGA's ListUsers fails when any condition met on the way cannot be evaluated, even if other
+  // paths found users; an unmet condition closes its path.
+  const granting = (tuples: readonly TupleKey[]) => tuples.filter((tuple) => conditionMet(index.model, tuple, context));
   const seen = new Set<string>();
   const filterTypes = new Set(query.userFilters.map((filter) => filter.type));
   const filterUsersets = new Set(query.userFilters.filter((f) => f.relation).map((f) => `${f.type}#${f.relation}`));
@@ -85,7 +89,7 @@ async function collectCandidates(
     grantingLeaves(rewrite, leaves);
     for (const leaf of leaves) {
       if (leaf.this) {
-        for (const tuple of await reader.objectRelation(object, relation)) {
+        for (const tuple of granting(await reader.objectRelation(object, relation))) {
           const user = parseUser(tuple.user);
           if (user.kind === 'userset') visit(`${user.type}:${user.id}`, user.relation, push);
           else if (filterTypes.has(user.type)) candidates.add(tuple.user);
@@ -94,7 +98,7 @@ async function collectCandidates(
         visit(object, leaf.computedUserset.relation, push);
       } else if (leaf.tupleToUserset) {
         const computed = leaf.tupleToUserset.computedUserset.relation;
-        for (const tuple of await reader.objectRelation(object, leaf.tupleToUserset.tupleset.relation)) {
+        for (const tuple of granting(await reader.objectRelation(object, leaf.tupleToUserset.tupleset.relation))) {
           if (index.rewrite(objectType(tuple.user), computed)) visit(tuple.user, computed, push);
         }
       }
