@@ -38,6 +38,19 @@ function millisecondDatetimes(meta: EntityMetadata): void {
   }
 }
 
+/**
+ * A property declared `.collation(EXACT_COLLATION)` compares exactly (case- and accent-sensitive) on every
+ * SQL kind: SQLite and PostgreSQL do by default, MySQL and MariaDB default to case-insensitive
+ * collations, so there such columns get utf8mb4_bin (used by the FGA tuples: `user:Anne` is not `user:anne`).
+ */
+export const EXACT_COLLATION = 'exact';
+
+function exactCollations(meta: EntityMetadata, kind: ConnectionTarget['kind']): void {
+  for (const prop of Object.values(meta.properties)) {
+    if (prop.collation === EXACT_COLLATION) prop.collation = kind === 'mysql' || kind === 'mariadb' ? 'utf8mb4_bin' : undefined;
+  }
+}
+
 function sqlDriverOptions(target: ConnectionTarget): Record<string, unknown> {
   const base: Record<string, unknown> =
     target.kind === 'postgres' ? { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } : { connectTimeout: CONNECT_TIMEOUT_MS };
@@ -70,7 +83,14 @@ function mongoUrl(target: ConnectionTarget): string {
 export function ormOptions(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Partial<Options> {
   const common: Partial<Options> = {
     entities: [...entities],
-    discovery: { skipSyncDiscovery: false, warnWhenNoEntities: false, onMetadata: millisecondDatetimes },
+    discovery: {
+      skipSyncDiscovery: false,
+      warnWhenNoEntities: false,
+      onMetadata: (meta) => {
+        millisecondDatetimes(meta);
+        exactCollations(meta, target.kind);
+      },
+    },
     preferTs: false,
     allowGlobalContext: false,
     debug: false,

@@ -1,0 +1,231 @@
+/**
+ * The FgaStore contract (server/modules/fga/types.ts; issue 4 items 1 and 2), run by store.test.ts on every
+ * store: the memory store, the main SQLite, PostgreSQL and MariaDB databases, and a separate --fga-store
+ * database. Each test starts from reset().
+ */
+import { beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppError } from '../../server/kernel/errors.ts';
+import { fgaCodeOf, parseModel } from '../../server/modules/fga/model/index.ts';
+import type { FgaStore, TupleKey } from '../../server/modules/fga/types.ts';
+
+const MODEL_V1 = 'model\n  schema 1.1\ntype user\ntype document\n  relations\n    define viewer: [user]\n';
+const MODEL_V2 = `${MODEL_V1}    define editor: [user]\n`;
+
+export const t = (user: string, relation: string, object: string): TupleKey => ({ user, relation, object });
+
+export async function rejectsWith(promise: Promise<unknown>, code: number, pattern: RegExp): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => {
+    assert.ok(err instanceof AppError, `expected an AppError, got ${String(err)}`);
+    assert.equal(err.kind, 'invalid_argument');
+    assert.equal(fgaCodeOf(err), code, err.message);
+    assert.match(err.message, pattern);
+    return true;
+  });
+}
+
+async function readAll(store: FgaStore, filter = {}): Promise<TupleKey[]> {
+  const out: TupleKey[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.read(filter, 100, token);
+    out.push(...page.tuples);
+    token = page.continuation_token;
+  } while (token);
+  return out;
+}
+
+const sortTuples = (tuples: TupleKey[]) => [...tuples].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+/** Registers the contract tests inside the caller's describe(); `store()` is ready before the first test. */
+export function storeContract(store: () => FgaStore, expectedKind: FgaStore['kind']): void {
+  beforeEach(async () => {
+    await store().reset();
+  });
+
+  test('kind, and an empty store: no model, no tuples', async () => {
+    assert.equal(store().kind, expectedKind);
+    assert.equal(await store().currentModel(), undefined);
+    assert.equal(await store().countTuples(), 0);
+    assert.deepEqual(await store().read({}, 0), { tuples: [] });
+  });
+
+  test('models are versioned and append-only; the newest is current', async () => {
+    const first = await store().writeModel(MODEL_V1, parseModel(MODEL_V1));
+    const second = await store().writeModel(MODEL_V2, parseModel(MODEL_V2));
+    assert.match(first.id, /^[0-9A-Z]{26}$/);
+    assert.ok(second.id > first.id, 'ids sort by creation');
+    const current = await store().currentModel();
+    assert.equal(current?.id, second.id);
+    assert.equal(current?.dsl, MODEL_V2);
+    assert.deepEqual(current?.model, parseModel(MODEL_V2));
+    assert.ok(current?.createdAt instanceof Date);
+  });
+
+  test('written tuples are read back, counted, and found by both engine read paths', async () => {
+    await store().writeTuples(
+      [
+        t('user:anne', 'viewer', 'document:1'),
+        t('user:*', 'viewer', 'document:1'),
+        t('group:eng#member', 'viewer', 'document:1'),
+        t('user:anne', 'editor', 'document:1'),
+        t('user:anne', 'viewer', 'document:2'),
+        t('user:bob', 'viewer', 'folder:1'),
+      ],
+      [],
+    );
+    assert.equal(await store().countTuples(), 6);
+    assert.deepEqual(sortTuples(await store().readObjectRelation('document:1', 'viewer')), sortTuples([
+      t('user:anne', 'viewer', 'document:1'),
+      t('user:*', 'viewer', 'document:1'),
+      t('group:eng#member', 'viewer', 'document:1'),
+    ]));
+    assert.deepEqual(await store().readObjectRelation('document:3', 'viewer'), []);
+    assert.deepEqual(await store().readObjectRelation('not-an-object', 'viewer'), []);
+    assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', ['user:anne', 'user:*', 'group:eng#member', 'user:carl', 'bad'])), sortTuples([
+      t('user:anne', 'viewer', 'document:1'),
+      t('user:*', 'viewer', 'document:1'),
+      t('group:eng#member', 'viewer', 'document:1'),
+      t('user:anne', 'viewer', 'document:2'),
+    ]));
+    assert.deepEqual(await store().readByUsers('document', 'viewer', ['group:eng']), [], 'a userset matches only with its relation');
+    assert.deepEqual(await store().readByUsers('document', 'viewer', []), []);
+    assert.deepEqual(await store().readByUsers('folder', 'viewer', ['user:bob']), [t('user:bob', 'viewer', 'folder:1')]);
+  });
+
+  test('identifiers are case-sensitive', async () => {
+    await store().writeTuples([t('user:Anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:a')], []);
+    assert.deepEqual(await store().readByUsers('document', 'viewer', ['user:ANNE']), []);
+    assert.deepEqual(await store().readByUsers('document', 'viewer', ['user:Anne']), [t('user:Anne', 'viewer', 'document:A')]);
+    assert.equal((await store().readObjectRelation('document:a', 'viewer')).length, 1);
+  });
+
+  test('conditions are stored with the tuple and do not change its identity', async () => {
+    const conditional: TupleKey = { ...t('user:anne', 'viewer', 'document:1'), condition: { name: 'in_hours', context: { hour: 10, zones: ['UTC'] } } };
+    await store().writeTuples([conditional, { ...t('user:bob', 'viewer', 'document:1'), condition: { name: 'in_hours' } }], []);
+    assert.deepEqual(sortTuples(await store().readObjectRelation('document:1', 'viewer')), sortTuples([conditional, { ...t('user:bob', 'viewer', 'document:1'), condition: { name: 'in_hours' } }]));
+    await rejectsWith(store().writeTuples([t('user:anne', 'viewer', 'document:1')], []), 2017, /already exists/);
+    await store().writeTuples([], [t('user:anne', 'viewer', 'document:1')]);
+    assert.equal(await store().countTuples(), 1);
+  });
+
+  test('writing a stored tuple is refused, naming it, and writes nothing', async () => {
+    await store().writeTuples([t('user:anne', 'viewer', 'document:1')], []);
+    await rejectsWith(
+      store().writeTuples([t('user:bob', 'viewer', 'document:1'), t('user:anne', 'viewer', 'document:1')], []),
+      2017,
+      /^cannot write tuple 'document:1#viewer@user:anne': it already exists$/,
+    );
+    assert.equal(await store().countTuples(), 1);
+  });
+
+  test('a tuple twice in one batch is refused', async () => {
+    await rejectsWith(store().writeTuples([t('user:anne', 'viewer', 'document:1'), t('user:anne', 'viewer', 'document:1')], []), 2004, /appears more than once/);
+    await rejectsWith(store().writeTuples([t('user:anne', 'viewer', 'document:1')], [t('user:anne', 'viewer', 'document:1')]), 2004, /document:1#viewer@user:anne/);
+    assert.equal(await store().countTuples(), 0);
+  });
+
+  test('a batch with one bad delete writes and deletes nothing', async () => {
+    await store().writeTuples([t('user:anne', 'viewer', 'document:1'), t('user:bob', 'viewer', 'document:1')], []);
+    await rejectsWith(
+      store().writeTuples([t('user:carl', 'viewer', 'document:1'), t('user:dan', 'viewer', 'document:2')], [t('user:anne', 'viewer', 'document:1'), t('user:zed', 'viewer', 'document:9')]),
+      2017,
+      /^cannot delete tuple 'document:9#viewer@user:zed': it does not exist$/,
+    );
+    assert.deepEqual(sortTuples(await readAll(store())), sortTuples([t('user:anne', 'viewer', 'document:1'), t('user:bob', 'viewer', 'document:1')]));
+  });
+
+  test('writes and deletes of one batch apply together', async () => {
+    await store().writeTuples([t('user:anne', 'viewer', 'document:1'), t('user:bob', 'viewer', 'document:1')], []);
+    await store().writeTuples([t('user:carl', 'viewer', 'document:1')], [t('user:anne', 'viewer', 'document:1')]);
+    assert.deepEqual(sortTuples(await readAll(store())), sortTuples([t('user:bob', 'viewer', 'document:1'), t('user:carl', 'viewer', 'document:1')]));
+    await store().writeTuples([], [t('user:bob', 'viewer', 'document:1'), t('user:carl', 'viewer', 'document:1')]);
+    assert.equal(await store().countTuples(), 0);
+    await store().writeTuples([], []);
+  });
+
+  test('malformed tuples and parts longer than their column are refused', async () => {
+    await rejectsWith(store().writeTuples([t('anne', 'viewer', 'document:1')], []), 2000, /malformed tuple 'document:1#viewer@anne'/);
+    await rejectsWith(store().writeTuples([t('user:anne', 'viewer', `document:${'x'.repeat(193)}`)], []), 2000, /its objectId is longer than 192 characters/);
+    assert.equal(await store().countTuples(), 0);
+  });
+
+  test('read filters: object, object type, relation, user, wildcard, userset and user type', async () => {
+    const all = [
+      t('user:anne', 'viewer', 'document:1'),
+      t('user:*', 'viewer', 'document:1'),
+      t('group:eng#member', 'viewer', 'document:2'),
+      t('user:anne', 'editor', 'document:2'),
+      t('user:anne', 'viewer', 'folder:1'),
+      t('group:eng#member', 'viewer', 'folder:1'),
+    ];
+    await store().writeTuples(all, []);
+    const read = async (filter: Record<string, string>) => sortTuples((await store().read(filter, 100)).tuples);
+    assert.deepEqual(await read({}), sortTuples(all));
+    assert.deepEqual(await read({ object: 'document:1' }), sortTuples([all[0]!, all[1]!]));
+    assert.deepEqual(await read({ object: 'document:' }), sortTuples(all.slice(0, 4)));
+    assert.deepEqual(await read({ object: 'document:', relation: 'viewer' }), sortTuples(all.slice(0, 3)));
+    assert.deepEqual(await read({ relation: 'editor' }), [all[3]!]);
+    assert.deepEqual(await read({ user: 'user:anne' }), sortTuples([all[0]!, all[3]!, all[4]!]));
+    assert.deepEqual(await read({ user: 'user:*' }), [all[1]!]);
+    assert.deepEqual(await read({ user: 'group:eng#member', object: 'folder:' }), [all[5]!]);
+    assert.deepEqual(await read({ user: 'group:' }), sortTuples([all[2]!, all[5]!]));
+    assert.deepEqual(await read({ user: 'user:anne', relation: 'viewer', object: 'folder:1' }), [all[4]!]);
+    assert.deepEqual(await read({ object: 'team:' }), []);
+    await rejectsWith(store().read({ object: 'document' }, 10), 2000, /invalid 'object' filter 'document'/);
+    await rejectsWith(store().read({ user: 'a:b:c' }, 10), 2000, /invalid 'user' filter/);
+    await rejectsWith(store().read({ relation: 'a#b' }, 10), 2000, /invalid 'relation' filter/);
+  });
+
+  test('pagination over more than 100 tuples: stable order, page sizes, opaque continuation tokens', async () => {
+    const tuples = Array.from({ length: 230 }, (_, i) => t(`user:u${String(i).padStart(3, '0')}`, i % 2 ? 'viewer' : 'editor', `document:${i % 7}`));
+    await store().writeTuples(tuples.slice(0, 120), []);
+    await store().writeTuples(tuples.slice(120), []);
+
+    const first = await store().read({}, 100);
+    assert.equal(first.tuples.length, 100);
+    assert.ok(first.continuation_token, 'a token while more remain');
+    assert.match(first.continuation_token!, /^[A-Za-z0-9_-]+$/);
+    const second = await store().read({}, 100, first.continuation_token);
+    const third = await store().read({}, 100, second.continuation_token);
+    assert.equal(second.tuples.length, 100);
+    assert.equal(third.tuples.length, 30);
+    assert.equal(third.continuation_token, undefined, 'no token on the last page');
+    assert.deepEqual([...first.tuples, ...second.tuples, ...third.tuples], tuples, 'write order, nothing missed or repeated');
+    assert.deepEqual((await store().read({}, 100)).tuples, first.tuples, 'the same page again');
+
+    const byDefault = await store().read({}, 0);
+    assert.equal(byDefault.tuples.length, 50, 'default page size 50');
+    const exactly = await store().read({ relation: 'viewer' }, 100, (await store().read({ relation: 'viewer' }, 15)).continuation_token);
+    assert.deepEqual(exactly.tuples, tuples.filter((x) => x.relation === 'viewer').slice(15));
+    assert.equal(exactly.continuation_token, undefined);
+
+    const filtered = await readAll(store(), { object: 'document:3' });
+    assert.deepEqual(filtered, tuples.filter((x) => x.object === 'document:3'));
+
+    await rejectsWith(store().read({}, 101), 2000, /page_size must be a whole number from 1 to 100/);
+    await rejectsWith(store().read({}, -1), 2000, /page_size/);
+    await rejectsWith(store().read({}, 10, 'not a token'), 2007, /invalid continuation_token/);
+    await rejectsWith(store().read({}, 10, Buffer.from('{"a":"x"}').toString('base64url')), 2007, /invalid continuation_token/);
+    await rejectsWith(store().read({ relation: 'viewer' }, 10, first.continuation_token), 2052, /other filters/);
+  });
+
+  test('tuples written after a page was read come after it', async () => {
+    await store().writeTuples([t('user:a', 'viewer', 'document:1'), t('user:b', 'viewer', 'document:1')], []);
+    const page = await store().read({}, 1);
+    await store().writeTuples([t('user:c', 'viewer', 'document:1')], []);
+    const rest = await store().read({}, 10, page.continuation_token);
+    assert.deepEqual(rest.tuples, [t('user:b', 'viewer', 'document:1'), t('user:c', 'viewer', 'document:1')]);
+  });
+
+  test('reset deletes models and tuples', async () => {
+    await store().writeModel(MODEL_V1, parseModel(MODEL_V1));
+    await store().writeTuples([t('user:anne', 'viewer', 'document:1')], []);
+    await store().reset();
+    assert.equal(await store().currentModel(), undefined);
+    assert.equal(await store().countTuples(), 0);
+    assert.deepEqual(await store().readObjectRelation('document:1', 'viewer'), []);
+    await store().writeTuples([t('user:anne', 'viewer', 'document:1')], []);
+    assert.equal(await store().countTuples(), 1, 'the store is usable after a reset');
+  });
+}
