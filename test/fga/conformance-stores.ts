@@ -1,8 +1,14 @@
 /**
- * The stores the conformance cases run on. Until the store module lands, a small in-memory stand-in
- * (test-only) serves as the memory store.
+ * The stores the conformance cases run on: the memory store, and the SQL store on fresh SQLite and
+ * PostgreSQL databases (test/support/databases.ts) holding only the FGA tables, opened the way a separate
+ * --fga-store database is. Each case starts from an empty store: a new memory store, or reset() on SQL.
  */
-import type { AuthorizationModel, FgaStore, ReadFilter, ReadPage, StoredModel, TupleKey } from '../../server/modules/fga/types.ts';
+import type { FgaStore } from '../../server/modules/fga/types.ts';
+import { createMemoryFgaStore, createSqlFgaStore, FGA_ENTITIES } from '../../server/modules/fga/store/index.ts';
+import { openStorage } from '../../server/storage/open-storage.ts';
+import type { Storage } from '../../server/storage/types.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { configFor, silentLogger } from '../storage/open-test-storage.ts';
 
 export interface StoreUnderTest {
   label: string;
@@ -11,53 +17,36 @@ export interface StoreUnderTest {
   close(): Promise<void>;
 }
 
-const key = (tuple: TupleKey) => `${tuple.object}#${tuple.relation}@${tuple.user}`;
-const typeOf = (object: string) => object.slice(0, object.indexOf(':'));
+function memoryStore(): StoreUnderTest {
+  return { label: 'memory', fresh: async () => createMemoryFgaStore(), close: async () => {} };
+}
 
-/** Test-only stand-in for createMemoryFgaStore. */
-function standInMemoryStore(): FgaStore {
-  const models: StoredModel[] = [];
-  const tuples = new Map<string, TupleKey>();
+function sqlStore(kind: 'sqlite' | 'postgres'): StoreUnderTest {
+  let opened: Promise<{ db: TestDatabase; storage: Storage; store: FgaStore }> | undefined;
+  const open = () =>
+    (opened ??= (async () => {
+      const db = await createTestDatabase(kind);
+      const storage = await openStorage(configFor(db.flags), FGA_ENTITIES, silentLogger, { migrations: [] });
+      return { db, storage, store: createSqlFgaStore(storage) };
+    })());
   return {
-    kind: 'memory',
-    async writeModel(dsl: string, model: AuthorizationModel) {
-      const stored = { id: String(models.length + 1), dsl, model, createdAt: new Date() };
-      models.push(stored);
-      return stored;
+    label: kind,
+    async fresh() {
+      const { store } = await open();
+      await store.reset();
+      return store;
     },
-    async currentModel() {
-      return models.at(-1);
-    },
-    async writeTuples(writes, deletes) {
-      for (const tuple of deletes) if (!tuples.has(key(tuple))) throw new Error(`missing ${key(tuple)}`);
-      for (const tuple of writes) if (tuples.has(key(tuple))) throw new Error(`exists ${key(tuple)}`);
-      for (const tuple of deletes) tuples.delete(key(tuple));
-      for (const tuple of writes) tuples.set(key(tuple), { ...tuple });
-    },
-    async read(_filter: ReadFilter, _pageSize: number): Promise<ReadPage> {
-      return { tuples: [...tuples.values()] };
-    },
-    async countTuples() {
-      return tuples.size;
-    },
-    async reset() {
-      models.length = 0;
-      tuples.clear();
-    },
-    async close() {},
-    async readObjectRelation(object, relation) {
-      return [...tuples.values()].filter((t) => t.object === object && t.relation === relation);
-    },
-    async readByUsers(objectType, relation, users) {
-      const wanted = new Set(users);
-      return [...tuples.values()].filter((t) => typeOf(t.object) === objectType && t.relation === relation && wanted.has(t.user));
+    async close() {
+      if (!opened) return;
+      const { db, storage, store } = await opened;
+      await store.close();
+      await storage.close();
+      await db.cleanup();
     },
   };
 }
 
 export function conformanceStores(only?: string[]): StoreUnderTest[] {
-  const all: StoreUnderTest[] = [
-    { label: 'memory', fresh: async () => standInMemoryStore(), close: async () => {} },
-  ];
+  const all = [memoryStore(), sqlStore('sqlite'), sqlStore('postgres')];
   return only ? all.filter((store) => only.includes(store.label)) : all;
 }
