@@ -23,6 +23,7 @@ import { createGrpcServer } from './transports/grpc/index.ts';
 import { loadSigningKeys } from './modules/tokens/signing-keys.ts';
 import { createSealer } from './kernel/encryption.ts';
 import { createFgaService } from './modules/fga/index.ts';
+import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 
 export interface AppOverrides {
@@ -52,10 +53,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
   const registry = overrides.registry ?? defaultRegistry;
   const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator, user: userAuthenticator };
-  // FGA stays off until createFgaStore(config, storage) of store/ is wired in here.
-  const fgaStore = overrides.fgaStore ?? undefined;
+  const clock = overrides.clock ?? systemClock;
+  // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
+  const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
-  const deps: Deps = { config, logger, storage, clock: overrides.clock ?? systemClock, version: VERSION, authenticators, keys, sealer, fga };
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga };
   let shuttingDown = false;
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });

@@ -10,11 +10,12 @@ import { AppError } from '../../kernel/errors.ts';
 import type { Caller } from '../../kernel/context.ts';
 import type { TupleKey } from './types.ts';
 import {
-  DEFAULT_READ_PAGE_SIZE, FgaExpandRequest, FgaExpandResponse, FgaListUsersRequest, FgaListUsersResponse, FgaModel,
+  FgaExpandRequest, FgaExpandResponse, FgaListUsersRequest, FgaListUsersResponse, FgaModel,
   FgaReadTuplesRequest, FgaReadTuplesResponse, FgaTuplesRequest, FgaWriteModelRequest,
 } from './fga.schema.ts';
 import { requireFga, type LoadedModel } from './fga.service.ts';
 import { validateTuple } from './model/index.ts';
+import { resolvePageSize } from './store/index.ts';
 
 /** Part 4.2: an empty store answers an empty model, not an error. */
 function modelAnswer(model: LoadedModel | undefined): { id: string; dsl: string } {
@@ -127,7 +128,8 @@ export const fgaReadTuplesOp = defineOperation({
       ...(input.relation ? { relation: input.relation } : {}),
       ...(input.object ? { object: input.object } : {}),
     };
-    const page = await service.store.read(filter, input.page_size ?? DEFAULT_READ_PAGE_SIZE, input.continuation_token || undefined);
+    // OpenFGA's page size rule: absent or 0 is the default (50), else 1 to 100.
+    const page = await service.store.read(filter, resolvePageSize(input.page_size), input.continuation_token || undefined);
     return { tuples: keysOf(page.tuples), continuation_token: page.continuation_token };
   },
 });

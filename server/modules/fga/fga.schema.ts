@@ -12,9 +12,6 @@ export const MAX_PERMISSIONS = 1000;
 export const MAX_TUPLES_PER_WRITE = 1000;
 /** Contextual tuples per check (OpenFGA's own bound). */
 export const MAX_CONTEXTUAL_TUPLES = 100;
-/** Tuples read per page: OpenFGA's default and maximum. */
-export const DEFAULT_READ_PAGE_SIZE = 50;
-export const MAX_READ_PAGE_SIZE = 100;
 /** A model is text a person writes; this is far above any real one. */
 const MAX_DSL_LENGTH = 512 * 1024;
 
@@ -90,7 +87,7 @@ export const FgaReadTuplesRequest = s.object('FgaReadTuplesRequest', {
   user: s.optional(s.string({ maxLength: 512 })),
   relation: s.optional(s.string({ maxLength: 512 })),
   object: s.optional(s.string({ maxLength: 512, description: 'type:id, or type: for every object of a type' })),
-  page_size: s.optional(s.int({ minimum: 1, maximum: MAX_READ_PAGE_SIZE })),
+  page_size: s.optional(s.int({ description: 'tuples per page: 1 to 100; absent or 0 means 50' })),
   continuation_token: s.optional(s.string({ maxLength: 4096 })),
 });
 
