@@ -75,6 +75,12 @@ export interface TupleSource {
    * `type:id`, `type:*` or `type:id#relation`): the reverse lookups of list objects.
    */
   readByUsers(objectType: string, relation: string, users: readonly string[]): Promise<TupleKey[]>;
+  /**
+   * Optional batch form of readObjectRelation: every tuple with `relation` on the objects `objectType:id`
+   * for each id in `objectIds` (one query). When a source has it, the engine merges the reads that
+   * concurrent sub-problems issue in the same turn of the event loop into one call per type and relation.
+   */
+  readObjectRelations?(objectType: string, relation: string, objectIds: readonly string[]): Promise<TupleKey[]>;
 }
 
 /** The FGA storage behind the operations: models, tuples, reset. One per server. */

@@ -123,10 +123,42 @@ export class LocalChecker implements CheckResolver {
       branches.push(async () => {
         const { met, error } = tuplesMet(index.model, usersetTuples, context);
         if (error) throw error;
-        return union(met.map((tuple) => this.#hop(request, userObject(tuple.user), userRelation(tuple.user))), concurrency);
+        const hops: CheckThunk[] = [];
+        const direct = new Map<string, Set<string>>();
+        for (const tuple of met) {
+          const target = userRelation(tuple.user);
+          const targetType = objectType(tuple.user);
+          if (user.kind !== 'userset' && isDirectOnly(index, targetType, target)) {
+            const key = `${targetType}#${target}`;
+            direct.set(key, (direct.get(key) ?? new Set()).add(userObject(tuple.user)));
+          } else hops.push(this.#hop(request, userObject(tuple.user), target));
+        }
+        for (const [key, objects] of direct) {
+          const [targetType, target] = key.split('#') as [string, string];
+          hops.push(() => this.#memberOfAny(request, targetType, target, objects));
+        }
+        return union(hops, concurrency);
       });
     }
     return union(branches, concurrency);
+  }
+
+  /**
+   * Whether the user holds `relation` on any of `objects` of `type`, when that relation is assigned
+   * directly only (its tuples name users, never usersets): one reverse read of the user's tuples on that
+   * relation, shared by every check of the request, instead of one read per object (OpenFGA's weight-2
+   * shortcut). Wildcard tuples of the user's type count when the relation allows them.
+   */
+  async #memberOfAny(request: CheckRequest, type: string, relation: string, objects: ReadonlySet<string>): Promise<CheckOutcome> {
+    const { index, reader, context } = this.#options;
+    if (request.depth + 1 >= this.#options.maxDepth) throw resolutionTooComplex(this.#options.maxDepth);
+    const user = parseUser(request.user);
+    const subjects = [request.user];
+    if (user.kind === 'object' && index.isPubliclyAssignable(type, relation, user.type)) subjects.push(wildcardOf(user.type));
+    const found = (await Promise.all(subjects.map((subject) => reader.byUser(type, relation, subject)))).flat();
+    const { met, error } = tuplesMet(index.model, found.filter((tuple) => objects.has(tuple.object)), context);
+    if (error) throw error;
+    return met.length > 0 ? ALLOWED : DENIED;
   }
 
   /** `relation from tupleset`: the relation on each object the tupleset points to. */
@@ -144,6 +176,12 @@ export class LocalChecker implements CheckResolver {
     }
     return hops.length === 0 ? DENIED : union(hops, concurrency);
   }
+}
+
+/** A relation whose only rewrite is `[...]` with no userset among its types: membership is one tuple. */
+function isDirectOnly(index: ModelIndex, type: string, relation: string): boolean {
+  const rewrite = index.rewrite(type, relation);
+  return !!rewrite?.this && index.usersetTypes(type, relation).length === 0;
 }
 
 function matchesUsersetType(usersetTypes: ReturnType<ModelIndex['usersetTypes']>, tuple: TupleKey): boolean {

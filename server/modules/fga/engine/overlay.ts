@@ -36,5 +36,13 @@ export function overlayContextualTuples(source: TupleSource, contextual: readonl
       const extra = users.flatMap((user) => byTypeRelationUser.get(`${type}#${relation}@${user}`) ?? []);
       return merge(await source.readByUsers(type, relation, users), extra);
     },
+    ...(source.readObjectRelations
+      ? {
+          readObjectRelations: async (type: string, relation: string, ids: readonly string[]) => {
+            const extra = ids.flatMap((id) => byObjectRelation.get(`${type}:${id}#${relation}`) ?? []);
+            return merge(await source.readObjectRelations!(type, relation, ids), extra);
+          },
+        }
+      : {}),
   };
 }
