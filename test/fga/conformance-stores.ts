@@ -21,6 +21,23 @@ function memoryStore(): StoreUnderTest {
   return { label: 'memory', fresh: async () => createMemoryFgaStore(), close: async () => {} };
 }
 
+/**
+ * The memory store seen through the optional batch read (TupleSource.readObjectRelations), so the cases
+ * also cover the engine's merged reads.
+ */
+function batchedMemoryStore(): StoreUnderTest {
+  return {
+    label: 'memory with batched reads',
+    fresh: async () => {
+      const store = createMemoryFgaStore();
+      const readObjectRelations = async (type: string, relation: string, ids: readonly string[]) =>
+        (await Promise.all(ids.map((id) => store.readObjectRelation(`${type}:${id}`, relation)))).flat();
+      return Object.assign(Object.create(store) as FgaStore, store, { readObjectRelations });
+    },
+    close: async () => {},
+  };
+}
+
 function sqlStore(kind: 'sqlite' | 'postgres'): StoreUnderTest {
   let opened: Promise<{ db: TestDatabase; storage: Storage; store: FgaStore }> | undefined;
   const open = () =>
@@ -47,6 +64,6 @@ function sqlStore(kind: 'sqlite' | 'postgres'): StoreUnderTest {
 }
 
 export function conformanceStores(only?: string[]): StoreUnderTest[] {
-  const all = [memoryStore(), sqlStore('sqlite'), sqlStore('postgres')];
+  const all = [memoryStore(), batchedMemoryStore(), sqlStore('sqlite'), sqlStore('postgres')];
   return only ? all.filter((store) => only.includes(store.label)) : all;
 }

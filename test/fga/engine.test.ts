@@ -238,3 +238,43 @@ describe('semantics', () => {
     assert.deepEqual(group.tree.root, { name: 'group:eng#member', leaf: { users: { users: ['user:*'] } } });
   });
 });
+
+describe('merged reads and the direct-membership shortcut', () => {
+  const TEAMS = parseModel(`model
+  schema 1.1
+type user
+type team
+  relations
+    define member: [user, user:*]
+type document
+  relations
+    define viewer: [user, team#member]
+`);
+  const tuples: TupleKey[] = [];
+  for (let d = 0; d < 40; d++) tuples.push({ object: `document:${d}`, relation: 'viewer', user: `team:t${d % 8}#member` });
+  tuples.push({ object: 'team:t3', relation: 'member', user: 'user:ann' });
+  tuples.push({ object: 'team:t5', relation: 'member', user: 'user:*' });
+
+  test('a source with readObjectRelations gets one merged read per relation for a concurrent batch', async () => {
+    const { source, stats } = recordingSource(tuples);
+    const batches: number[] = [];
+    const batched: TupleSource = {
+      ...source,
+      readObjectRelations: async (type, relation, ids) => {
+        batches.push(ids.length);
+        return (await Promise.all(ids.map((id) => source.readObjectRelation(`${type}:${id}`, relation)))).flat();
+      },
+    };
+    const engine = createEngine({ model: TEAMS, source: batched });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, d) => engine.check({ user: 'user:ann', relation: 'viewer', object: `document:${d}` })),
+    );
+    // ann is in t3 directly and in t5 through the wildcard.
+    assert.deepEqual(answers.map((a, d) => [d, a.allowed]).filter(([, allowed]) => allowed).map(([d]) => d),
+      Array.from({ length: 40 }, (_, d) => d).filter((d) => d % 8 === 3 || d % 8 === 5));
+    assert.deepEqual(batches, [40], 'the 40 document reads went out as one batch');
+    // Team memberships were read once by user (and once for the wildcard), not once per team.
+    const memberReads = [...stats.byKey.keys()].filter((key) => key.startsWith('team#member@'));
+    assert.deepEqual(memberReads.sort(), ['team#member@user:*', 'team#member@user:ann']);
+  });
+});
