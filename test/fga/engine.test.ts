@@ -141,6 +141,25 @@ describe('bounded concurrency and the per-request cache', () => {
     assert.equal(stats.maxInFlight, 1);
   });
 
+  test('a request past the throttle threshold yields to the event loop instead of monopolising it', async () => {
+    // A source answering from memory without any I/O: without the throttle, the whole check would run in
+    // one drain of the microtask queue and nothing else in the process could run meanwhile.
+    const wide = Array.from({ length: 1000 }, (_, i) => ({ object: 'folder:w', relation: 'viewer', user: `group:w${i}#member` }));
+    const source: TupleSource = {
+      readObjectRelation: async (object, relation) => wide.filter((t) => t.object === object && t.relation === relation),
+      readByUsers: async () => [],
+    };
+    const engine = createEngine({ model: GROUPS, source });
+    let done = false;
+    let othersRanDuring = false;
+    setImmediate(() => {
+      othersRanDuring = !done;
+    });
+    assert.deepEqual(await engine.check({ user: 'user:nobody', relation: 'viewer', object: 'folder:w' }), { allowed: false });
+    done = true;
+    assert.equal(othersRanDuring, true);
+  });
+
   test('a batch of concurrent checks on one engine reads each object#relation once', async () => {
     const { source, stats } = recordingSource(fanOut, 2);
     const engine = createEngine({ model: GROUPS, source });

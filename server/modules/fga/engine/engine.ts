@@ -21,11 +21,12 @@ import { indexModel, type ModelIndex } from './model-index.ts';
 import { createRequestReader, type RequestReader } from './reads.ts';
 import { overlayContextualTuples } from './overlay.ts';
 import { CachedCheckResolver } from './cache.ts';
+import { ThrottlingCheckResolver } from './throttle.ts';
 import { LocalChecker, rootCheck, type CheckResolver } from './check.ts';
 import { listObjects, type ListObjectsResult } from './list-objects.ts';
 import { listUsers, type ListUsersResult, type UserFilter } from './list-users.ts';
 import { expand, type ExpandResult } from './expand.ts';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENT_READS, DEFAULT_MAX_DEPTH, positiveInteger } from './limits.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENT_READS, DEFAULT_MAX_DEPTH, DEFAULT_THROTTLE_THRESHOLD, positiveInteger } from './limits.ts';
 import type { RequestContext } from './conditions.ts';
 
 export interface EngineOptions {
@@ -94,11 +95,14 @@ export function createEngine(options: EngineOptions): Engine {
   const concurrency = positiveInteger(options.concurrency, DEFAULT_CONCURRENCY, 'concurrency');
   const maxReads = positiveInteger(options.maxConcurrentReads, DEFAULT_MAX_CONCURRENT_READS, 'maxConcurrentReads');
 
-  /** The resolver chain: per-request cache in front of the local checker, which hops back to the cache. */
+  /**
+   * The resolver chain, behind one interface: the per-request cache, then the throttle, then the local
+   * checker, whose hops go back to the head (so every hop is cached and counted).
+   */
   function buildScope(source: TupleSource, context: RequestContext | undefined): Scope {
     const reader = createRequestReader(source, index, maxReads);
     const local = new LocalChecker({ index, reader, maxDepth, concurrency, context });
-    const head = new CachedCheckResolver(local);
+    const head = new CachedCheckResolver(new ThrottlingCheckResolver(local, DEFAULT_THROTTLE_THRESHOLD));
     local.delegate = head;
     return { index, reader, head, concurrency, context };
   }

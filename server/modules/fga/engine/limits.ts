@@ -11,6 +11,8 @@ import { AppError } from '../../../kernel/errors.ts';
 export const DEFAULT_MAX_DEPTH = 25;
 /** Sub-problems started at once by one fan-out (OpenFGA's default resolve-node breadth limit is 10). */
 export const DEFAULT_CONCURRENCY = 10;
+/** Hops one request makes before each further hop yields to the event loop (throttle.ts). */
+export const DEFAULT_THROTTLE_THRESHOLD = 200;
 /** Store reads in flight at once for one engine (one request). */
 export const DEFAULT_MAX_CONCURRENT_READS = 50;
 
