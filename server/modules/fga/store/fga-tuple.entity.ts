@@ -8,8 +8,11 @@ import { EXACT_COLLATION } from '../../../storage/orm-options.ts';
  * - (objectType, objectId, relation), every tuple on one object's relation (check, expand, list users):
  *   the leading columns of the unique key `fga_tuples_key`, which covers the whole tuple identity (a
  *   condition is an attribute, not part of it, as in OpenFGA), so no separate index is kept for it;
- * - `fga_tuples_reverse`: (objectType, relation, userType, userId, userRelation), the tuples that name
- *   given users (list objects).
+ * - `fga_tuples_by_user`: (userType, userId, userRelation, objectType, relation), the tuples that name
+ *   given users on one object type's relation (list objects), and reads filtered by user. The user columns
+ *   lead so that no planner can mistake it for the object path: right after a bulk load, before the
+ *   database has statistics, PostgreSQL picked an index led by (objectType, relation) for the object path
+ *   and scanned every tuple of the type.
  *
  * Identifiers compare exactly (EXACT_COLLATION: utf8mb4_bin on MySQL/MariaDB), since OpenFGA
  * ids are case-sensitive. `id` is a sortable id: reads page through tuples in write order.
@@ -30,7 +33,7 @@ export const FgaTuple = defineEntity({
     createdAt: p.datetime(),
   },
   indexes: [
-    { name: 'fga_tuples_reverse', properties: ['objectType', 'relation', 'userType', 'userId', 'userRelation'] },
+    { name: 'fga_tuples_by_user', properties: ['userType', 'userId', 'userRelation', 'objectType', 'relation'] },
   ],
   uniques: [{ name: 'fga_tuples_key', properties: ['objectType', 'objectId', 'relation', 'userType', 'userId', 'userRelation'] }],
 });

@@ -6,7 +6,9 @@
  * leaves the store unchanged. The engine's reads are single indexed queries.
  */
 import type { EntityManager } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { Clock } from '../../../kernel/deps.ts';
+import type { AppError } from '../../../kernel/errors.ts';
 import { isUniqueViolation } from '../../../storage/errors.ts';
 import type { Storage } from '../../../storage/types.ts';
 import { FGA_ERROR, fgaError } from '../model/fga-errors.ts';
@@ -16,18 +18,23 @@ import { FgaModel, type FgaModelRow } from './fga-model.entity.ts';
 import { FgaTuple, type FgaTupleRow } from './fga-tuple.entity.ts';
 import { decodeContinuation, encodeContinuation, parseReadFilter, resolvePageSize } from './read-query.ts';
 import { sortableId } from './sortable-id.ts';
-import { alreadyExists, doesNotExist, keyParts, partsKey, partsToTuple, prepareBatch, type TupleRowData } from './tuple-rows.ts';
+import { alreadyExists, doesNotExist, keyParts, partsKey, partsToTuple, prepareBatch, type TupleParts, type TupleRowData } from './tuple-rows.ts';
 
 /** Keys per `$or` lookup and rows per insert: well inside every driver's bound-parameter limit. */
 const LOOKUP_CHUNK = 50;
 const INSERT_CHUNK = 500;
 const IN_CHUNK = 500;
+/** Up to this many users of one type are looked up one seek each; more go in IN lists. */
+const SEEKS_PER_GROUP = 16;
 
 export interface SqlFgaStoreOptions {
   clock?: Clock;
   /** Close `storage` with the store (a separate --fga-store database); the main database is not closed. */
   ownsStorage?: boolean;
 }
+
+/** Raised inside the batch transaction to roll it back when a delete finds fewer tuples than asked. */
+class BatchRefused extends Error {}
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -41,6 +48,23 @@ function toStoredModel(row: FgaModelRow): StoredModel {
 
 function rowToTuple(row: FgaTupleRow): TupleKey {
   return partsToTuple({ ...row, conditionName: row.conditionName ?? null, conditionContext: row.conditionContext ?? null });
+}
+
+const TUPLE_COLUMNS = ['objectType', 'objectId', 'relation', 'userType', 'userId', 'userRelation', 'conditionName', 'conditionContext'] as const;
+
+/** A plain result row: SQLite and MySQL hand JSON columns back as text when entities are not hydrated. */
+function plainRowToTuple(row: Record<string, unknown>): TupleKey {
+  const context = typeof row.conditionContext === 'string' ? (JSON.parse(row.conditionContext) as Record<string, unknown>) : row.conditionContext;
+  return partsToTuple({ ...(row as unknown as TupleRowData), conditionName: (row.conditionName as string | null) ?? null, conditionContext: (context as Record<string, unknown> | null) ?? null });
+}
+
+/**
+ * The engine's hot paths: a query built from a plain filter and returned as plain rows, without entity
+ * hydration (about half the cost of em.find per call, which a check repeats many times).
+ */
+async function selectTuples(em: EntityManager, where: Partial<Record<keyof TupleParts, string | { $in: string[] }>>): Promise<TupleKey[]> {
+  const rows = await (em as SqlEntityManager).createQueryBuilder(FgaTuple).select([...TUPLE_COLUMNS]).where(where as never).execute('all');
+  return (rows as unknown as Record<string, unknown>[]).map(plainRowToTuple);
 }
 
 /** The stored rows among `rows`, by tuple identity: one indexed lookup per chunk. */
@@ -58,20 +82,33 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
   const now = () => (options.clock ? options.clock.now() : new Date());
   const readOptions = { disableIdentityMap: true } as const;
 
+  /**
+   * The happy path costs one statement per chunk: deletes by key, counting what they removed, and plain
+   * inserts that the unique key guards. Any shortfall or clash aborts the transaction; the offending tuple
+   * is then looked up to name it (explainRefusal).
+   */
   async function applyBatch(em: EntityManager, writes: readonly TupleRowData[], deletes: readonly TupleRowData[]): Promise<void> {
-    if (deletes.length > 0) {
-      const existing = await findExisting(em, deletes);
-      for (const row of deletes) if (!existing.has(partsKey(row))) throw doesNotExist(row);
-      for (const ids of chunks([...existing.values()], IN_CHUNK)) await em.nativeDelete(FgaTuple, { id: { $in: ids } });
+    for (const chunk of chunks(deletes, LOOKUP_CHUNK)) {
+      const removed = await em.nativeDelete(FgaTuple, { $or: chunk.map(keyParts) });
+      if (removed !== chunk.length) throw new BatchRefused();
     }
-    if (writes.length > 0) {
-      const existing = await findExisting(em, writes);
-      for (const row of writes) if (existing.has(partsKey(row))) throw alreadyExists(row);
-      const createdAt = now();
-      for (const chunk of chunks(writes, INSERT_CHUNK)) {
-        await em.insertMany(FgaTuple, chunk.map((row) => ({ ...row, id: sortableId(), createdAt })));
-      }
+    const createdAt = now();
+    for (const chunk of chunks(writes, INSERT_CHUNK)) {
+      await em.insertMany(FgaTuple, chunk.map((row) => ({ ...row, id: sortableId(), createdAt })));
     }
+  }
+
+  /** After a refused batch (rolled back): the first missing delete or already stored write, by name. */
+  async function explainRefusal(writes: readonly TupleRowData[], deletes: readonly TupleRowData[]): Promise<AppError> {
+    const em = storage.fork();
+    const stored = await findExisting(em, deletes);
+    const missing = deletes.find((row) => !stored.has(partsKey(row)));
+    if (missing) return doesNotExist(missing);
+    const clashing = await findExisting(em, writes);
+    const existing = writes.find((row) => clashing.has(partsKey(row)));
+    if (existing) return alreadyExists(existing);
+    // Another writer changed these tuples between the refusal and this lookup.
+    return fgaError(FGA_ERROR.writeFailedDueToInvalidInput, 'cannot apply the tuples: a concurrent write changed them; nothing was written');
   }
 
   return {
@@ -95,10 +132,7 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
       try {
         await storage.fork().transactional((em) => applyBatch(em, batch.writes, batch.deletes));
       } catch (err) {
-        // Another writer stored one of these tuples between the lookup and the insert.
-        if (isUniqueViolation(err)) {
-          throw fgaError(FGA_ERROR.writeFailedDueToInvalidInput, 'cannot write the tuples: one of them was written at the same time and already exists');
-        }
+        if (err instanceof BatchRefused || isUniqueViolation(err)) throw await explainRefusal(batch.writes, batch.deletes);
         throw err;
       }
     },
@@ -120,12 +154,13 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
     async readObjectRelation(object: string, relation: string): Promise<TupleKey[]> {
       const parsed = parseObject(object);
       if (!parsed) return [];
-      const rows = await storage.fork().find(FgaTuple, { objectType: parsed.type, objectId: parsed.id, relation }, readOptions);
-      return rows.map(rowToTuple);
+      return selectTuples(storage.fork(), { objectType: parsed.type, objectId: parsed.id, relation });
     },
 
     async readByUsers(objectType: string, relation: string, users: readonly string[]): Promise<TupleKey[]> {
-      // Users grouped by (type, userset relation): one `userId IN (...)` per group, all in one query.
+      // Each user is one seek on fga_tuples_by_user with every column an equality, the queries running
+      // concurrently. PostgreSQL without statistics (right after a bulk load) turned `userId IN (...)`
+      // into a filter over every tuple of the type, so IN lists are kept for long user lists only.
       const groups = new Map<string, { userType: string; userRelation: string; ids: Set<string> }>();
       for (const user of users) {
         const parsed = parseUser(user);
@@ -136,14 +171,12 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
         if (!group) groups.set(key, (group = { userType: parsed.type, userRelation, ids: new Set() }));
         group.ids.add(parsed.id);
       }
-      if (groups.size === 0) return [];
-      const clauses = [...groups.values()].flatMap((g) =>
-        chunks([...g.ids], IN_CHUNK).map((ids) => ({ userType: g.userType, userRelation: g.userRelation, userId: ids.length === 1 ? ids[0]! : { $in: ids } })),
-      );
-      const results = await Promise.all(
-        chunks(clauses, LOOKUP_CHUNK).map((part) => storage.fork().find(FgaTuple, { objectType, relation, $or: part }, readOptions)),
-      );
-      return results.flat().map(rowToTuple);
+      const queries = [...groups.values()].flatMap((g) => {
+        const ids = [...g.ids];
+        const lists: (string | { $in: string[] })[] = ids.length <= SEEKS_PER_GROUP ? ids : chunks(ids, IN_CHUNK).map((part) => ({ $in: part }));
+        return lists.map((userId) => selectTuples(storage.fork(), { userType: g.userType, userId, userRelation: g.userRelation, objectType, relation }));
+      });
+      return (await Promise.all(queries)).flat();
     },
 
     async countTuples(): Promise<number> {
