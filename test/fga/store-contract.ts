@@ -119,6 +119,17 @@ export function storeContract(store: () => FgaStore, expectedKind: FgaStore['kin
     assert.equal(await store().countTuples(), 1);
   });
 
+  test('two concurrent batches writing the same tuple: one succeeds, the other is refused whole', async () => {
+    const results = await Promise.allSettled([
+      store().writeTuples([t('user:anne', 'viewer', 'document:race'), t('user:bob', 'viewer', 'document:race')], []),
+      store().writeTuples([t('user:carl', 'viewer', 'document:race'), t('user:anne', 'viewer', 'document:race')], []),
+    ]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(results));
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.equal(fgaCodeOf(refused.reason), 2017, String(refused.reason));
+    assert.equal(await store().countTuples(), 2, 'only the winning batch is stored');
+  });
+
   test('a tuple twice in one batch is refused', async () => {
     await rejectsWith(store().writeTuples([t('user:anne', 'viewer', 'document:1'), t('user:anne', 'viewer', 'document:1')], []), 2004, /appears more than once/);
     await rejectsWith(store().writeTuples([t('user:anne', 'viewer', 'document:1')], [t('user:anne', 'viewer', 'document:1')]), 2004, /document:1#viewer@user:anne/);
