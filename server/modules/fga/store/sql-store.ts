@@ -3,7 +3,8 @@
  * own tables, same connection)", or a separate one for --fga-store sqlite|postgres|mysql): tables
  * fga_models and fga_tuples (fga-model.entity.ts, fga-tuple.entity.ts). A batch of writes and deletes is
  * one transaction: any refused tuple (duplicate in the batch, already stored, or missing for a delete)
- * leaves the store unchanged. The engine's reads are single indexed queries.
+ * leaves the store unchanged. The engine's reads are index seeks: one query for an object's relation, one
+ * per user (concurrently) for the reverse lookup.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
