@@ -93,6 +93,19 @@ export function storeContract(store: () => FgaStore, expectedKind: FgaStore['kin
     assert.deepEqual(await store().readByUsers('folder', 'viewer', ['user:bob']), [t('user:bob', 'viewer', 'folder:1')]);
   });
 
+  test('batch reads: many objects of one relation, many users of one type (short and long lists)', async () => {
+    const tuples = Array.from({ length: 90 }, (_, i) => t(`user:u${i % 30}`, 'viewer', `document:d${i}`));
+    await store().writeTuples([...tuples, t('user:u1', 'editor', 'document:d1'), t('group:g#member', 'viewer', 'document:d2')], []);
+    const objects = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`);
+    assert.deepEqual(await store().readObjectRelations!('document', 'viewer', []), []);
+    assert.deepEqual(await store().readObjectRelations!('document', 'viewer', ['d5']), [tuples[5]]);
+    assert.deepEqual(sortTuples(await store().readObjectRelations!('document', 'viewer', [...objects(10), 'd3', 'missing'])), sortTuples([...tuples.slice(0, 10), t('group:g#member', 'viewer', 'document:d2')]));
+    assert.deepEqual(sortTuples(await store().readObjectRelations!('document', 'viewer', objects(90))), sortTuples([...tuples, t('group:g#member', 'viewer', 'document:d2')]));
+    const users = (n: number) => Array.from({ length: n }, (_, i) => `user:u${i}`);
+    assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', users(3))), sortTuples(tuples.filter((x) => ['user:u0', 'user:u1', 'user:u2'].includes(x.user))));
+    assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', [...users(80), 'group:g#member'])), sortTuples([...tuples, t('group:g#member', 'viewer', 'document:d2')]));
+  });
+
   test('identifiers are case-sensitive', async () => {
     await store().writeTuples([t('user:Anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:a')], []);
     assert.deepEqual(await store().readByUsers('document', 'viewer', ['user:ANNE']), []);

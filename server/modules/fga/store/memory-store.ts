@@ -106,6 +106,10 @@ export function createMemoryFgaStore(options: MemoryFgaStoreOptions = {}): FgaSt
       return [...(byObjectRelation.get(objectRelationKey(parsed.type, parsed.id, relation)) ?? [])].map(partsToTuple);
     },
 
+    async readObjectRelations(objectType: string, relation: string, objectIds: readonly string[]): Promise<TupleKey[]> {
+      return [...new Set(objectIds)].flatMap((id) => [...(byObjectRelation.get(objectRelationKey(objectType, id, relation)) ?? [])].map(partsToTuple));
+    },
+
     async readByUsers(objectType: string, relation: string, users: readonly string[]): Promise<TupleKey[]> {
       const found = new Set<MemoryRow>();
       for (const user of users) {

@@ -3,8 +3,8 @@
  * own tables, same connection)", or a separate one for --fga-store sqlite|postgres|mysql): tables
  * fga_models and fga_tuples (fga-model.entity.ts, fga-tuple.entity.ts). A batch of writes and deletes is
  * one transaction: any refused tuple (duplicate in the batch, already stored, or missing for a delete)
- * leaves the store unchanged. The engine's reads are index seeks: one query for an object's relation, one
- * per user (concurrently) for the reverse lookup.
+ * leaves the store unchanged. The engine's reads are index seeks (readObjectRelation, readObjectRelations,
+ * readByUsers).
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
@@ -25,8 +25,8 @@ import { alreadyExists, doesNotExist, keyParts, partsKey, partsToTuple, prepareB
 const LOOKUP_CHUNK = 50;
 const INSERT_CHUNK = 500;
 const IN_CHUNK = 500;
-/** Up to this many users of one type are looked up one seek each; more go in IN lists. */
-const SEEKS_PER_GROUP = 16;
+/** Longest value list that selectTuplesAny turns into a UNION ALL of seeks on PostgreSQL. */
+const POSTGRES_UNION_LIMIT = 64;
 
 export interface SqlFgaStoreOptions {
   clock?: Clock;
@@ -59,13 +59,36 @@ function plainRowToTuple(row: Record<string, unknown>): TupleKey {
   return partsToTuple({ ...(row as unknown as TupleRowData), conditionName: (row.conditionName as string | null) ?? null, conditionContext: (context as Record<string, unknown> | null) ?? null });
 }
 
+type TupleWhere = Partial<Record<keyof TupleParts, string | { $in: string[] }>>;
+
+function tupleQuery(em: EntityManager, where: TupleWhere) {
+  return (em as SqlEntityManager).createQueryBuilder(FgaTuple).select([...TUPLE_COLUMNS]).where(where as never);
+}
+
 /**
  * The engine's hot paths: a query built from a plain filter and returned as plain rows, without entity
  * hydration (about half the cost of em.find per call, which a check repeats many times).
  */
-async function selectTuples(em: EntityManager, where: Partial<Record<keyof TupleParts, string | { $in: string[] }>>): Promise<TupleKey[]> {
-  const rows = await (em as SqlEntityManager).createQueryBuilder(FgaTuple).select([...TUPLE_COLUMNS]).where(where as never).execute('all');
+async function selectTuples(em: EntityManager, where: TupleWhere): Promise<TupleKey[]> {
+  const rows = await tupleQuery(em, where).execute('all');
   return (rows as unknown as Record<string, unknown>[]).map(plainRowToTuple);
+}
+
+/**
+ * Tuples matching `where` with `column` equal to any of `values`, in one statement. PostgreSQL without
+ * statistics (a table never analyzed: right after a bulk load, until autovacuum runs) plans
+ * `column IN (...)` of more than a few values as a filter over every row of the type, so there a short
+ * list becomes a UNION ALL of single-value seeks; other databases seek IN lists without statistics.
+ */
+async function selectTuplesAny(em: EntityManager, kind: Storage['kind'], where: TupleWhere, column: 'objectId' | 'userId', values: readonly string[]): Promise<TupleKey[]> {
+  if (values.length === 1) return selectTuples(em, { ...where, [column]: values[0]! });
+  if (kind === 'postgres' && values.length <= POSTGRES_UNION_LIMIT) {
+    const [first, ...rest] = values.map((value) => tupleQuery(em, { ...where, [column]: value }));
+    const rows = await first!.unionAll(...rest).execute('all');
+    return (rows as unknown as Record<string, unknown>[]).map(plainRowToTuple);
+  }
+  const parts = await Promise.all(chunks(values, IN_CHUNK).map((part) => selectTuples(em, { ...where, [column]: { $in: part } })));
+  return parts.flat();
 }
 
 /** The stored rows among `rows`, by tuple identity: one indexed lookup per chunk. */
@@ -158,10 +181,15 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
       return selectTuples(storage.fork(), { objectType: parsed.type, objectId: parsed.id, relation });
     },
 
+    async readObjectRelations(objectType: string, relation: string, objectIds: readonly string[]): Promise<TupleKey[]> {
+      const ids = [...new Set(objectIds)];
+      if (ids.length === 0) return [];
+      return selectTuplesAny(storage.fork(), storage.kind, { objectType, relation }, 'objectId', ids);
+    },
+
     async readByUsers(objectType: string, relation: string, users: readonly string[]): Promise<TupleKey[]> {
-      // Each user is one seek on fga_tuples_by_user with every column an equality, the queries running
-      // concurrently. PostgreSQL without statistics (right after a bulk load) turned `userId IN (...)`
-      // into a filter over every tuple of the type, so IN lists are kept for long user lists only.
+      // One statement per (user type, userset relation) (selectTuplesAny): every column of
+      // fga_tuples_by_user is then constrained, so each user is a seek.
       const groups = new Map<string, { userType: string; userRelation: string; ids: Set<string> }>();
       for (const user of users) {
         const parsed = parseUser(user);
@@ -172,11 +200,9 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
         if (!group) groups.set(key, (group = { userType: parsed.type, userRelation, ids: new Set() }));
         group.ids.add(parsed.id);
       }
-      const queries = [...groups.values()].flatMap((g) => {
-        const ids = [...g.ids];
-        const lists: (string | { $in: string[] })[] = ids.length <= SEEKS_PER_GROUP ? ids : chunks(ids, IN_CHUNK).map((part) => ({ $in: part }));
-        return lists.map((userId) => selectTuples(storage.fork(), { userType: g.userType, userId, userRelation: g.userRelation, objectType, relation }));
-      });
+      const queries = [...groups.values()].map((g) =>
+        selectTuplesAny(storage.fork(), storage.kind, { userType: g.userType, userRelation: g.userRelation, objectType, relation }, 'userId', [...g.ids]),
+      );
       return (await Promise.all(queries)).flat();
     },
 
