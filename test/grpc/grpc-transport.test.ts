@@ -6,16 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { status } from '@grpc/grpc-js';
 import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
-import { cookiesFrom, createGrpcClient, type GrpcFailure, type GrpcTestClient } from '../support/grpc-client.ts';
-
-async function refusal(promise: Promise<unknown>): Promise<GrpcFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as GrpcFailure;
-  }
-  assert.fail('the call was expected to fail');
-}
+import { cookiesFrom, createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
 
 describe('gRPC transport', () => {
   let server: TestServer;

@@ -8,19 +8,10 @@ import assert from 'node:assert/strict';
 import protobuf from 'protobufjs';
 import { status } from '@grpc/grpc-js';
 import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from '../support/grpc-client.ts';
+import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
 import { jsonToStruct, structToJson } from '../../server/transports/grpc/wire.ts';
 import { peerAddress } from '../../server/transports/grpc/call-context.ts';
 import { fixtureRegistry } from './fixtures.ts';
-
-async function refusal(promise: Promise<unknown>): Promise<GrpcFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as GrpcFailure;
-  }
-  assert.fail('the call was expected to fail');
-}
 
 const ATTRS = { name: 'x', n: 1.5, zero: 0, yes: true, no: false, none: null, list: [1, 'a', { deep: [] }], obj: { k: 'v' } };
 

@@ -82,3 +82,13 @@ export function createGrpcClient(port: number, registry: Registry = defaultRegis
     close: () => client.close(),
   };
 }
+
+/** The failure a call must end with; fails the test when the call succeeds. */
+export async function refusal(promise: Promise<unknown>): Promise<GrpcFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as GrpcFailure;
+  }
+  throw new Error('the call was expected to fail');
+}
