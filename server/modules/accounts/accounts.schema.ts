@@ -143,3 +143,17 @@ export const ValidateSessionResponse = s.object('ValidateSessionResponse', {
 });
 
 export const RevokeRequest = s.object('RevokeRequest', { refresh_token: s.string() });
+
+export const VerifyOTPRequest = s.object('VerifyOTPRequest', {
+  email: optionalString(),
+  phone_number: optionalString(),
+  otp: s.string(),
+  is_totp: s.optional(s.boolean()),
+  state: optionalString(),
+});
+
+export const ResendOTPRequest = s.object('ResendOTPRequest', {
+  email: optionalString(),
+  phone_number: optionalString(),
+  state: optionalString(),
+});

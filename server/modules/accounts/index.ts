@@ -5,6 +5,7 @@ import { profileOperations } from './profile.ops.ts';
 import { emailLinkOperations } from './email-link.ops.ts';
 import { passwordResetOperations } from './password-reset.ops.ts';
 import { tokenOperations } from './token.ops.ts';
+import { otpOperations } from './otp.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 
 export const accountOperations = [
@@ -14,6 +15,7 @@ export const accountOperations = [
   ...emailLinkOperations,
   ...passwordResetOperations,
   ...tokenOperations,
+  ...otpOperations,
 ];
 
 export { adminAccessOperations };
