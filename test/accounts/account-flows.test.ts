@@ -261,3 +261,28 @@ describe('session refresh from the cookie', () => {
     }
   });
 });
+
+describe('password change through update_profile', () => {
+  test('needs the old password, then signs out every other session but keeps the caller', async () => {
+    const server = await startServer();
+    try {
+      const api = restClient(server);
+      await api.post('/v1/signup', { email: 'pw@example.com', password: PASSWORD, confirm_password: PASSWORD });
+      const here = await api.post('/v1/login', { email: 'pw@example.com', password: PASSWORD });
+      const elsewhere = await api.post('/v1/login', { email: 'pw@example.com', password: PASSWORD });
+      const mine = { authorization: `Bearer ${here.body.access_token}` };
+      const change = { new_password: 'An0ther!pass', confirm_new_password: 'An0ther!pass' };
+      const noOld = await api.post('/v1/update_profile', change, mine);
+      assert.equal(noOld.status, 400);
+      const wrongOld = await api.post('/v1/update_profile', { ...change, old_password: 'Wr0ng!pass' }, mine);
+      assert.equal(wrongOld.status, 400);
+      const ok = await api.post('/v1/update_profile', { ...change, old_password: PASSWORD }, mine);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal((await api.get('/v1/profile', mine)).status, 200, 'the caller stays signed in');
+      assert.equal((await api.get('/v1/profile', { authorization: `Bearer ${elsewhere.body.access_token}` })).status, 401);
+      assert.equal((await api.post('/v1/login', { email: 'pw@example.com', password: 'An0ther!pass' })).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import { User, UserSchema, toPublicUser, updateUserContact, type UserRow } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
-import { revokeAllForUser } from '../tokens/index.ts';
+import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { UpdateProfileRequest } from './accounts.schema.ts';
 import { sendLinkMail } from './account-mail.ts';
@@ -40,6 +40,10 @@ async function changePassword(ctx: HandlerContext, user: UserRow, input: Static<
   }
   checkPasswordPolicy(ctx.deps.config, input.new_password!, input.confirm_new_password ?? '');
   user.passwordHash = await hashPassword(input.new_password!);
+  // Whoever else holds a session of this account (perhaps why the password changes) is signed out.
+  if (ctx.caller.kind === 'user' && ctx.caller.sessionId) {
+    await revokeOtherSessions(ctx.em, ctx.deps.clock, user.id, ctx.caller.sessionId);
+  }
 }
 
 /** Returns true when the change signs the user out (a new email that must be verified first). */

@@ -41,10 +41,12 @@ export async function findLiveSessionByToken(em: EntityManager, token: string, n
   return session;
 }
 
-type SessionFilter = { id: string } | { userId: string };
+/** `keep` spares one session of the user (a password change keeps the caller signed in). */
+type SessionFilter = { id: string } | { userId: string; keep?: string };
 
 export function revokeSessions(em: EntityManager, now: Date, filter: SessionFilter): Promise<number> {
-  return em.nativeUpdate(Session, { ...filter, revokedAt: null } as FilterQuery<SessionRow>, { revokedAt: now });
+  const where = 'keep' in filter && filter.keep ? { userId: filter.userId, id: { $ne: filter.keep } } : filter;
+  return em.nativeUpdate(Session, { ...where, revokedAt: null } as FilterQuery<SessionRow>, { revokedAt: now });
 }
 
 export function deleteSessionsOfUser(em: EntityManager, userId: string): Promise<number> {

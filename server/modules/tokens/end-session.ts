@@ -24,6 +24,13 @@ export async function revokeAllForUser(em: EntityManager, clock: Clock, userId: 
   await revokeTokenRecords(em, now, { userId });
 }
 
+/** A password change: every other session of the user and its tokens stop working; the caller's stays. */
+export async function revokeOtherSessions(em: EntityManager, clock: Clock, userId: string, keepSessionId: string): Promise<void> {
+  const now = clock.now();
+  await revokeSessions(em, now, { userId, keep: keepSessionId });
+  await revokeTokenRecords(em, now, { userId, keepSession: keepSessionId });
+}
+
 /** delete_user: no session or token row of the user is left behind. */
 export async function purgeTokensForUser(em: EntityManager, userId: string): Promise<void> {
   await deleteTokenRecordsOfUser(em, userId);

@@ -38,11 +38,13 @@ export function recordIsLive(record: TokenRecordRow | null, now: Date): record i
   return record !== null && record.revokedAt == null && record.expiresAt.getTime() > now.getTime();
 }
 
-type RecordFilter = { sessionId: string } | { familyId: string } | { userId: string } | { id: string };
+/** `keepSession` spares the tokens of one session of the user. */
+type RecordFilter = { sessionId: string } | { familyId: string } | { userId: string; keepSession?: string } | { id: string };
 
 /** Revokes every not yet revoked record matching the filter; answers how many were revoked. */
 export function revokeTokenRecords(em: EntityManager, now: Date, filter: RecordFilter): Promise<number> {
-  return em.nativeUpdate(TokenRecord, { ...filter, revokedAt: null } as FilterQuery<TokenRecordRow>, { revokedAt: now });
+  const where = 'keepSession' in filter && filter.keepSession ? { userId: filter.userId, sessionId: { $ne: filter.keepSession } } : filter;
+  return em.nativeUpdate(TokenRecord, { ...where, revokedAt: null } as FilterQuery<TokenRecordRow>, { revokedAt: now });
 }
 
 /**
