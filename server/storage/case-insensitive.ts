@@ -8,12 +8,19 @@
  * Usage: em.find(User, { $or: [containsIgnoreCase(em, User, 'email', q), containsIgnoreCase(em, User, 'givenName', q)] })
  */
 import { raw, type EntityManager, type EntityName, type ObjectQuery } from '@mikro-orm/core';
-import { MongoPlatform } from '@mikro-orm/mongodb';
 
 const LIKE_ESCAPE = '!';
 
 function escapeLike(text: string): string {
   return text.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c);
+}
+
+/**
+ * MongoDB's entity manager is the only one with aggregate(); testing for it avoids loading the MongoDB
+ * driver package just to ask (drivers load lazily, see orm-options.ts).
+ */
+function isMongo(em: EntityManager): boolean {
+  return typeof (em as unknown as { aggregate?: unknown }).aggregate === 'function';
 }
 
 function escapeRegExp(text: string): string {
@@ -34,7 +41,7 @@ function filter<T extends object>(
   value: string,
   mode: 'equals' | 'contains',
 ): ObjectQuery<T> {
-  if (em.getPlatform() instanceof MongoPlatform) {
+  if (isMongo(em)) {
     const source = escapeRegExp(value);
     return { [property]: new RegExp(mode === 'equals' ? `^${source}$` : source, 'i') } as ObjectQuery<T>;
   }

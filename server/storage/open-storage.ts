@@ -51,7 +51,7 @@ async function connect(target: ConnectionTarget, entities: readonly EntitySchema
   let orm: MikroORM | undefined;
   try {
     if (target.kind === 'sqlite' && target.file !== ':memory:') mkdirSync(dirname(resolve(target.file!)), { recursive: true });
-    orm = new MikroORM(ormOptions(target, [...entities, MigrationRecord], logger));
+    orm = new MikroORM(await ormOptions(target, [...entities, MigrationRecord], logger));
     await orm.connect();
     const check = await orm.checkConnection();
     if (!check.ok) throw check.error ?? new Error(check.reason);

@@ -5,10 +5,6 @@
  */
 import { DateTimeType, MongoNamingStrategy, type EntityMetadata, type EntitySchema, type Options } from '@mikro-orm/core';
 import { SqliteDriver, NodeSqliteDialect } from '@mikro-orm/sql';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { MySqlDriver } from '@mikro-orm/mysql';
-import { MariaDbDriver } from '@mikro-orm/mariadb';
-import { MongoDriver } from '@mikro-orm/mongodb';
 import type { Logger } from 'pino';
 import type { ConnectionTarget } from './connection-target.ts';
 import { ormLogger } from './orm-logger.ts';
@@ -80,7 +76,25 @@ function mongoUrl(target: ConnectionTarget): string {
   return `mongodb://${target.host}:${target.port}/${encodeURIComponent(target.dbName ?? '')}`;
 }
 
-export function ormOptions(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Partial<Options> {
+/**
+ * The drivers of the networked databases are loaded only when asked for: an SQLite deployment never
+ * evaluates the PostgreSQL, MySQL and MongoDB client code, which saves start time and memory (the bundle
+ * turns these imports into lazy requires).
+ */
+async function networkDriver(kind: ConnectionTarget['kind']): Promise<NonNullable<Options['driver']>> {
+  switch (kind) {
+    case 'postgres':
+      return (await import('@mikro-orm/postgresql')).PostgreSqlDriver;
+    case 'mariadb':
+      return (await import('@mikro-orm/mariadb')).MariaDbDriver;
+    case 'mongodb':
+      return (await import('@mikro-orm/mongodb')).MongoDriver;
+    default:
+      return (await import('@mikro-orm/mysql')).MySqlDriver;
+  }
+}
+
+export async function ormOptions(target: ConnectionTarget, entities: readonly EntitySchema[], logger: Logger): Promise<Partial<Options>> {
   const common: Partial<Options> = {
     entities: [...entities],
     discovery: {
@@ -103,7 +117,7 @@ export function ormOptions(target: ConnectionTarget, entities: readonly EntitySc
     case 'mongodb':
       return {
         ...common,
-        driver: MongoDriver,
+        driver: await networkDriver('mongodb'),
         clientUrl: mongoUrl(target),
         dbName: target.dbName,
         user: urlHasCredentials(target.url) ? undefined : target.user,
@@ -114,7 +128,7 @@ export function ormOptions(target: ConnectionTarget, entities: readonly EntitySc
     default:
       return {
         ...common,
-        driver: target.kind === 'postgres' ? PostgreSqlDriver : target.kind === 'mariadb' ? MariaDbDriver : MySqlDriver,
+        driver: await networkDriver(target.kind),
         host: target.host,
         port: target.port,
         dbName: target.dbName,

@@ -22,7 +22,7 @@ const CA = '-----BEGIN CERTIFICATE-----\nMIIBfakeCA\n-----END CERTIFICATE-----\n
 const target = (flags: string[]) => connectionTarget(configFor(flags));
 
 describe('connection target from flags', () => {
-  test('every --database-type maps to its driver; PostgreSQL-compatible engines share the postgres driver', () => {
+  test('every --database-type maps to its driver; PostgreSQL-compatible engines share the postgres driver', async () => {
     const cases: [string, string, unknown][] = [
       ['postgres', 'postgres', PostgreSqlDriver],
       ['postgresql', 'postgres', PostgreSqlDriver],
@@ -35,11 +35,11 @@ describe('connection target from flags', () => {
     for (const [type, kind, driver] of cases) {
       const t = target(['--database-type', type, '--database-url', 'scheme://u:p@db.example:1234/main']);
       assert.equal(t.kind, kind, type);
-      assert.equal(ormOptions(t, [], silentLogger).driver, driver, type);
+      assert.equal((await ormOptions(t, [], silentLogger)).driver, driver, type);
     }
     const sqlite = target(['--database-type', 'sqlite', '--database-url', 'file:/var/lib/portcullis/data.db']);
     assert.equal(sqlite.file, '/var/lib/portcullis/data.db');
-    assert.equal(ormOptions(sqlite, [], silentLogger).driver, SqliteDriver);
+    assert.equal((await ormOptions(sqlite, [], silentLogger)).driver, SqliteDriver);
     assert.equal(target(['--database-type', 'sqlite', '--database-url', ':memory:']).file, ':memory:');
   });
 
@@ -60,34 +60,34 @@ describe('connection target from flags', () => {
     assert.ok(!parts.label.includes(PASSWORD));
   });
 
-  test('TLS flags become the driver TLS options (pg/mysql ssl, MongoDB tls)', () => {
+  test('TLS flags become the driver TLS options (pg/mysql ssl, MongoDB tls)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-tls-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const caFile = join(dir, 'ca.pem');
     writeFileSync(caFile, CA);
     const tlsFlags = ['--database-ca-cert', caFile, '--database-cert', CA.replace(/CA/g, 'CERT'), '--database-cert-key', CA.replace(/CA/g, 'KEY')];
-    const pg = ormOptions(target(['--database-type', 'postgres', '--database-url', 'postgres://u@h/d', ...tlsFlags]), [], silentLogger);
+    const pg = await ormOptions(target(['--database-type', 'postgres', '--database-url', 'postgres://u@h/d', ...tlsFlags]), [], silentLogger);
     assert.deepEqual((pg.driverOptions as { ssl: unknown }).ssl, {
       rejectUnauthorized: true, ca: CA, cert: CA.replace(/CA/g, 'CERT'), key: CA.replace(/CA/g, 'KEY'),
     });
-    const maria = ormOptions(target(['--database-type', 'mariadb', '--database-url', 'mysql://u@h/d', ...tlsFlags]), [], silentLogger);
+    const maria = await ormOptions(target(['--database-type', 'mariadb', '--database-url', 'mysql://u@h/d', ...tlsFlags]), [], silentLogger);
     assert.equal((maria.driverOptions as { ssl: { ca: string } }).ssl.ca, CA);
-    const mongo = ormOptions(target(['--database-type', 'mongodb', '--database-url', 'mongodb://h/d', ...tlsFlags]), [], silentLogger);
+    const mongo = await ormOptions(target(['--database-type', 'mongodb', '--database-url', 'mongodb://h/d', ...tlsFlags]), [], silentLogger);
     const mongoOptions = mongo.driverOptions as Record<string, unknown>;
     assert.equal(mongoOptions.tls, true);
     assert.equal(mongoOptions.ca, CA);
     assert.equal(mongoOptions.tlsAllowInvalidCertificates, false);
-    const none = ormOptions(target(['--database-type', 'postgres', '--database-url', 'postgres://u@h/d']), [], silentLogger);
+    const none = await ormOptions(target(['--database-type', 'postgres', '--database-url', 'postgres://u@h/d']), [], silentLogger);
     assert.equal((none.driverOptions as { ssl?: unknown }).ssl, undefined);
     const sslmode = target(['--database-type', 'postgres', '--database-url', 'postgres://u@h/d?sslmode=verify-full']);
     assert.deepEqual(sslmode.tls, { rejectUnauthorized: true });
   });
 
-  test('MongoDB stores the id property as _id; parts become a URL with auth options', () => {
+  test('MongoDB stores the id property as _id; parts become a URL with auth options', async () => {
     const naming = new PortableMongoNamingStrategy();
     assert.equal(naming.propertyToColumnName('id'), '_id');
     assert.equal(naming.propertyToColumnName('phoneNumber'), 'phoneNumber');
-    const options = ormOptions(
+    const options = await ormOptions(
       target(['--database-type', 'mongodb', '--database-url', '', '--database-host', 'mongo.example', '--database-name', 'ident', '--database-username', 'svc', '--database-password', PASSWORD]),
       [],
       silentLogger,

@@ -77,7 +77,7 @@ describe('bounded ping', () => {
 describe('portable entities', () => {
   test('every entity of the server (and of the contract suite) passes the MongoDB driver metadata rules', async () => {
     const target = connectionTarget(configFor(['--database-type', 'mongodb', '--database-url', 'mongodb://127.0.0.1:1/never-contacted']));
-    const orm = new MikroORM(ormOptions(target, [...CONTRACT_ENTITIES, MigrationRecord], silentLogger));
+    const orm = new MikroORM(await ormOptions(target, [...CONTRACT_ENTITIES, MigrationRecord], silentLogger));
     try {
       const discovered = [...orm.getMetadata().getAll().values()];
       assert.equal(discovered.length, ENTITIES.length + 2);
