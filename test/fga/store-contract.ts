@@ -106,6 +106,54 @@ export function storeContract(store: () => FgaStore, expectedKind: FgaStore['kin
     assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', [...users(80), 'group:g#member'])), sortTuples([...tuples, t('group:g#member', 'viewer', 'document:d2')]));
   });
 
+  test('batch reads of more ids than one statement takes (500), with missing and repeated ids', async () => {
+    const tuples = Array.from({ length: 1100 }, (_, i) => t(`user:u${i}`, 'viewer', `document:d${i}`));
+    await store().writeTuples(tuples, []);
+    const ids = [...Array.from({ length: 1100 }, (_, i) => `d${i}`), 'd7', 'missing', 'd1099'];
+    assert.deepEqual(sortTuples(await store().readObjectRelations!('document', 'viewer', ids)), sortTuples(tuples));
+    const users = [...Array.from({ length: 1100 }, (_, i) => `user:u${i}`), 'user:u3', 'user:nobody'];
+    assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', users)), sortTuples(tuples));
+  });
+
+  test('concurrent reads of every kind, few and many at once, each get exactly their own tuples', async () => {
+    const tuples = [
+      ...Array.from({ length: 40 }, (_, i) => t(`user:u${i % 7}`, 'viewer', `document:d${i % 20}`)),
+      ...Array.from({ length: 10 }, (_, i) => t(`user:u${i}`, 'editor', `document:d${i}`)),
+      t('group:g#member', 'viewer', 'document:d1'),
+      t('user:*', 'viewer', 'document:d2'),
+    ];
+    await store().writeTuples(tuples, []);
+    const reads = (): Array<() => Promise<TupleKey[]>> => [
+      () => store().readObjectRelation('document:d1', 'viewer'),
+      () => store().readObjectRelation('document:d1', 'editor'),
+      () => store().readObjectRelation('document:nothing', 'viewer'),
+      () => store().readObjectRelations!('document', 'viewer', ['d1', 'd2', 'd3']),
+      () => store().readObjectRelations!('document', 'editor', Array.from({ length: 25 }, (_, i) => `d${i}`)),
+      () => store().readByUsers('document', 'viewer', ['user:u1', 'group:g#member', 'user:*']),
+      () => store().readByUsers('document', 'editor', Array.from({ length: 20 }, (_, i) => `user:u${i}`)),
+      () => store().readByUsers('document', 'viewer', ['user:u3']),
+    ];
+    const oneByOne: TupleKey[][] = [];
+    for (const read of reads()) oneByOne.push(sortTuples(await read()));
+    assert.deepEqual(oneByOne.map((found) => found.length > 0), [true, true, false, true, true, true, true, true]);
+    const fewAtOnce = await Promise.all(reads().slice(0, 3).map((read) => read()));
+    assert.deepEqual(fewAtOnce.map(sortTuples), oneByOne.slice(0, 3));
+    const allAtOnce = await Promise.all(reads().map((read) => read()));
+    assert.deepEqual(allAtOnce.map(sortTuples), oneByOne);
+    const twiceAtOnce = await Promise.all([...reads(), ...reads()].map((read) => read()));
+    assert.deepEqual(twiceAtOnce.map(sortTuples), [...oneByOne, ...oneByOne]);
+  });
+
+  test('conditions come back on every read path of the engine', async () => {
+    const conditional = (user: string, object: string): TupleKey => ({ ...t(user, 'viewer', object), condition: { name: 'in_hours', context: { hour: 9, zones: ['UTC', 'CET'] } } });
+    const written = [conditional('user:anne', 'document:c1'), conditional('user:bob', 'document:c2'), { ...t('user:carl', 'viewer', 'document:c2'), condition: { name: 'in_hours' } }];
+    await store().writeTuples(written, []);
+    assert.deepEqual(await store().readObjectRelation('document:c1', 'viewer'), [written[0]]);
+    assert.deepEqual(sortTuples(await store().readObjectRelations!('document', 'viewer', ['c1', 'c2'])), sortTuples(written));
+    assert.deepEqual(sortTuples(await store().readByUsers('document', 'viewer', ['user:anne', 'user:bob', 'user:carl'])), sortTuples(written));
+    assert.deepEqual(await store().readByUsers('document', 'viewer', ['user:carl']), [written[2]]);
+  });
+
   test('identifiers are case-sensitive', async () => {
     await store().writeTuples([t('user:Anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:A'), t('user:anne', 'viewer', 'document:a')], []);
     assert.deepEqual(await store().readByUsers('document', 'viewer', ['user:ANNE']), []);

@@ -3,11 +3,11 @@
  * own tables, same connection)", or a separate one for --fga-store sqlite|postgres|mysql): tables
  * fga_models and fga_tuples (fga-model.entity.ts, fga-tuple.entity.ts). A batch of writes and deletes is
  * one transaction: any refused tuple (duplicate in the batch, already stored, or missing for a delete)
- * leaves the store unchanged. The engine's reads are index seeks (readObjectRelation, readObjectRelations,
- * readByUsers).
+ * leaves the store unchanged. The engine's reads (readObjectRelation, readObjectRelations, readByUsers)
+ * are index seeks in hand-written parameterised SQL below the ORM (raw-tuple-reads.ts), since the engine
+ * makes many per check; everything else goes through the EntityManager.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { Clock } from '../../../kernel/deps.ts';
 import type { AppError } from '../../../kernel/errors.ts';
 import { isUniqueViolation } from '../../../storage/errors.ts';
@@ -17,16 +17,14 @@ import { parseObject, parseUser } from '../model/identifiers.ts';
 import type { AuthorizationModel, FgaStore, ReadFilter, ReadPage, StoredModel, TupleKey } from '../types.ts';
 import { FgaModel, type FgaModelRow } from './fga-model.entity.ts';
 import { FgaTuple, type FgaTupleRow } from './fga-tuple.entity.ts';
+import { createRawTupleReads } from './raw-tuple-reads.ts';
 import { decodeContinuation, encodeContinuation, parseReadFilter, resolvePageSize } from './read-query.ts';
 import { sortableId } from './sortable-id.ts';
-import { alreadyExists, doesNotExist, keyParts, partsKey, partsToTuple, prepareBatch, type TupleParts, type TupleRowData } from './tuple-rows.ts';
+import { alreadyExists, doesNotExist, keyParts, partsKey, partsToTuple, prepareBatch, type TupleRowData } from './tuple-rows.ts';
 
 /** Keys per `$or` lookup and rows per insert: well inside every driver's bound-parameter limit. */
 const LOOKUP_CHUNK = 50;
 const INSERT_CHUNK = 500;
-const IN_CHUNK = 500;
-/** Longest value list that selectTuplesAny turns into a UNION ALL of seeks on PostgreSQL. */
-const POSTGRES_UNION_LIMIT = 64;
 
 export interface SqlFgaStoreOptions {
   clock?: Clock;
@@ -51,46 +49,6 @@ function rowToTuple(row: FgaTupleRow): TupleKey {
   return partsToTuple({ ...row, conditionName: row.conditionName ?? null, conditionContext: row.conditionContext ?? null });
 }
 
-const TUPLE_COLUMNS = ['objectType', 'objectId', 'relation', 'userType', 'userId', 'userRelation', 'conditionName', 'conditionContext'] as const;
-
-/** A plain result row: SQLite and MySQL hand JSON columns back as text when entities are not hydrated. */
-function plainRowToTuple(row: Record<string, unknown>): TupleKey {
-  const context = typeof row.conditionContext === 'string' ? (JSON.parse(row.conditionContext) as Record<string, unknown>) : row.conditionContext;
-  return partsToTuple({ ...(row as unknown as TupleRowData), conditionName: (row.conditionName as string | null) ?? null, conditionContext: (context as Record<string, unknown> | null) ?? null });
-}
-
-type TupleWhere = Partial<Record<keyof TupleParts, string | { $in: string[] }>>;
-
-function tupleQuery(em: EntityManager, where: TupleWhere) {
-  return (em as SqlEntityManager).createQueryBuilder(FgaTuple).select([...TUPLE_COLUMNS]).where(where as never);
-}
-
-/**
- * The engine's hot paths: a query built from a plain filter and returned as plain rows, without entity
- * hydration (about half the cost of em.find per call, which a check repeats many times).
- */
-async function selectTuples(em: EntityManager, where: TupleWhere): Promise<TupleKey[]> {
-  const rows = await tupleQuery(em, where).execute('all');
-  return (rows as unknown as Record<string, unknown>[]).map(plainRowToTuple);
-}
-
-/**
- * Tuples matching `where` with `column` equal to any of `values`, in one statement. PostgreSQL without
- * statistics (a table never analyzed: right after a bulk load, until autovacuum runs) plans
- * `column IN (...)` of more than a few values as a filter over every row of the type, so there a short
- * list becomes a UNION ALL of single-value seeks; other databases seek IN lists without statistics.
- */
-async function selectTuplesAny(em: EntityManager, kind: Storage['kind'], where: TupleWhere, column: 'objectId' | 'userId', values: readonly string[]): Promise<TupleKey[]> {
-  if (values.length === 1) return selectTuples(em, { ...where, [column]: values[0]! });
-  if (kind === 'postgres' && values.length <= POSTGRES_UNION_LIMIT) {
-    const [first, ...rest] = values.map((value) => tupleQuery(em, { ...where, [column]: value }));
-    const rows = await first!.unionAll(...rest).execute('all');
-    return (rows as unknown as Record<string, unknown>[]).map(plainRowToTuple);
-  }
-  const parts = await Promise.all(chunks(values, IN_CHUNK).map((part) => selectTuples(em, { ...where, [column]: { $in: part } })));
-  return parts.flat();
-}
-
 /** The stored rows among `rows`, by tuple identity: one indexed lookup per chunk. */
 async function findExisting(em: EntityManager, rows: readonly TupleRowData[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
@@ -105,6 +63,7 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
   if (storage.kind === 'mongodb') throw new Error('the SQL FGA store needs a SQL database, not MongoDB');
   const now = () => (options.clock ? options.clock.now() : new Date());
   const readOptions = { disableIdentityMap: true } as const;
+  const reads = createRawTupleReads(storage);
 
   /**
    * The happy path costs one statement per chunk: deletes by key, counting what they removed, and plain
@@ -177,19 +136,16 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
 
     async readObjectRelation(object: string, relation: string): Promise<TupleKey[]> {
       const parsed = parseObject(object);
-      if (!parsed) return [];
-      return selectTuples(storage.fork(), { objectType: parsed.type, objectId: parsed.id, relation });
+      return parsed ? reads.byObject(parsed.type, parsed.id, relation) : [];
     },
 
     async readObjectRelations(objectType: string, relation: string, objectIds: readonly string[]): Promise<TupleKey[]> {
-      const ids = [...new Set(objectIds)];
-      if (ids.length === 0) return [];
-      return selectTuplesAny(storage.fork(), storage.kind, { objectType, relation }, 'objectId', ids);
+      return reads.byObjects(objectType, relation, [...new Set(objectIds)]);
     },
 
     async readByUsers(objectType: string, relation: string, users: readonly string[]): Promise<TupleKey[]> {
-      // One statement per (user type, userset relation) (selectTuplesAny): every column of
-      // fga_tuples_by_user is then constrained, so each user is a seek.
+      // One statement per (user type, userset relation): every column of fga_tuples_by_user is then
+      // constrained, so each user is a seek.
       const groups = new Map<string, { userType: string; userRelation: string; ids: Set<string> }>();
       for (const user of users) {
         const parsed = parseUser(user);
@@ -200,9 +156,7 @@ export function createSqlFgaStore(storage: Pick<Storage, 'kind' | 'fork' | 'clos
         if (!group) groups.set(key, (group = { userType: parsed.type, userRelation, ids: new Set() }));
         group.ids.add(parsed.id);
       }
-      const queries = [...groups.values()].map((g) =>
-        selectTuplesAny(storage.fork(), storage.kind, { userType: g.userType, userRelation: g.userRelation, objectType, relation }, 'userId', [...g.ids]),
-      );
+      const queries = [...groups.values()].map((g) => reads.byUsers(g.userType, g.userRelation, objectType, relation, [...g.ids]));
       return (await Promise.all(queries)).flat();
     },
 
