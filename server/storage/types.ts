@@ -25,7 +25,9 @@
  *    (specification part 9 rule 7), never a UNIQUE index.
  * 8. Queries go through the EntityManager with plain filters; no raw SQL in modules. Case-insensitive
  *    matching uses equalsIgnoreCase/containsIgnoreCase from case-insensitive.ts (SQL `ilike` is
- *    PostgreSQL-only and SQLite has no REGEXP).
+ *    PostgreSQL-only and SQLite has no REGEXP). The one exception is the FGA engine's hot read paths
+ *    (modules/fga/store/sql-runner.ts): parameterised statements below the ORM, because an em.find costs
+ *    ten times the query itself and a check makes many reads (issue 4 benchmark targets).
  * 9. em.transactional works on every SQL kind; on MongoDB it needs a replica set (as production MongoDB
  *    deployments are). Do not make correctness depend on a transaction spanning a network call.
  * 10. Schema changes are made by editing entities (the schema is brought up to date at startup, adding
