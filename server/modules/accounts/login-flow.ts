@@ -78,13 +78,18 @@ const resolveRolesAndScope: LoginStep = async (state) => {
   state.scope = state.input.scope?.length ? state.input.scope : [...DEFAULT_SCOPE];
 };
 
+/**
+ * The only step that writes, so the only one in a transaction: the password check above runs outside it,
+ * because on SQLite's single connection a transaction held across a 10-20 ms argon2 verify would make
+ * every login wait for the one before it.
+ */
 const issueTokens: LoginStep = async (state, ctx) => {
-  state.response = await completeLogin(ctx, state.user!, {
+  state.response = await ctx.em.transactional((em) => completeLogin({ ...ctx, em }, state.user!, {
     roles: state.roles!,
     scope: state.scope!,
     loginMethod: state.method!,
     message: 'Logged in successfully',
-  });
+  }));
 };
 
 export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, issueTokens];

@@ -21,6 +21,8 @@ export const loginOp = defineOperation({
   input: LoginRequest,
   output: AuthResponse,
   auth: 'public',
+  // The flow opens its own transaction for the writes only (login-flow.ts, issueTokens).
+  transaction: false,
   handler: async (input, ctx) => runLogin(input, ctx),
 });
 
