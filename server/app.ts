@@ -14,9 +14,9 @@ import type { Storage } from './storage/types.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { ENTITIES } from './modules/entities.ts';
 import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
-import { publicAuthenticator, type Authenticators } from './ops/auth.ts';
-import { adminAuthenticator } from './modules/admin/admin.service.ts';
-import { userAuthenticator } from './modules/tokens/index.ts';
+import { firstPresented, publicAuthenticator, type Authenticators } from './ops/auth.ts';
+import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/admin.service.ts';
+import { userAuthenticator, userCredentialsPresented } from './modules/tokens/index.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
 import { createGrpcServer } from './transports/grpc/index.ts';
@@ -52,7 +52,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const sealer = createSealer(config);
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
   const registry = overrides.registry ?? defaultRegistry;
-  const authenticators: Authenticators = { public: publicAuthenticator, admin: adminAuthenticator, user: userAuthenticator };
+  const authenticators: Authenticators = {
+    public: publicAuthenticator,
+    admin: adminAuthenticator,
+    user: userAuthenticator,
+    // Super-admin credentials first when presented, then the user's (specification part 5 subject rule).
+    user_or_admin: firstPresented(
+      { presented: adminCredentialsPresented, authenticate: adminAuthenticator },
+      { presented: userCredentialsPresented, authenticate: userAuthenticator },
+    ),
+  };
   const clock = overrides.clock ?? systemClock;
   // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });

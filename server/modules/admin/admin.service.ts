@@ -71,3 +71,8 @@ export const adminAuthenticator: Authenticator = async (ctx): Promise<Caller> =>
   if (token && (await cookieIsLive(ctx, token))) return { kind: 'super_admin', via: 'cookie' };
   throw AppError.unauthenticated('unauthorized: super-admin credentials required');
 };
+
+/** Whether the request carries super-admin credentials at all (header or cookie), valid or not. */
+export function adminCredentialsPresented(ctx: OpContext): boolean {
+  return ctx.credentials.adminSecretHeader !== undefined || ctx.credentials.cookies[ADMIN_COOKIE] !== undefined;
+}

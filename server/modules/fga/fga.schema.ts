@@ -33,7 +33,8 @@ export const PermissionCheckInput = s.object('PermissionCheckInput', {
 
 export const CheckPermissionsRequest = s.object('CheckPermissionsRequest', {
   // The bounds are checked by the handler, so that 0 and 101 get the message of part 8 on every protocol.
-  checks: s.list(PermissionCheckInput),
+  // Part 8: minimum 1, maximum 100; refused by the pipeline's input check on every protocol alike.
+  checks: s.list(PermissionCheckInput, { minItems: 1, maxItems: MAX_CHECKS }),
   user: s.optional(s.string({ maxLength: 512, description: 'explicit subject; super-admins, or the caller itself' })),
 });
 

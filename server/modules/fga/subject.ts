@@ -5,9 +5,7 @@
  * RFC 8693 `act` claim is an agent acting for its `sub`, so its checks also name `agent:<act.sub>`.
  */
 import { AppError } from '../../kernel/errors.ts';
-import type { Caller, OpContext } from '../../kernel/context.ts';
-import { presentedSession } from '../../kernel/cookies.ts';
-import { ADMIN_COOKIE } from '../admin/admin.service.ts';
+import type { Caller } from '../../kernel/context.ts';
 
 export interface Subject {
   /** The fully qualified subject: `user:<id>` or, for super-admins, any `type:id`. */
@@ -30,32 +28,6 @@ export function agentOf(claims: Record<string, unknown> | undefined): string | u
   const sub = (act as { sub?: unknown }).sub;
   if (typeof sub !== 'string' || !sub) return undefined;
   return sub.startsWith('agent:') ? sub : `agent:${sub}`;
-}
-
-function adminCredentialsPresented(ctx: OpContext): boolean {
-  return ctx.credentials.adminSecretHeader !== undefined || ctx.credentials.cookies[ADMIN_COOKIE] !== undefined;
-}
-
-function userCredentialsPresented(ctx: OpContext): boolean {
-  return ctx.credentials.bearer !== undefined || presentedSession(ctx.credentials.cookies) !== undefined;
-}
-
-/**
- * The public permission operations are for users, and super-admins may call them too (then naming the
- * subject). Super-admin credentials are tried first when presented, then user credentials; a caller who
- * presented only bad super-admin credentials hears about those.
- */
-export async function resolvePermissionCaller(ctx: OpContext): Promise<Caller> {
-  const { admin, user } = ctx.deps.authenticators;
-  if (!admin || !user) throw new Error('the admin and user authenticators must both be wired for permission operations');
-  if (adminCredentialsPresented(ctx)) {
-    try {
-      return await admin(ctx);
-    } catch (err) {
-      if (!(err instanceof AppError) || !userCredentialsPresented(ctx)) throw err;
-    }
-  }
-  return user(ctx);
 }
 
 /** Applies the subject rule to a resolved caller and an optional explicit `user`. */

@@ -23,4 +23,4 @@ export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refres
 export { endSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
-export { userAuthenticator } from './user-authenticator.ts';
+export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';

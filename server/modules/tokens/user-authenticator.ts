@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../kernel/errors.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
-import type { Caller } from '../../kernel/context.ts';
+import type { Caller, OpContext } from '../../kernel/context.ts';
 import type { Authenticator } from '../../ops/auth.ts';
 import { validateSessionToken } from '../sessions/index.ts';
 import { checkIssuedToken } from './validate-token.ts';
@@ -36,3 +36,8 @@ export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => 
   }
   throw refusal ?? AppError.unauthenticated('unauthorized: a bearer access token or session cookie is required');
 };
+
+/** Whether the request carries user credentials at all (bearer token or session cookie), valid or not. */
+export function userCredentialsPresented(ctx: OpContext): boolean {
+  return ctx.credentials.bearer !== undefined || presentedSession(ctx.credentials.cookies) !== undefined;
+}
