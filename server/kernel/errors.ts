@@ -13,6 +13,8 @@ export const ERROR_KINDS = [
   'method_not_allowed',
   'too_many_requests',
   'unimplemented',
+  /** An upstream this server depends on (SMTP, SMS provider) did not answer; the caller may retry. */
+  'unavailable',
   'internal',
 ] as const;
 
@@ -71,6 +73,7 @@ export const HTTP_ERROR_MAP: Record<ErrorKind, { status: number; code: string }>
   too_many_requests: { status: 429, code: 'resource_exhausted' },
   // An operation the protocol does not carry is the caller's mistake, so it answers 400, never 5xx.
   unimplemented: { status: 400, code: 'unimplemented' },
+  unavailable: { status: 503, code: 'unavailable' },
   internal: { status: 500, code: 'internal' },
 };
 
@@ -85,6 +88,7 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
   method_not_allowed: 'METHOD_NOT_ALLOWED',
   too_many_requests: 'TOO_MANY_REQUESTS',
   unimplemented: 'UNIMPLEMENTED',
+  unavailable: 'UNAVAILABLE',
   internal: 'INTERNAL',
 };
 

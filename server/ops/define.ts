@@ -9,7 +9,14 @@ import type { Static, TObject } from './schema.ts';
 import type { OpContext } from '../kernel/context.ts';
 import type { AuthKind } from './auth.ts';
 
-export type HandlerContext = OpContext & { readonly em: EntityManager };
+export type HandlerContext = OpContext & {
+  readonly em: EntityManager;
+  /**
+   * Work that must wait until the operation's writes are committed and must not hold the database meanwhile
+   * (sending an email or an SMS). Runs in order once the handler has succeeded; dropped when it fails.
+   */
+  readonly afterCommit: (task: () => Promise<void>) => void;
+};
 
 export interface OperationSpec<I extends TObject, O extends TObject> {
   /** The specification's name, snake_case, without the GraphQL underscore. */

@@ -5,7 +5,7 @@
  */
 import { AppError, toAppError } from '../kernel/errors.ts';
 import type { OpContext } from '../kernel/context.ts';
-import type { AnyOperation, HandlerContext } from './define.ts';
+import type { AnyOperation } from './define.ts';
 import { parseInput, shapeOutput } from './validate.ts';
 
 export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown): Promise<Record<string, unknown>> {
@@ -15,10 +15,14 @@ export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown
     if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
     ctx.caller = await authenticator(ctx);
     const em = ctx.deps.storage.fork();
+    const pending: Array<() => Promise<void>> = [];
+    const afterCommit = (task: () => Promise<void>) => void pending.push(task);
     const useTransaction = op.transaction ?? op.kind === 'mutation';
     const result = useTransaction
-      ? await em.transactional((txEm) => op.handler(input, { ...ctx, em: txEm } as HandlerContext))
-      : await op.handler(input, { ...ctx, em } as HandlerContext);
+      ? await em.transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
+      : await op.handler(input, { ...ctx, em, afterCommit });
+    // Handlers that open their own transactions (transaction: false) have committed them by now too.
+    for (const task of pending) await task();
     return shapeOutput<Record<string, unknown>>(op.output, result);
   } catch (err) {
     const appError = toAppError(err, ctx.req.requestId);

@@ -286,3 +286,32 @@ describe('password change through update_profile', () => {
     }
   });
 });
+
+describe('when the SMTP server is down', () => {
+  test('the link is stored, the email leaves after commit, and its failure answers 503 unavailable', async () => {
+    // A sink that is started and stopped leaves a port nobody listens on.
+    const gone = await startSmtpSink();
+    const flags = gone.flags();
+    await gone.close();
+    const server = await startServer(['--enable-email-verification', ...flags]);
+    try {
+      const api = restClient(server);
+      const res = await api.post('/v1/signup', { email: 'down@example.com', password: PASSWORD, confirm_password: PASSWORD });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { code: 'unavailable', message: 'failed to send email' });
+      // The account and its link were committed before sending: the user can ask again once mail works.
+      const user = await api.post('/v1/admin/user', { email: 'down@example.com' }, admin);
+      assert.equal(user.status, 200);
+      const pending = await api.post('/v1/admin/verification_requests', {}, admin);
+      assert.equal(pending.body.verification_requests.filter((r: any) => r.email === 'down@example.com').length, 1);
+      const graphql = await fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ query: 'mutation { resend_verify_email(params: {email: "down@example.com", identifier: "basic_auth_signup"}) { message } }' }),
+      });
+      assert.equal((await graphql.json()).errors[0].extensions.code, 'UNAVAILABLE');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -125,7 +125,7 @@ describe('email configuration', () => {
     const log = capturingLogger();
     await assert.rejects(
       createSmtpMailer(configWith(flags), log.logger).send({ to: 'a@example.com', subject: 's', html: 'h' }),
-      isAppError('internal', 'failed to send email'),
+      isAppError('unavailable', 'failed to send email'),
     );
     assert.match(log.text(), /email delivery failed/);
   });
@@ -154,7 +154,7 @@ describe('SMTP authentication and TLS', () => {
     const failure = await createSmtpMailer(configWith(flags), log.logger)
       .send({ to: 'a@example.com', subject: 's', html: 'h' })
       .then(() => undefined, (err: unknown) => err);
-    assert.ok(isAppError('internal', 'failed to send email')(failure));
+    assert.ok(isAppError('unavailable', 'failed to send email')(failure));
     assert.match(log.text(), /email delivery failed/);
     assert.match(log.text(), /"responseCode":535/);
     assert.ok(!log.text().includes('wrong-secret-value'));
@@ -167,7 +167,7 @@ describe('SMTP authentication and TLS', () => {
       const strict = configWith(tlsSink.flags());
       await assert.rejects(
         createSmtpMailer(strict, capturingLogger().logger).send({ to: 'tls@example.com', subject: 's', html: 'h' }),
-        isAppError('internal', 'failed to send email'),
+        isAppError('unavailable', 'failed to send email'),
       );
       const relaxed = configWith([...tlsSink.flags(), '--smtp-skip-tls-verification=true']);
       await createSmtpMailer(relaxed, capturingLogger().logger).send({ to: 'tls@example.com', subject: 'over tls', html: 'h' });

@@ -68,7 +68,7 @@ describe('Twilio-style SMS provider', () => {
       .send('+15557654321', 'code 654321')
       .then(() => undefined, (err: unknown) => err);
     assert.ok(failure instanceof AppError);
-    assert.equal(failure.kind, 'internal');
+    assert.equal(failure.kind, 'unavailable');
     assert.equal(failure.message, 'failed to send sms');
     assert.match(log.text(), /"status":401/);
     assert.match(log.text(), /"providerCode":20003/);
@@ -84,7 +84,7 @@ describe('Twilio-style SMS provider', () => {
     const log = capturingLogger();
     await assert.rejects(
       createSmsProvider(configWith(twilioFlags(gone.url)), log.logger).send('+15557654321', 'x'),
-      (err: unknown) => err instanceof AppError && err.kind === 'internal' && err.message === 'failed to send sms',
+      (err: unknown) => err instanceof AppError && err.kind === 'unavailable' && err.message === 'failed to send sms',
     );
     assert.match(log.text(), /sms delivery failed/);
     assert.match(log.text(), /ECONNREFUSED/);

@@ -40,6 +40,10 @@ export function handlerContext(app: App, em: EntityManager, credentials: Partial
     log: app.deps.logger,
     caller: { kind: 'anonymous' },
     em,
+    // Token tests send nothing; a task queued here would be a test bug, so it fails loudly.
+    afterCommit: () => {
+      throw new Error('afterCommit is not expected in token tests');
+    },
   };
 }
 

@@ -1,15 +1,17 @@
 /**
  * Emails of the account flows: a fresh single-use token (stored as a hash), a link built from --url only
  * (reference.md "Security lessons": never from request headers) that carries the caller's redirect_uri, and
- * the event's template; and phone codes by SMS. Sent inside the operation's transaction, so a failed send leaves no orphan token.
+ * the event's template; and phone codes by SMS. The token or code is stored in the operation's transaction;
+ * the message leaves after it commits (ctx.afterCommit), so a slow mail or SMS server never holds the
+ * database. A send that fails then fails the call, and the user asks again (resend_verify_email,
+ * resend_otp, forgot_password), which replaces nothing but adds a fresh link.
  */
 import type { HandlerContext } from '../../ops/define.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
-import { createOtp, createVerification } from '../verification/index.ts';
-import { createSmsProvider } from '../sms/index.ts';
+import { storeOtpSms, storeVerificationEmail } from '../verification/index.ts';
+import type { EmailEvent } from '../email/index.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
-import { emailLinkFor, sendTemplatedEmail, type EmailEvent } from '../email/index.ts';
 
 /** Link lifetimes: verification and invitations a day, sign-in and reset links shorter. */
 const TTL_SECONDS: Record<Exclude<EmailEvent, 'verify_otp'>, number> = {
@@ -30,20 +32,19 @@ export interface LinkMail {
 
 export async function sendLinkMail(ctx: HandlerContext, mail: LinkMail): Promise<void> {
   const redirectUri = checkRedirectUri(ctx.deps.config, mail.redirectUri);
-  const token = await createVerification(ctx.em, ctx.deps.clock, {
-    identifier: mail.event,
-    email: mail.email,
+  const send = await storeVerificationEmail(ctx.em, ctx.deps, {
+    event: mail.event,
+    to: mail.email,
+    user: toPublicUser(mail.user),
     userId: mail.user.id,
     redirectUri: redirectUri ?? null,
     ttlSeconds: TTL_SECONDS[mail.event],
   });
-  const url = emailLinkFor(ctx.deps.config, mail.event, { token, redirectUri });
-  await sendTemplatedEmail(ctx.deps, { event: mail.event, to: mail.email, user: toPublicUser(mail.user), url, em: ctx.em });
+  ctx.afterCommit(send);
 }
 
 /** A six-digit code by SMS for phone verification or reset (stored only as a keyed hash). */
 export async function sendPhoneCode(ctx: HandlerContext, user: UserRow, purpose = 'verify_otp'): Promise<void> {
-  const code = await createOtp(ctx.em, ctx.deps.clock, ctx.deps.sealer, { userId: user.id, phone: user.phoneNumber, purpose });
-  const sender = createSmsProvider(ctx.deps.config, ctx.deps.logger);
-  await sender.send(user.phoneNumber!, `Your ${ctx.deps.config.organizationName} code is ${code}`);
+  const send = await storeOtpSms(ctx.em, ctx.deps, { userId: user.id, phone: user.phoneNumber!, purpose });
+  ctx.afterCommit(send);
 }

@@ -102,7 +102,7 @@ export function createSmtpMailer(config: SmtpConfig, logger: Logger): Mailer {
         const secret = config.smtpPassword;
         if (secret && typeof failure.reason === 'string') failure.reason = failure.reason.split(secret).join('[redacted]');
         logger.error({ smtp: failure, host: config.smtpHost, port: config.smtpPort }, 'email delivery failed');
-        throw new AppError('internal', 'failed to send email');
+        throw new AppError('unavailable', 'failed to send email');
       }
     },
   };

@@ -71,11 +71,11 @@ export function createTwilioSmsProvider(config: TwilioConfig, logger: Logger): S
       } catch (err) {
         const reason = (err as Error)?.name === 'TimeoutError' ? 'timeout' : ((err as { cause?: { code?: string } })?.cause?.code ?? (err as Error)?.name);
         logger.error({ sms: { host: new URL(url).host, reason } }, 'sms delivery failed');
-        throw new AppError('internal', 'failed to send sms');
+        throw new AppError('unavailable', 'failed to send sms');
       }
       if (!res.ok) {
         logger.error({ sms: { host: new URL(url).host, status: res.status, providerCode: await providerErrorCode(res) } }, 'sms delivery refused');
-        throw new AppError('internal', 'failed to send sms');
+        throw new AppError('unavailable', 'failed to send sms');
       }
       await res.body?.cancel();
     },

@@ -35,6 +35,8 @@ export {
   sendVerificationEmail,
   sendOtpEmail,
   sendOtpSms,
+  storeVerificationEmail,
+  storeOtpSms,
   otpSmsBody,
   type VerificationDeps,
   type VerificationEmail,

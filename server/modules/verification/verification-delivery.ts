@@ -4,7 +4,9 @@
  * (createOtp + the verify_otp template or the SMS provider). Call with ctx.em and ctx.deps.
  *
  * The row is flushed before the message is sent, so a link never arrives for a request that was not
- * stored; inside a transaction a rollback after sending leaves a dead link, which is harmless.
+ * stored; inside a transaction a rollback after sending leaves a dead link, which is harmless. The
+ * store* variants store now and hand back the sending, so an operation can send after its transaction
+ * commits (HandlerContext.afterCommit) and never hold the database while an SMTP or SMS server answers.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config/flags.ts';
@@ -33,6 +35,11 @@ export interface VerificationEmail {
 
 /** Stores a verification request and emails its link (under --url, carrying redirect_uri). */
 export async function sendVerificationEmail(em: EntityManager, deps: VerificationDeps, request: VerificationEmail): Promise<void> {
+  await (await storeVerificationEmail(em, deps, request))();
+}
+
+/** Stores a verification request now; the answer sends its email (without the unit of work) when called. */
+export async function storeVerificationEmail(em: EntityManager, deps: VerificationDeps, request: VerificationEmail): Promise<() => Promise<void>> {
   const token = await createVerification(em, deps.clock, {
     identifier: request.event,
     email: request.to,
@@ -42,7 +49,7 @@ export async function sendVerificationEmail(em: EntityManager, deps: Verificatio
     nonce: request.nonce,
   });
   const url = emailLinkFor(deps.config, request.event, { token, redirectUri: request.redirectUri ?? undefined });
-  await sendTemplatedEmail(deps, { event: request.event, to: request.to, user: request.user, url, em });
+  return () => sendTemplatedEmail(deps, { event: request.event, to: request.to, user: request.user, url });
 }
 
 export interface OtpMessage extends OtpTarget {
@@ -74,8 +81,13 @@ export function otpSmsBody(organizationName: string, otp: string, ttlSeconds: nu
 
 /** Stores a code for the target and texts it to `phone`. */
 export async function sendOtpSms(em: EntityManager, deps: SmsDeps, message: Omit<OtpMessage, 'user'> & { phone: string }): Promise<void> {
+  await (await storeOtpSms(em, deps, message))();
+}
+
+/** Stores a code now; the answer texts it when called. */
+export async function storeOtpSms(em: EntityManager, deps: SmsDeps, message: Omit<OtpMessage, 'user'> & { phone: string }): Promise<() => Promise<void>> {
   const ttlSeconds = message.ttlSeconds ?? DEFAULT_OTP_TTL_SECONDS;
   const otp = await createOtp(em, deps.clock, deps.sealer, { ...message, ttlSeconds });
   const sms = deps.sms ?? createSmsProvider(deps.config, deps.logger);
-  await sms.send(message.phone, otpSmsBody(deps.config.organizationName, otp, ttlSeconds));
+  return () => sms.send(message.phone, otpSmsBody(deps.config.organizationName, otp, ttlSeconds));
 }

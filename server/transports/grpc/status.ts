@@ -16,5 +16,6 @@ export const GRPC_STATUS_BY_KIND: Record<ErrorKind, status> = {
   method_not_allowed: status.UNIMPLEMENTED,
   too_many_requests: status.RESOURCE_EXHAUSTED,
   unimplemented: status.UNIMPLEMENTED,
+  unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,
 };
