@@ -3,7 +3,7 @@
  * failing one stops startup and runs again next time, two instances starting at once on a shared server
  * serialise on the lock, and migration 0001 removes stale UNIQUE indexes (specification part 9 rule 7).
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';

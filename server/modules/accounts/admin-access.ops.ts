@@ -6,11 +6,12 @@
 import { defineOperation } from '../../ops/define.ts';
 import { s, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { createUser, findUserByEmail, findUserById, purgeUser, rolesForSignup, toPublicUser, UserSchema } from '../users/index.ts';
+import { findUserByEmail, findUserById, purgeUser, rolesForSignup, toPublicUser, UserSchema } from '../users/index.ts';
 import { purgeTokensForUser, revokeAllForUser } from '../tokens/index.ts';
 import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { sendLinkMail } from './account-mail.ts';
+import { createAccount } from './create-account.ts';
 
 const DeleteUserRequest = s.object('DeleteUserRequest', { id: s.string({ minLength: 1 }) });
 const UpdateAccessRequest = s.object('UpdateAccessRequest', { user_id: s.string({ minLength: 1 }) });
@@ -75,7 +76,7 @@ export const inviteMembersOp = defineOperation({
   output: InviteMembersResponse,
   auth: 'admin',
   handler: async (input, ctx) => {
-    const { config, clock } = ctx.deps;
+    const { config } = ctx.deps;
     if (!config.enableBasicAuthentication && !config.enableMagicLinkLogin) {
       throw AppError.precondition('invitations need basic authentication or magic link login');
     }
@@ -83,8 +84,7 @@ export const inviteMembersOp = defineOperation({
     for (const email of [...new Set(input.emails.map((e) => e.trim().toLowerCase()))]) {
       // Existing accounts are skipped, not re-invited: an invitation never touches a live account.
       if (await findUserByEmail(ctx.em, email, { includeDeactivated: true })) continue;
-      const user = await createUser(ctx.em, clock, { email, signupMethods: ['basic_auth'], roles: rolesForSignup(config) });
-      recordEvent(ctx.em, 'user.created', { user: toPublicUser(user) }, clock);
+      const user = await createAccount(ctx, { email, signupMethods: ['basic_auth'], roles: rolesForSignup(config) });
       await sendLinkMail(ctx, { event: 'invite_member', user, email, redirectUri: input.redirect_uri });
       invited.push(toPublicUser(user));
     }

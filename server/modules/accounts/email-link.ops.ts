@@ -6,12 +6,12 @@
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { createUser, findUserByEmail, findUserById, normaliseEmail, rolesForLogin, rolesForSignup, toPublicUser, type UserRow } from '../users/index.ts';
+import { findUserByEmail, findUserById, normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
 import { consumeVerification } from '../verification/index.ts';
-import { recordEvent } from '../events/index.ts';
 import { isEmailEvent } from '../email/index.ts';
 import { AuthResponse, MagicLinkLoginRequest, ResendVerifyEmailRequest, VerifyEmailRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
+import { createAccount } from './create-account.ts';
 import { sendLinkMail } from './account-mail.ts';
 
 /** Identifiers whose link signs the user in through verify_email. */
@@ -81,13 +81,12 @@ export const magicLinkLoginOp = defineOperation({
   output: MessageResponse,
   auth: 'public',
   handler: async (input, ctx) => {
-    const { config, clock } = ctx.deps;
+    const { config } = ctx.deps;
     if (!config.enableMagicLinkLogin) throw AppError.precondition('magic link login is disabled for this instance');
     let user = await findUserByEmail(ctx.em, normaliseEmail(input.email));
     if (!user) {
       if (!config.enableSignup) throw AppError.precondition('signup is disabled for this instance');
-      user = await createUser(ctx.em, clock, { email: input.email, signupMethods: ['magic_link_login'], roles: rolesForSignup(config, input.roles) });
-      recordEvent(ctx.em, 'user.created', { user: toPublicUser(user) }, clock);
+      user = await createAccount(ctx, { email: input.email, signupMethods: ['magic_link_login'], roles: rolesForSignup(config, input.roles) });
     } else if (input.roles?.length) {
       rolesForLogin(user, input.roles);
     }

@@ -8,9 +8,9 @@
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import type { Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { createUser, rolesForSignup, toPublicUser } from '../users/index.ts';
+import { rolesForSignup, toPublicUser } from '../users/index.ts';
+import { createAccount } from './create-account.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
-import { recordEvent } from '../events/index.ts';
 import { AuthResponse, SignUpRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
 import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
@@ -59,8 +59,8 @@ async function register(
   roles: string[],
   passwordHash: string,
 ): Promise<Static<typeof AuthResponse>> {
-  const { config, clock } = ctx.deps;
-  const user = await createUser(ctx.em, clock, {
+  const { config } = ctx.deps;
+  const user = await createAccount(ctx, {
     email: input.email,
     phoneNumber: input.phone_number,
     passwordHash,
@@ -76,7 +76,6 @@ async function register(
     appData: input.app_data,
   });
   const publicUser = toPublicUser(user);
-  recordEvent(ctx.em, 'user.created', { user: publicUser }, clock);
   if (method === 'basic_auth' && config.enableEmailVerification) {
     await sendLinkMail(ctx, { event: 'basic_auth_signup', user, email: user.email!, redirectUri: input.redirect_uri });
     return { message: 'Verification email has been sent. Please check your inbox', user: publicUser };

@@ -10,7 +10,7 @@
  */
 import type { AnyOperation } from '../../ops/define.ts';
 import type { Registry } from '../../ops/registry.ts';
-import { isListSchema, isObjectSchema, isRequired, objectName, scalarKind } from '../../ops/schema.ts';
+import { isListSchema, isObjectSchema, objectName, scalarKind } from '../../ops/schema.ts';
 import type { ScalarKind, TObject, TSchema } from '../../ops/schema.ts';
 
 export const PROTO_PACKAGE = 'portcullis.v1';

@@ -82,7 +82,6 @@ export function fromWire(schema: TObject, message: unknown): Record<string, unkn
   for (const [field, prop] of Object.entries(schema.properties)) {
     const value = wire[field];
     const required = isRequired(schema, field);
-    const kind = scalarKind(prop);
     if (isListSchema(prop)) {
       const items = (prop as unknown as { items: TSchema }).items;
       if (Array.isArray(value) && (value.length > 0 || required)) out[field] = value.map((item) => itemFromWire(items, item));

@@ -1,0 +1,14 @@
+/**
+ * Every way an account comes into being in the account flows (signup, magic link, invitation) records
+ * `user.created` in the same unit of work (reference.md "Events"), so no flow can forget it.
+ */
+import type { HandlerContext } from '../../ops/define.ts';
+import { createUser, type NewUserData, type UserRow } from '../users/index.ts';
+import { toPublicUser } from '../users/user.schema.ts';
+import { recordEvent } from '../events/index.ts';
+
+export async function createAccount(ctx: HandlerContext, data: NewUserData): Promise<UserRow> {
+  const user = await createUser(ctx.em, ctx.deps.clock, data);
+  recordEvent(ctx.em, 'user.created', { user: toPublicUser(user) }, ctx.deps.clock);
+  return user;
+}
