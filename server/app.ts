@@ -25,6 +25,7 @@ import { createSealer } from './kernel/encryption.ts';
 import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
+import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -66,7 +67,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga };
+  const limits = createRateLimiter(policiesFor(config), memoryFactory);
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits };
   let shuttingDown = false;
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
@@ -84,6 +86,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await metricsHttp.close();
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
       await fga?.close();
+      await limits.close();
       await storage.close();
       logger.flush?.();
     },

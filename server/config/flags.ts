@@ -56,6 +56,9 @@ export const FLAGS = [
   // HTTP policy.
   { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'allowed origins, comma-separated' },
   { name: 'trusted-proxies', kind: 'list', default: [], help: 'CIDRs of proxies whose X-Forwarded-For is honoured, comma-separated' },
+  { name: 'rate-limit-rps', kind: 'int', default: 30, help: 'requests per second each client IP may make on every HTTP route and gRPC method (0 disables)' },
+  { name: 'rate-limit-burst', kind: 'int', default: 60, help: 'requests a client IP may make at once above --rate-limit-rps' },
+  { name: 'login-lockout-threshold', kind: 'int', default: 10, help: 'failed logins of one account within 15 minutes before it is locked for 15 minutes (1-25; at most 100 an hour)' },
   { name: 'redirect-uris', kind: 'list', default: [], help: 'redirect URIs registered for the instance client, comma-separated' },
   { name: 'default-authorize-response-type', kind: 'string', default: 'token', help: 'default response_type of /authorize' },
   { name: 'default-authorize-response-mode', kind: 'string', default: 'query', help: 'default response_mode of /authorize' },

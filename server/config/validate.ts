@@ -39,6 +39,11 @@ function checkJwt(config: Config): string | undefined {
   if (!JWT_TYPES.includes(config.jwtType)) return `--jwt-type must be one of ${JWT_TYPES.join(', ')}`;
   if (config.jwtType.startsWith('HS')) {
     if (!config.jwtSecret) return `--jwt-secret is required for --jwt-type ${config.jwtType}`;
+    // RFC 7518 section 3.2: an HMAC key at least as long as the hash output (32, 48 or 64 bytes).
+    const minimum = Number(config.jwtType.slice(2)) / 8;
+    if (Buffer.byteLength(config.jwtSecret, 'utf8') < minimum) {
+      return `--jwt-secret must be at least ${minimum} bytes for --jwt-type ${config.jwtType} (RFC 7518 section 3.2)`;
+    }
     return undefined;
   }
   if (!config.jwtPrivateKey) return `--jwt-private-key is required for --jwt-type ${config.jwtType}`;

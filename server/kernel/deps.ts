@@ -8,6 +8,7 @@ import type { Storage } from '../storage/types.ts';
 import type { Authenticators } from '../ops/auth.ts';
 import type { SigningKeys } from '../modules/tokens/signing-keys.ts';
 import type { Sealer } from './encryption.ts';
+import type { RateLimiter } from './limits.ts';
 import type { FgaService } from '../modules/fga/fga.service.ts';
 
 export interface Clock {
@@ -26,6 +27,8 @@ export interface Deps {
   readonly keys: SigningKeys;
   /** Encrypts secrets at rest (TOTP seeds, OTP digests, upstream client secrets). */
   readonly sealer: Sealer;
+  /** Abuse limits (kernel/limits.ts): per IP, per account, per destination, per one-time code target. */
+  readonly limits: RateLimiter;
   /** The embedded FGA engine's store and model; undefined when FGA is off (MongoDB main database, no --fga-store). */
   readonly fga?: FgaService;
 }

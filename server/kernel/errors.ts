@@ -23,12 +23,23 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
 export class AppError extends Error {
   readonly kind: ErrorKind;
   readonly detail?: unknown;
+  /**
+   * For too_many_requests: seconds until the caller may try again. HTTP sends it as Retry-After
+   * (RFC 9110 section 10.2.3), gRPC as `retry-after` trailing metadata, GraphQL as extensions.retryAfter.
+   */
+  retryAfterSeconds?: number;
 
   constructor(kind: ErrorKind, message: string, detail?: unknown) {
     super(message);
     this.name = 'AppError';
     this.kind = kind;
     this.detail = detail;
+  }
+
+  static tooManyRequests(message: string, retryAfterSeconds: number): AppError {
+    const error = new AppError('too_many_requests', message);
+    error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    return error;
   }
 
   static invalid(message: string): AppError {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, CLIENT_SECRET } from '../support/app.ts';
+import { startServer, ADMIN_SECRET, CLIENT_SECRET, TEST_JWT_SECRET } from '../support/app.ts';
 import { startSmtpSink, firstLink } from '../support/smtp-sink.ts';
 import { restClient, cookieValue } from '../support/rest-client.ts';
 import { createLogger } from '../../server/kernel/logger.ts';
@@ -15,7 +15,7 @@ test('secrets handled by the account flows are neither stored nor logged in clea
   const logger = createLogger('trace', { write: (line: string) => void logLines.push(line) });
   const smtp = await startSmtpSink();
   const server = await startServer(['--enable-email-verification', '--log-level', 'trace', ...smtp.flags()], { logger });
-  const secrets: Record<string, string> = { ADMIN_SECRET, CLIENT_SECRET, jwtSecret: 'test-jwt-secret' };
+  const secrets: Record<string, string> = { ADMIN_SECRET, CLIENT_SECRET, jwtSecret: TEST_JWT_SECRET };
   try {
     const api = restClient(server);
     const password = 'Cl3ar!textPassword';

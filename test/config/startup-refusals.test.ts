@@ -22,7 +22,7 @@ const GOOD: Record<string, string> = {
   'client-secret': 'b',
   'admin-secret': 's',
   'jwt-type': 'HS256',
-  'jwt-secret': 'k',
+  'jwt-secret': 'k'.repeat(32),
 };
 
 function run(args: string[]) {
@@ -51,6 +51,8 @@ const refusals: Array<[string, string[], RegExp]> = [
   ['RS256 without encryption key or jwt secret', argsWith({ 'jwt-type': 'RS256', 'jwt-secret': null }, ['--jwt-private-key', '-----BEGIN PRIVATE KEY-----\\nMC4=\\n-----END PRIVATE KEY-----']), /--encryption-key is required for --jwt-type RS256/],
   ['ES256 without private key', argsWith({ 'jwt-type': 'ES256', 'jwt-secret': null }), /--jwt-private-key is required/],
   ['HS256 without secret', argsWith({ 'jwt-secret': null }), /--jwt-secret is required for --jwt-type HS256/],
+  ['HS256 with a 31-byte secret', argsWith({ 'jwt-secret': 'k'.repeat(31) }), /--jwt-secret must be at least 32 bytes for --jwt-type HS256/],
+  ['HS512 with a 63-byte secret', argsWith({ 'jwt-type': 'HS512', 'jwt-secret': 'k'.repeat(63) }), /--jwt-secret must be at least 64 bytes for --jwt-type HS512/],
   ['equal http and metrics ports', argsWith({}, ['--http-port', '9000', '--metrics-port', '9000']), /--http-port and --metrics-port must differ/],
   ['v1 underscore flag', argsWith({}, ['--database_type', 'sqlite']), /v1-style flag name.*--database-type/],
   ['unknown flag', argsWith({}, ['--no-such-flag']), /unknown option '--no-such-flag'/],

@@ -5,7 +5,7 @@ import { serializeCookie, parseCookieHeader } from '../../server/kernel/effects.
 import { parseConfig } from '../../server/config/parse.ts';
 
 const flags = (url: string, extra: string[] = []) =>
-  parseConfig(['--database-url', 'x.db', '--url', url, '--client-id', 'a', '--client-secret', 'b', '--admin-secret', 's', '--jwt-secret', 'k', ...extra]);
+  parseConfig(['--database-url', 'x.db', '--url', url, '--client-id', 'a', '--client-secret', 'b', '--admin-secret', 's', '--jwt-secret', 'k'.repeat(32), ...extra]);
 
 test('the domain cookie is scoped to the parent domain of --url, never to an IP or localhost', () => {
   assert.equal(cookieDomainOf('https://auth.example.com'), 'example.com');

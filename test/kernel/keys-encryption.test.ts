@@ -30,12 +30,12 @@ for (const [alg, pair] of Object.entries(pairs)) {
 }
 
 test('HMAC keys publish nothing and keep a stable kid', async () => {
-  const config = parseConfig([...base, '--jwt-type', 'HS512', '--jwt-secret', 'k']);
+  const config = parseConfig([...base, '--jwt-type', 'HS512', '--jwt-secret', 'k'.repeat(64)]);
   const a = await loadSigningKeys(config);
   const b = await loadSigningKeys(config);
   assert.deepEqual(a.jwks.keys, []);
   assert.equal(a.kid, b.kid);
-  const other = await loadSigningKeys(parseConfig([...base, '--jwt-type', 'HS512', '--jwt-secret', 'k2']));
+  const other = await loadSigningKeys(parseConfig([...base, '--jwt-type', 'HS512', '--jwt-secret', 'k2'.repeat(32)]));
   assert.notEqual(a.kid, other.kid);
 });
 

@@ -55,7 +55,7 @@ export async function freePorts(): Promise<Ports> {
 export const SECRETS = {
   clientSecret: 'sea-client-secret-7f3a',
   adminSecret: 'sea-admin-secret-91c2',
-  jwtSecret: 'sea-jwt-secret-4d8e',
+  jwtSecret: 'sea-jwt-secret-4d8e-0123456789abcdef-0123456789ab',
 };
 
 /** Flags of a server on the given ports with its SQLite file in `dir`; `extra` comes last and wins. */

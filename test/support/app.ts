@@ -12,6 +12,8 @@ import { listenApp, type BoundPorts } from '../../server/listen.ts';
 export const ADMIN_SECRET = 'test-admin-secret';
 export const CLIENT_ID = 'test-client';
 export const CLIENT_SECRET = 'test-client-secret';
+/** RFC 7518 section 3.2: an HMAC key at least as long as the hash; 64 bytes serve HS256 to HS512. */
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef-0123456789abcdef-0123456789abcd';
 
 export interface TestServer {
   app: App;
@@ -31,12 +33,14 @@ export function baseFlags(dir: string): string[] {
     '--client-secret', CLIENT_SECRET,
     '--admin-secret', ADMIN_SECRET,
     '--jwt-type', 'HS256',
-    '--jwt-secret', 'test-jwt-secret',
+    '--jwt-secret', TEST_JWT_SECRET,
     '--host', '127.0.0.1',
     '--http-port', '0',
     '--grpc-port', '0',
     '--metrics-port', '0',
     '--log-level', 'silent',
+    // Tests call from one address far faster than any person; the per-IP limit has its own tests.
+    '--rate-limit-rps', '0',
   ];
 }
 

@@ -15,9 +15,9 @@ const pem = (key: KeyObject) => key.export({ format: 'pem', type: 'pkcs8' }).toS
 const ISSUER = 'http://127.0.0.1:8080';
 
 const CASES: { alg: string; flags: () => string[]; digest: string }[] = [
-  { alg: 'HS256', flags: () => ['--jwt-type', 'HS256', '--jwt-secret', 'hs256-secret'], digest: 'sha256' },
-  { alg: 'HS384', flags: () => ['--jwt-type', 'HS384', '--jwt-secret', 'hs384-secret'], digest: 'sha384' },
-  { alg: 'HS512', flags: () => ['--jwt-type', 'HS512', '--jwt-secret', 'hs512-secret'], digest: 'sha512' },
+  { alg: 'HS256', flags: () => ['--jwt-type', 'HS256', '--jwt-secret', 'hs256-secret'.repeat(8)], digest: 'sha256' },
+  { alg: 'HS384', flags: () => ['--jwt-type', 'HS384', '--jwt-secret', 'hs384-secret'.repeat(8)], digest: 'sha384' },
+  { alg: 'HS512', flags: () => ['--jwt-type', 'HS512', '--jwt-secret', 'hs512-secret'.repeat(8)], digest: 'sha512' },
   {
     alg: 'RS256',
     flags: () => ['--jwt-type', 'RS256', '--jwt-private-key', pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey), '--encryption-key', 'enc'],
