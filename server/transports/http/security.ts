@@ -2,9 +2,15 @@
  * Cross-cutting HTTP policy: security headers, CORS per --allowed-origins, the CSRF rule of specification
  * part 5 (state-changing POST needs Origin or Referer; with allowed origins `*` the Origin host must equal
  * the request host), and the SDK's x-authorizer-client-id check (reference.md "Compatibility").
+ *
+ * CORS never grants credentials to "any origin": under `--allowed-origins *` every origin may read
+ * uncredentialed answers (Access-Control-Allow-Origin without Access-Control-Allow-Credentials), and only
+ * origins listed explicitly (or by a `*.` wildcard entry) get credentialed CORS. Otherwise any web site could
+ * read GET /v1/profile with the visitor's SameSite=None session cookies (Fetch standard, "CORS protocol and
+ * credentials"; OWASP ASVS 4.0 14.5.3: the Origin header is checked against an allow list, never echoed).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../../config/flags.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError, GRAPHQL_ERROR_CODES } from '../../kernel/errors.ts';
@@ -31,6 +37,14 @@ function originOf(value: string | undefined): URL | undefined {
 /** Matches an origin against --allowed-origins; entries may use a leading `*.` for subdomains. */
 export function originAllowed(allowed: readonly string[], origin: string): boolean {
   if (allowed.includes('*')) return true;
+  return originListed(allowed, origin);
+}
+
+/**
+ * Whether an origin is named by an explicit --allowed-origins entry (exact or `*.` wildcard); the bare `*`
+ * names no origin. Only these origins get credentialed CORS.
+ */
+export function originListed(allowed: readonly string[], origin: string): boolean {
   const parsed = originOf(origin);
   if (!parsed) return false;
   return allowed.some((entry) => {
@@ -41,6 +55,20 @@ export function originAllowed(allowed: readonly string[], origin: string): boole
     if (scheme && `${parsed.protocol}//` !== scheme) return false;
     return parsed.host.endsWith(`.${suffix}`);
   });
+}
+
+const CORS_COMMON = { allowedHeaders: CORS_ALLOWED_HEADERS, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 };
+
+/**
+ * CORS answer for one request's Origin: a listed origin is echoed with credentials; under `*` any other
+ * origin gets `Access-Control-Allow-Origin: *`, which browsers never honour for credentialed requests, so
+ * cookies may ride along but the answer stays unreadable to the calling page; otherwise no CORS at all.
+ */
+export function corsOptionsFor(allowed: readonly string[], origin: string | undefined): FastifyCorsOptions {
+  if (origin === undefined) return { ...CORS_COMMON, origin: false };
+  if (originListed(allowed, origin)) return { ...CORS_COMMON, origin: true, credentials: true };
+  if (allowed.includes('*')) return { ...CORS_COMMON, origin: '*', credentials: false };
+  return { ...CORS_COMMON, origin: false };
 }
 
 export function csrfProblem(config: Config, request: FastifyRequest): string | undefined {
@@ -62,11 +90,7 @@ export function csrfProblem(config: Config, request: FastifyRequest): string | u
 export async function registerSecurity(http: FastifyInstance, deps: Deps): Promise<void> {
   const { config } = deps;
   await http.register(cors, {
-    origin: (origin, callback) => callback(null, origin === undefined ? false : originAllowed(config.allowedOrigins, origin)),
-    credentials: true,
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    methods: ['GET', 'POST', 'OPTIONS'],
-    maxAge: 600,
+    delegator: (request, callback) => callback(null, corsOptionsFor(config.allowedOrigins, request.headers.origin)),
   });
 
   http.addHook('onRequest', async (request, reply) => {
