@@ -1,10 +1,11 @@
 /**
  * The session cookie pair and the MFA cookie (specification part 5 "User credentials"; reference.md
  * "Lifetimes"): `cookie_session` is host-scoped, `cookie_session_domain` carries a Domain attribute for the
- * parent domain of --url so sibling applications see it. Both HttpOnly, SameSite=None by default, Secure per
+ * registrable domain of --url so sibling applications see it. Both HttpOnly, SameSite=None by default, Secure per
  * --app-cookie-secure. The admin cookie lives in modules/admin.
  */
 import { isIP } from 'node:net';
+import { getDomain } from 'tldts';
 import type { Config } from '../config/flags.ts';
 import type { CookieSpec } from './effects.ts';
 
@@ -17,16 +18,20 @@ export const SESSION_COOKIE_SECONDS = 24 * 3600;
 export const MFA_COOKIE_SECONDS = 5 * 60;
 
 /**
- * Parent domain for the domain-scoped cookie: the last two labels of the --url host. None for IP addresses
- * and single-label hosts such as localhost, where browsers refuse a Domain attribute.
+ * Domain attribute of the domain-scoped cookie: the registrable domain of the --url host ("eTLD+1" per the
+ * Public Suffix List), as RFC 6265 section 5.3 step 5 has browsers refuse a Domain that is a public suffix.
+ * The last two labels were wrong for `auth.example.co.uk` (they gave the suffix `co.uk`). None when the host
+ * is an IP address, a single label such as localhost, or itself a public suffix: the cookie is then
+ * host-only. Private suffixes count (allowPrivateDomains): on `alice.github.io` the cookie is scoped to
+ * `alice.github.io`, not offered to every `*.github.io` tenant with Domain=github.io, a Domain that
+ * browsers, which apply the private section of the list too, would refuse anyway.
  */
 export function cookieDomainOf(baseUrl: string | undefined): string | undefined {
   if (!baseUrl) return undefined;
   const host = new URL(baseUrl).hostname;
   if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return undefined;
-  const labels = host.split('.');
-  if (labels.length < 2) return undefined;
-  return labels.slice(-2).join('.');
+  if (!host.includes('.')) return undefined;
+  return getDomain(host, { allowPrivateDomains: true }) ?? undefined;
 }
 
 function appCookie(config: Config, name: string, value: string, maxAge: number, domain?: string): CookieSpec {
