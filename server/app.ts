@@ -25,6 +25,7 @@ import { createSealer } from './kernel/encryption.ts';
 import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
+import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 
 export interface AppOverrides {
@@ -34,6 +35,8 @@ export interface AppOverrides {
   registry?: Registry;
   /** The FGA store to use instead of the one --fga-store picks; null turns FGA off (the MongoDB case). */
   fgaStore?: FgaStore | null;
+  /** Retry and poll timing of the message outbox worker (tests shorten the backoff). */
+  outbox?: Partial<OutboxOptions>;
 }
 
 export interface App {
@@ -43,6 +46,8 @@ export interface App {
   readonly metricsHttp: FastifyInstance;
   /** undefined when --enable-grpc=false. */
   readonly grpc?: GrpcServer;
+  /** The message outbox worker; tests await outbox.idle() for the mails and texts to leave. */
+  readonly outbox: MessageOutbox;
   close(): Promise<void>;
 }
 
@@ -68,23 +73,29 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
   const limits = createRateLimiter(policiesFor(config), memoryFactory);
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits };
+  // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
+  const outbox = createMessageOutbox(overrides.outbox);
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, outbox };
   let shuttingDown = false;
   const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
+  outbox.start(deps);
   return {
     deps,
     registry,
     http,
     metricsHttp,
     grpc,
+    outbox,
     async close() {
       shuttingDown = true;
       await http.close();
       await metricsHttp.close();
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
+      // After the listeners (no new jobs), before storage (a running delivery finishes its writes).
+      await outbox.stop();
       await fga?.close();
       await limits.close();
       await storage.close();

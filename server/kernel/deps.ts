@@ -31,4 +31,6 @@ export interface Deps {
   readonly limits: RateLimiter;
   /** The embedded FGA engine's store and model; undefined when FGA is off (MongoDB main database, no --fga-store). */
   readonly fga?: FgaService;
+  /** Wakes the message outbox worker (modules/messages) after a commit; absent where no worker runs. */
+  readonly outbox?: { wake(): void };
 }

@@ -10,7 +10,8 @@ import { IdentityClaim } from './users/identity-claim.entity.ts';
 import { EventOutbox } from './events/event-outbox.entity.ts';
 import { VerificationRequest } from './verification/verification-request.entity.ts';
 import { Otp } from './verification/otp.entity.ts';
+import { MessageJob } from './messages/message-job.entity.ts';
 import { FgaModel } from './fga/store/fga-model.entity.ts';
 import { FgaTuple } from './fga/store/fga-tuple.entity.ts';
 
-export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord, EventOutbox, VerificationRequest, Otp, FgaModel, FgaTuple];
+export const ENTITIES = [AdminSession, User, IdentityClaim, Session, TokenRecord, EventOutbox, VerificationRequest, Otp, MessageJob, FgaModel, FgaTuple];

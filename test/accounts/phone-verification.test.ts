@@ -25,6 +25,8 @@ test('phone signup waits for the texted code; verify_otp signs in; login works a
     const refused = await api.post('/v1/login', { phone_number: phone, password });
     assert.match(refused.body.message, /phone number not verified/);
 
+    // The code leaves from the message outbox after the signup committed.
+    await server.app.outbox.idle();
     assert.equal(sms.requests.length, 1);
     const text = sms.requests[0]!.form.Body!;
     assert.equal(sms.requests[0]!.form.To, phone);

@@ -7,7 +7,8 @@ import { createUser, type NewUserData, type UserRow } from '../users/index.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import { recordEvent } from '../events/index.ts';
 
-export async function createAccount(ctx: HandlerContext, data: NewUserData): Promise<UserRow> {
+/** `ctx` is a handler's context, or the message worker's unit of work and deps (magic link signups). */
+export async function createAccount(ctx: Pick<HandlerContext, 'em' | 'deps'>, data: NewUserData): Promise<UserRow> {
   const user = await createUser(ctx.em, ctx.deps.clock, data);
   recordEvent(ctx.em, 'user.created', { user: toPublicUser(user) }, ctx.deps.clock);
   return user;

@@ -1,18 +1,22 @@
 /**
  * The emailed-link flows (specification part 4.1): verify_email completes signup verification, magic-link
  * sign-in, an email change or an invitation; resend_verify_email sends a fresh link; magic_link_login starts
- * passwordless sign-in. Tokens are single use and stored only as hashes (issue 3 item 7).
+ * passwordless sign-in. Tokens are single use and stored only as hashes.
+ *
+ * resend_verify_email and magic_link_login answer the same for every address (OWASP ASVS 2.5.x, no account
+ * enumeration): they check only the flags and the input, then queue a message; the outbox worker decides
+ * whether the address gets a link (known, not revoked, not verified yet) and creates a magic-link account.
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserByEmail, findUserById, normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
+import type { Config } from '../../config/flags.ts';
+import { findUserByEmail, findUserById, requireEmail, rolesForLogin, type UserRow } from '../users/index.ts';
 import { consumeVerification } from '../verification/index.ts';
-import { isEmailEvent } from '../email/index.ts';
+import { enqueueMessage, type LinkFlow } from '../messages/index.ts';
 import { AuthResponse, MagicLinkLoginRequest, ResendVerifyEmailRequest, VerifyEmailRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
-import { createAccount } from './create-account.ts';
-import { sendLinkMail } from './account-mail.ts';
+import { checkRedirectUri } from './redirect-uri.ts';
 
 /** Identifiers whose link signs the user in through verify_email. */
 const VERIFY_EMAIL_IDENTIFIERS = ['basic_auth_signup', 'magic_link_login', 'update_email', 'invite_member'] as const;
@@ -22,6 +26,31 @@ async function verifiedUser(ctx: HandlerContext, userId: string | null, email: s
   if (!user || user.email !== email) throw AppError.invalid('invalid or expired token');
   if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
   return user;
+}
+
+/**
+ * The identifiers resend_verify_email serves, each only while its flag is on: a link of a disabled flow
+ * must not be obtainable through the back door. Invitations, reset links and codes have their own
+ * operations. Decided from the flags alone, before any lookup, so the answer is the same for every address.
+ */
+function resendableFlow(config: Config, identifier: string): LinkFlow {
+  if (identifier === 'basic_auth_signup' || identifier === 'update_email') {
+    if (!config.enableEmailVerification) throw AppError.precondition('email verification is disabled for this instance');
+    return identifier;
+  }
+  if (identifier === 'magic_link_login') {
+    if (!config.enableMagicLinkLogin) throw AppError.precondition('magic link login is disabled for this instance');
+    return identifier;
+  }
+  throw AppError.invalid(`invalid identifier: ${identifier.slice(0, 64)}`);
+}
+
+/** Roles a magic link may ask for: names from --roles (whether the account may hold them is the worker's check). */
+function configuredRoles(config: Pick<Config, 'roles'>, asked: readonly string[] | undefined): string[] | undefined {
+  for (const role of asked ?? []) {
+    if (!config.roles.includes(role.trim())) throw AppError.invalid(`role ${JSON.stringify(role.slice(0, 64))} is not one of the configured roles`);
+  }
+  return asked?.length ? [...asked] : undefined;
 }
 
 export const verifyEmailOp = defineOperation({
@@ -38,7 +67,9 @@ export const verifyEmailOp = defineOperation({
     const firstVerification = !user.emailVerifiedAt;
     if (firstVerification) user.emailVerifiedAt = ctx.deps.clock.now();
     user.updatedAt = ctx.deps.clock.now();
-    const loginMethod = request.identifier === 'magic_link_login' ? 'magic_link_login' : 'basic_auth';
+    // The user proved control of the mailbox, not a password: RFC 8176 section 2 has no `pwd` here
+    // (claims.ts maps both methods to `otp`, the single-use secret delivered out of band).
+    const loginMethod = request.identifier === 'magic_link_login' ? 'magic_link_login' : 'verify_email';
     return completeLogin(ctx, user, {
       roles: rolesForLogin(user),
       scope: [],
@@ -60,14 +91,8 @@ export const resendVerifyEmailOp = defineOperation({
   output: MessageResponse,
   auth: 'public',
   handler: async (input, ctx) => {
-    if (!isEmailEvent(input.identifier) || input.identifier === 'verify_otp' || input.identifier === 'forgot_password') {
-      throw AppError.invalid(`invalid identifier: ${input.identifier.slice(0, 64)}`);
-    }
-    const user = await findUserByEmail(ctx.em, input.email);
-    // Answer the same whether or not the address is known, so the call cannot enumerate accounts.
-    if (user && !(input.identifier === 'basic_auth_signup' && user.emailVerifiedAt)) {
-      await sendLinkMail(ctx, { event: input.identifier, user, email: user.email! });
-    }
+    const flow = resendableFlow(ctx.deps.config, input.identifier);
+    await enqueueMessage(ctx, { channel: 'email', flow, to: requireEmail(input.email) });
     return { message: 'Verification email has been sent. Please check your inbox' };
   },
 });
@@ -83,15 +108,12 @@ export const magicLinkLoginOp = defineOperation({
   handler: async (input, ctx) => {
     const { config } = ctx.deps;
     if (!config.enableMagicLinkLogin) throw AppError.precondition('magic link login is disabled for this instance');
-    let user = await findUserByEmail(ctx.em, normaliseEmail(input.email));
-    if (!user) {
-      if (!config.enableSignup) throw AppError.precondition('signup is disabled for this instance');
-      user = await createAccount(ctx, { email: input.email, signupMethods: ['magic_link_login'], roles: rolesForSignup(config, input.roles) });
-    } else if (input.roles?.length) {
-      rolesForLogin(user, input.roles);
-    }
-    if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
-    await sendLinkMail(ctx, { event: 'magic_link_login', user, email: user.email!, redirectUri: input.redirect_uri });
+    const email = requireEmail(input.email);
+    const redirectUri = checkRedirectUri(config, input.redirect_uri);
+    const roles = configuredRoles(config, input.roles);
+    // Unknown address, signup disabled, revoked account, roles the account lacks: decided by the worker,
+    // which then sends nothing. The caller always gets this same answer.
+    await enqueueMessage(ctx, { channel: 'email', flow: 'magic_link_login', to: email, redirectUri, options: { createAccount: true, roles } });
     return { message: 'Magic Link has been sent to your email. Please check your inbox!' };
   },
 });

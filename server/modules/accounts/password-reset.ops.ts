@@ -1,17 +1,30 @@
 /**
- * forgot_password and reset_password (specification part 4.1). The answer to forgot_password is the same
- * whether or not the account exists (no enumeration). A reset ends every session and token of the user at
- * once (issue 3 item 3), and proves ownership of the address, so an unverified email becomes verified.
+ * forgot_password and reset_password (specification part 4.1). Neither may tell a known address or phone
+ * number from an unknown one (OWASP ASVS 2.5.x): forgot_password checks only the flags and the input and
+ * queues the message, and the outbox worker decides whether an account gets it; reset_password by phone
+ * looks the code up by the number first, so an unknown number fails exactly like a wrong code. A reset
+ * ends every session and token of the user at once, and proves ownership of the address, so an unverified
+ * email becomes verified.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserByEmail, findUserById, findUserByPhone, type UserRow } from '../users/index.ts';
+import { findUserByEmail, findUserById, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
-import { consumeOtp, consumeVerification } from '../verification/index.ts';
+import { consumeOtp, consumeVerification, INVALID_OTP_MESSAGE, OTP_ATTEMPTS_EXHAUSTED_MESSAGE } from '../verification/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import { ForgotPasswordRequest, ForgotPasswordResponse, ResetPasswordRequest } from './accounts.schema.ts';
-import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
+import { checkRedirectUri } from './redirect-uri.ts';
+
+/**
+ * Only a known number can hold a code, so "this code is used up" would reveal the account: every refusal
+ * of the phone path is the one a wrong code gets (the code is retired all the same).
+ */
+function asWrongCode(err: unknown): never {
+  if (err instanceof AppError && err.message === OTP_ATTEMPTS_EXHAUSTED_MESSAGE) throw AppError.invalid(INVALID_OTP_MESSAGE);
+  throw err;
+}
 
 export const forgotPasswordOp = defineOperation({
   name: 'forgot_password',
@@ -24,14 +37,12 @@ export const forgotPasswordOp = defineOperation({
   handler: async (input, ctx) => {
     if (!input.email && !input.phone_number) throw AppError.invalid('email or phone_number is required');
     if (input.email) {
-      const user = await findUserByEmail(ctx.em, input.email);
-      if (user && !user.revokedAt) {
-        await sendLinkMail(ctx, { event: 'forgot_password', user, email: user.email!, redirectUri: input.redirect_uri });
-      }
+      const email = requireEmail(input.email);
+      const redirectUri = checkRedirectUri(ctx.deps.config, input.redirect_uri);
+      await enqueueMessage(ctx, { channel: 'email', flow: 'forgot_password', to: email, redirectUri });
       return { message: 'Please check your inbox! We have sent a password reset link.' };
     }
-    const user = await findUserByPhone(ctx.em, input.phone_number!);
-    if (user && !user.revokedAt) await sendPhoneCode(ctx, user, 'forgot_password');
+    await enqueueMessage(ctx, { channel: 'sms', flow: 'forgot_password', to: requirePhoneNumber(input.phone_number!) });
     return { message: 'Please check your phone for the reset code.', should_show_mobile_otp_screen: true };
   },
 });
@@ -56,10 +67,13 @@ export const resetPasswordOp = defineOperation({
       user = request.userId ? await findUserById(ctx.em, request.userId) : await findUserByEmail(ctx.em, request.email);
       viaEmail = true;
     } else if (input.otp && input.phone_number) {
-      const phoneUser = await findUserByPhone(ctx.em, input.phone_number);
-      if (!phoneUser) throw AppError.invalid('invalid or expired code');
-      await consumeOtp(ctx.em, clock, ctx.deps.sealer, { userId: phoneUser.id, phone: phoneUser.phoneNumber, purpose: 'forgot_password', code: input.otp });
-      user = phoneUser;
+      // The code is found by the number before any account lookup: known and unknown numbers run the same
+      // statements and get the same refusal.
+      const phone = normalisePhoneNumber(input.phone_number);
+      const otp = await consumeOtp(ctx.em, clock, ctx.deps.sealer, { phone, purpose: 'forgot_password', code: input.otp }).catch(asWrongCode);
+      const owner = otp.userId ? await findUserById(ctx.em, otp.userId) : null;
+      if (!owner || owner.phoneNumber !== phone) throw AppError.invalid(INVALID_OTP_MESSAGE);
+      user = owner;
     } else {
       throw AppError.invalid('token, or otp with phone_number, is required');
     }

@@ -1,12 +1,14 @@
 /**
  * Which redirect_uri an emailed link may carry back to the application (reference.md "Security lessons":
- * no open redirect after verification or reset). Exact match against --redirect-uris, or an absolute
- * http(s) URL whose origin is --url's own or one of --allowed-origins. With the development default
- * (--allowed-origins *, no --redirect-uris) any http(s) URL is accepted, as the released server does.
+ * no open redirect after verification or reset; OWASP ASVS 5.1.5: redirects only to allow-listed
+ * destinations). Allowed: an exact --redirect-uris entry; otherwise an absolute http(s) URL without
+ * credentials whose origin is --url's own or an origin named explicitly in --allowed-origins (exact or a
+ * `*.` subdomain pattern). The bare `*` of --allowed-origins (its development default) names no origin, so
+ * it never allows a redirect: CORS openness is not a redirect allow-list.
  */
 import type { Config } from '../../config/flags.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { originAllowed } from '../../transports/http/security.ts';
+import { originListed } from '../../transports/http/security.ts';
 
 export function isAllowedRedirect(config: Pick<Config, 'url' | 'redirectUris' | 'allowedOrigins'>, uri: string): boolean {
   let parsed: URL;
@@ -20,7 +22,7 @@ export function isAllowedRedirect(config: Pick<Config, 'url' | 'redirectUris' | 
   if (config.redirectUris.includes(uri)) return true;
   if (config.url && new URL(config.url).origin === parsed.origin) return true;
   if (config.redirectUris.length > 0) return false;
-  return originAllowed(config.allowedOrigins, parsed.origin);
+  return originListed(config.allowedOrigins, parsed.origin);
 }
 
 /** Refuses a redirect_uri that is not allowed; undefined passes through. */

@@ -7,6 +7,7 @@ export { publicBaseUrl, verifyEmailLink, resetPasswordLink, emailLinkFor, type L
 export {
   createSmtpMailer,
   isEmailConfigured,
+  emailConfigurationProblem,
   smtpTransportOptions,
   type Mailer,
   type OutgoingEmail,

@@ -46,7 +46,8 @@ export function isEmailConfigured(config: Pick<Config, 'smtpHost'>): boolean {
   return Boolean(config.smtpHost);
 }
 
-function missingSetting(config: SmtpConfig): string | undefined {
+/** Why email cannot be sent with these flags (the flag to set), or undefined when it can. */
+export function emailConfigurationProblem(config: Pick<Config, 'smtpHost' | 'smtpSenderEmail'>): string | undefined {
   if (!config.smtpHost) return 'email is not configured: set --smtp-host';
   if (!config.smtpSenderEmail) return 'email is not configured: set --smtp-sender-email';
   return undefined;
@@ -86,7 +87,7 @@ export function createSmtpMailer(config: SmtpConfig, logger: Logger): Mailer {
   let transport: ReturnType<typeof createTransport> | undefined;
   return {
     async send(message) {
-      const missing = missingSetting(config);
+      const missing = emailConfigurationProblem(config);
       if (missing) throw AppError.precondition(missing);
       transport ??= createTransport(smtpTransportOptions(config));
       try {

@@ -51,20 +51,23 @@ function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: nu
 }
 
 /**
- * OpenID Connect amr values (RFC 8176) from how the user logged in: pwd for passwords, otp for emailed or
- * texted one-time codes and links and TOTP, hwk for WebAuthn, fed for everything federated (social, SSO, SAML).
+ * OpenID Connect amr values (RFC 8176 section 2) from how the user logged in: `pwd` for passwords only;
+ * `otp` for single-use secrets (TOTP, emailed codes, and emailed links: magic_link_login and verify_email
+ * prove control of the mailbox, not knowledge of a password); a texted code adds `sms` ("confirmation using
+ * SMS text message to the user at a registered number"); `hwk` for WebAuthn; `fed` for federated logins.
  */
-export function amrFor(method: string): string {
-  if (method === 'basic_auth' || method === 'mobile_basic_auth' || method === 'password') return 'pwd';
-  if (/(^|_)(otp|totp)$/.test(method) || method === 'magic_link_login' || method === 'verify_email') return 'otp';
-  if (method === 'webauthn' || method === 'passkey') return 'hwk';
-  return 'fed';
+export function amrFor(method: string): string[] {
+  if (method === 'basic_auth' || method === 'mobile_basic_auth' || method === 'password') return ['pwd'];
+  if (method === 'mobile_otp' || method === 'sms_otp') return ['sms', 'otp'];
+  if (/(^|_)(otp|totp)$/.test(method) || method === 'magic_link_login' || method === 'verify_email') return ['otp'];
+  if (method === 'webauthn' || method === 'passkey') return ['hwk'];
+  return ['fed'];
 }
 
 /** A login method may name a second factor after a '+' (basic_auth+totp); two factors add amr `mfa`. */
 function amrOf(grant: Grant): string[] {
   const steps = grant.loginMethod.split('+').filter(Boolean);
-  const values = [...new Set(steps.map(amrFor))];
+  const values = [...new Set(steps.flatMap(amrFor))];
   if (steps.length > 1) values.push('mfa');
   return values;
 }

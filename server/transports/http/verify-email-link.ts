@@ -1,18 +1,25 @@
 /**
- * GET /verify_email?token=...&redirect_uri=... (specification part 4.3): the emailed link. It completes the
- * same verify_email operation, sets the session cookies, and lands the browser on the application when the
- * redirect_uri is allowed (accounts/redirect-uri.ts), else on this server's /app. Tokens never travel in
- * the redirect URL; the application reads its session with the cookie (the SDK's getSession).
+ * GET /verify_email?token=...&state=... (specification part 4.3): the emailed link. It completes the same
+ * verify_email operation, sets the session cookies, and lands the browser on the redirect_uri that was
+ * stored with the verification request when the link was issued (checked against the allow-list then, and
+ * again now), else on this server's /app. The query's own redirect_uri is never followed: a redirect target
+ * an attacker can put in a URL is an open redirect (OWASP ASVS 5.1.5; reference.md "Security lessons").
+ *
+ * A token that is unknown, used or expired answers an HTML error page on this server, with no redirect and
+ * nothing of the query in it. Tokens never travel in the redirect URL; the application reads its session
+ * with the cookie (the SDK's getSession).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
-import { AppError, HTTP_ERROR_MAP } from '../../kernel/errors.ts';
+import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
 import { verifyEmailOp } from '../../modules/accounts/email-link.ops.ts';
 import { isAllowedRedirect } from '../../modules/accounts/redirect-uri.ts';
+import { VerificationRequest } from '../../modules/verification/index.ts';
+import { escapeHtml } from '../../modules/email/index.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
-import { sendAppError } from './errors.ts';
 
 function withParams(target: string, params: Record<string, string>): string {
   const url = new URL(target);
@@ -20,21 +27,53 @@ function withParams(target: string, params: Record<string, string>): string {
   return url.toString();
 }
 
+/** The redirect_uri bound to the (now used) request of `token`, if it is still allowed. */
+async function boundRedirect(deps: Deps, token: string): Promise<string | undefined> {
+  const row = await deps.storage.fork().findOne(VerificationRequest, { tokenHash: sha256Hex(token) });
+  const uri = row?.redirectUri ?? undefined;
+  return uri && isAllowedRedirect(deps.config, uri) ? uri : undefined;
+}
+
+/**
+ * The error page. Only the operation's public message goes in, escaped; the page loads nothing
+ * (Content-Security-Policy default-src 'none') and sends no Referer (the URL holds the token).
+ */
+function sendErrorPage(reply: FastifyReply, status: number, message: string): FastifyReply {
+  const text = escapeHtml(message);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Link not valid</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;max-width:560px;margin:48px auto;padding:0 24px;color:#111827">
+<h1 style="font-size:20px">This link cannot be used</h1>
+<p>${text}.</p>
+<p>Links work once and expire. Ask for a new one from the application.</p>
+</body></html>
+`;
+  return reply
+    .status(status)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
 export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void {
   http.get('/verify_email', async (request, reply) => {
-    const query = request.query as Record<string, string | undefined>;
-    const wanted = query.redirect_uri;
-    const target = wanted && isAllowedRedirect(deps.config, wanted) ? wanted : `${deps.config.url!.replace(/\/+$/, '')}/app`;
+    const query = request.query as Record<string, unknown>;
+    const token = typeof query.token === 'string' ? query.token : '';
+    const state = typeof query.state === 'string' ? query.state : undefined;
     const ctx = buildHttpContext(deps, request, 'rest');
     try {
-      await invoke(verifyEmailOp as unknown as AnyOperation, ctx, { token: query.token ?? '', state: query.state });
-      applyEffects(reply, ctx.effects);
-      return reply.redirect(query.state ? withParams(target, { state: query.state }) : target, 303);
+      await invoke(verifyEmailOp as unknown as AnyOperation, ctx, { token, state });
     } catch (err) {
-      const error = err as AppError;
-      if (!wanted || target !== wanted) return sendAppError(reply, error);
-      const code = HTTP_ERROR_MAP[error.kind].code;
-      return reply.redirect(withParams(target, { error: code, error_description: error.message }), 303);
+      const error = toAppError(err, ctx.req.requestId);
+      // RFC 9110 section 10.2.3, as for every refusal with a wait.
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      return sendErrorPage(reply, HTTP_ERROR_MAP[error.kind].status, error.message);
     }
+    applyEffects(reply, ctx.effects);
+    const target = (await boundRedirect(deps, token)) ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;
+    reply.header('referrer-policy', 'no-referrer');
+    return reply.redirect(state ? withParams(target, { state }) : target, 303);
   });
 }

@@ -1,0 +1,8 @@
+/**
+ * The durable outbox of account mails and texts: operations enqueue (enqueue.ts) in their transaction,
+ * the worker (worker.ts) sends after the commit with retries, and nothing is sent inside a request.
+ */
+export { MessageJob, type MessageJobRow, type MessageOptions } from './message-job.entity.ts';
+export { enqueueMessage, normaliseDestination, type MessageRequest } from './enqueue.ts';
+export { requireChannel, LINK_FLOWS, CODE_FLOWS, type LinkFlow, type CodeFlow, type Channel } from './flows.ts';
+export { createMessageOutbox, retryDelayMs, DEFAULT_OUTBOX_OPTIONS, type MessageOutbox, type OutboxOptions } from './worker.ts';
