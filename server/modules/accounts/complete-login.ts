@@ -17,6 +17,8 @@ export interface LoginOptions {
   loginMethod: string;
   message: string;
   nonce?: string;
+  /** A session refresh keeps the original authentication time (tokens/issue-session.ts). */
+  authTime?: Date;
   /** Extra events to record before user.login (user.signup on a first verification, for example). */
   events?: string[];
 }
@@ -27,6 +29,7 @@ export async function completeLogin(ctx: HandlerContext, user: UserRow, options:
     scope: options.scope,
     loginMethod: options.loginMethod,
     nonce: options.nonce,
+    authTime: options.authTime,
   });
   const publicUser = toPublicUser(user);
   for (const event of [...(options.events ?? []), 'user.login']) {

@@ -8,6 +8,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { clearedSessionCookies, presentedSession } from '../../kernel/cookies.ts';
 import { rolesForLogin } from '../users/index.ts';
 import { endSession, validateSessionToken } from '../tokens/index.ts';
+import { authTimeOf } from '../sessions/index.ts';
 import { AuthResponse, LoginRequest, SessionQueryRequest } from './accounts.schema.ts';
 import { runLogin } from './login-flow.ts';
 import { completeLogin } from './complete-login.ts';
@@ -69,17 +70,22 @@ export const sessionOp = defineOperation({
       throw err;
     }
     const { session, user } = found;
+    // The new session asks for what the old one asked for; mintTokens narrows that to the roles the user
+    // holds now, so a role an administrator removed is gone from these tokens.
     const roles = input.roles?.length ? rolesForLogin(user, input.roles) : session.roles;
     await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
     return ctx.em.transactional(async (em) => {
       const txCtx = { ...ctx, em };
       // Read again inside the transaction, so that of two concurrent refreshes of one cookie only one wins.
-      await validateSessionToken(txCtx, cookie);
+      // The user is read again too, so the tokens carry the roles of this instant, not of the read above.
+      const current = await validateSessionToken(txCtx, cookie);
       await endSession(txCtx, em, session.id);
-      return completeLogin(txCtx, user, {
+      return completeLogin(txCtx, current.user, {
         roles,
         scope: input.scope?.length ? input.scope : session.scope,
         loginMethod: session.loginMethod,
+        // OWASP ASVS 3.3.4: refreshing does not restart the login's absolute lifetime.
+        authTime: authTimeOf(session),
         message: 'Session refreshed successfully',
       });
     });

@@ -6,17 +6,21 @@ import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
-import { toPublicUser } from '../users/index.ts';
-import { revokeRefreshToken, validateSessionToken, validateToken, TOKEN_TYPES, type TokenType } from '../tokens/index.ts';
+import { heldRoles, toPublicUser } from '../users/index.ts';
+import {
+  checkIssuedToken, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type TokenType,
+} from '../tokens/index.ts';
 import {
   RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
 } from './accounts.schema.ts';
 import { requireRelations, subjectOfClaims } from '../fga/index.ts';
 
-/** Every asked role must be among the roles the token or session carries. */
-function requireRoles(held: unknown, asked: readonly string[] | undefined): void {
+/**
+ * Every asked role must be among the roles the token or session was granted AND the user holds now
+ * (OWASP ASVS 4.2.1: decided on current server-side state), so removing a role fails validation at once.
+ */
+function requireRoles(roles: readonly string[], asked: readonly string[] | undefined): void {
   if (!asked?.length) return;
-  const roles = Array.isArray(held) ? held : [];
   const missing = asked.filter((role) => !roles.includes(role));
   if (missing.length > 0) throw AppError.forbidden(`missing roles: ${missing.join(', ')}`);
 }
@@ -48,8 +52,10 @@ export const validateJwtTokenOp = defineOperation({
     if (!(TOKEN_TYPES as readonly string[]).includes(input.token_type)) {
       throw AppError.invalid(`token_type must be one of ${TOKEN_TYPES.join(', ')}`);
     }
-    const claims = await validateToken(ctx, input.token, input.token_type as TokenType);
-    requireRoles(claims.roles ?? claims[ctx.deps.config.jwtRoleClaim], input.roles);
+    const issued = await checkIssuedToken(ctx, input.token, input.token_type as TokenType);
+    const roleClaim = ctx.deps.config.jwtRoleClaim;
+    requireRoles(currentRolesOf(issued, roleClaim), input.roles);
+    const claims = withCurrentRoles(issued, roleClaim);
     // The token's subject, and its agent when an `act` claim says an agent holds it (issue 4 item 5).
     await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations);
     return { is_valid: true, claims };
@@ -69,7 +75,7 @@ export const validateSessionOp = defineOperation({
     const cookie = input.cookie || presentedSession(ctx.credentials.cookies);
     if (!cookie) throw AppError.unauthenticated('no session cookie given');
     const { session, user } = await validateSessionToken(ctx, cookie);
-    requireRoles(session.roles, input.roles);
+    requireRoles(heldRoles(user, session.roles), input.roles);
     await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
     return { is_valid: true, user: toPublicUser(user) };
   },

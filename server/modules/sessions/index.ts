@@ -2,7 +2,7 @@
  * Login session rows (the cookie_session pair) and the active-user check. Opening, refreshing and ending a
  * session together with its tokens is in modules/tokens (issueSession, endSession, ...), which builds on this.
  */
-export { Session, type SessionRow } from './session.entity.ts';
+export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
   openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser, expiredSessionsOf,
   deleteSessions, type NewSession,

@@ -11,11 +11,16 @@ export interface NewSession {
   roles: string[];
   scope: string[];
   loginMethod: string;
+  /** When the user authenticated; a refreshed session carries its predecessor's (default: now). */
+  authTime?: Date;
+  /** The absolute end of the login (tokens/lifetimes.ts): the row never outlives it, whatever the cookie's 24 h. */
+  notAfter?: Date;
 }
 
 /** Queues a new session; answers the raw token (for the cookies only) and the row. The caller flushes. */
 export function openSession(em: EntityManager, now: Date, input: NewSession): { token: string; session: SessionRow } {
   const token = randomToken(32);
+  const cookieEnd = now.getTime() + SESSION_COOKIE_SECONDS * 1000;
   const session = em.create(Session, {
     id: sha256Hex(token),
     userId: input.userId,
@@ -23,7 +28,8 @@ export function openSession(em: EntityManager, now: Date, input: NewSession): { 
     scope: input.scope,
     loginMethod: input.loginMethod,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_COOKIE_SECONDS * 1000),
+    authTime: input.authTime ?? now,
+    expiresAt: new Date(input.notAfter ? Math.min(cookieEnd, input.notAfter.getTime()) : cookieEnd),
     revokedAt: null,
   });
   return { token, session };

@@ -18,10 +18,22 @@ export const Session = defineEntity({
     /** basic_auth, mobile_basic_auth, magic_link_login, google, ... */
     loginMethod: p.string().length(64),
     createdAt: p.datetime(),
-    /** The cookie's end (24 h); refresh tokens of the session outlive it until revoked. */
+    /**
+     * When the user actually authenticated. A session refresh (the `session` query) opens a new row but
+     * carries this over, so the absolute lifetime (tokens/lifetimes.ts) counts from the real login
+     * (OWASP ASVS 3.3.4 absolute timeout; OpenID Connect Core 2 auth_time). Null on rows written before the
+     * column existed: createdAt stands in (authTimeOf).
+     */
+    authTime: p.datetime().nullable(),
+    /** The cookie's end (24 h, never past the absolute end); refresh tokens of the session outlive it until revoked. */
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
 });
 
 export type SessionRow = InstanceType<typeof Session.class>;
+
+/** The original authentication time of a session (createdAt for rows older than the authTime column). */
+export function authTimeOf(session: Pick<SessionRow, 'authTime' | 'createdAt'>): Date {
+  return session.authTime ?? session.createdAt;
+}

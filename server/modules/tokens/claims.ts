@@ -28,8 +28,10 @@ export interface Grant {
   scope: string[];
   loginMethod: string;
   nonce: string;
-  /** When the user authenticated (the session's start). */
+  /** When the user authenticated (the original login, carried across session refreshes). */
   authTime: Date;
+  /** The login's absolute end (lifetimes.ts): no token's exp goes past it. */
+  notAfter?: Date;
 }
 
 function unixSeconds(date: Date): number {
@@ -38,12 +40,13 @@ function unixSeconds(date: Date): number {
 
 function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: number, tokenType: TokenType): Claims {
   const iat = unixSeconds(now);
+  const exp = iat + lifetimeSeconds;
   return {
     iss: issuerOf(config),
     aud: config.clientId ?? '',
     sub: grant.userId,
     iat,
-    exp: iat + lifetimeSeconds,
+    exp: grant.notAfter ? Math.min(exp, unixSeconds(grant.notAfter)) : exp,
     nonce: grant.nonce,
     jti: randomToken(16),
     token_type: tokenType,

@@ -5,7 +5,7 @@
  * themselves are in modules/sessions.
  */
 export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
-export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts';
+export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
 export { TokenRecord, type TokenRecordRow, type TokenKind } from './token-record.entity.ts';
 export { issuerOf, signToken, verifyToken, TOKEN_TYPES, type Claims, type TokenType } from './jwt.ts';
 export {
@@ -21,6 +21,6 @@ export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions }
 export type { TokenSet } from './mint-tokens.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
-export { validateToken, checkIssuedToken, type IssuedToken } from './validate-token.ts';
+export { validateToken, checkIssuedToken, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';

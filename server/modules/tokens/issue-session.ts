@@ -11,6 +11,8 @@ import type { UserRow } from '../users/user.entity.ts';
 import { deleteSessions, expiredSessionsOf, openSession } from '../sessions/index.ts';
 import { sessionsWithLiveRecords, sweepExpiredTokenRecords } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
+import { absoluteEndOf } from './lifetimes.ts';
+import { AppError } from '../../kernel/errors.ts';
 
 /** Scope of a login that asks for none (specification part 4.3: default openid email profile). */
 export const DEFAULT_SCOPE: readonly string[] = ['openid', 'email', 'profile'];
@@ -26,6 +28,11 @@ export interface IssueSessionOptions {
    */
   loginMethod: string;
   nonce?: string;
+  /**
+   * When the user authenticated, for a session refresh: the new session keeps its predecessor's, so the
+   * absolute lifetime counts from the real login. Default: now (a login).
+   */
+  authTime?: Date;
 }
 
 /**
@@ -44,12 +51,17 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
   const { em } = ctx;
   const now = ctx.deps.clock.now();
   const scope = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : [...DEFAULT_SCOPE];
+  const authTime = options.authTime ?? now;
+  const notAfter = absoluteEndOf(authTime);
+  if (notAfter.getTime() <= now.getTime()) throw AppError.unauthenticated('the session has reached its maximum lifetime: sign in again');
   await sweepForUser(em, user.id, now);
   const { token, session } = openSession(em, now, {
     userId: user.id,
     roles: options.roles,
     scope,
     loginMethod: options.loginMethod,
+    authTime,
+    notAfter,
   });
   const tokens = await mintTokens(ctx, em, {
     user,
@@ -59,6 +71,8 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
     familyId: scope.includes(OFFLINE_ACCESS) ? randomToken(24) : null,
   });
   await em.flush();
-  for (const cookie of sessionCookies(ctx.deps.config, token)) ctx.effects.setCookie(cookie);
+  // The cookie ends with its row: 24 h, or sooner near the absolute end.
+  const maxAge = Math.ceil((session.expiresAt.getTime() - now.getTime()) / 1000);
+  for (const cookie of sessionCookies(ctx.deps.config, token, maxAge)) ctx.effects.setCookie(cookie);
   return tokens;
 }

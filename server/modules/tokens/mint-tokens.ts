@@ -1,13 +1,16 @@
 /**
  * Signs the access, ID and (with a refresh family) refresh token of a session and records their hashes.
- * Shared by login (issue-session.ts) and the refresh grant (refresh.ts).
+ * Shared by login (issue-session.ts) and the refresh grant (refresh.ts). `user` must be read in the caller's
+ * unit of work: the tokens carry the roles the session asked for that the user holds now (heldRoles), and
+ * none of them lives past the login's absolute end (lifetimes.ts).
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import type { UserRow } from '../users/user.entity.ts';
-import type { SessionRow } from '../sessions/index.ts';
-import { ACCESS_TOKEN_SECONDS } from './lifetimes.ts';
+import { heldRoles } from '../users/roles.ts';
+import { authTimeOf, type SessionRow } from '../sessions/index.ts';
+import { absoluteEndOf } from './lifetimes.ts';
 import { accessTokenClaims, expiryOf, idTokenClaims, refreshTokenClaims, type Grant } from './claims.ts';
 import { customClaims } from './custom-claims-script.ts';
 import { signToken } from './jwt.ts';
@@ -37,14 +40,16 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   const { config, keys, clock } = ctx.deps;
   const { user, session } = input;
   const now = clock.now();
+  const authTime = authTimeOf(session);
   const grant: Grant = {
     userId: user.id,
-    roles: session.roles,
-    allowedRoles: user.roles,
+    roles: heldRoles(user, session.roles),
+    allowedRoles: [...user.roles],
     scope: input.scope,
     loginMethod: session.loginMethod,
     nonce: input.nonce,
-    authTime: session.createdAt,
+    authTime,
+    notAfter: absoluteEndOf(authTime),
   };
   const publicUser = toPublicUser(user);
   const core = accessTokenClaims(config, grant, now);
@@ -56,7 +61,9 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   const base = { userId: user.id, sessionId: session.id, familyId: input.familyId };
   recordToken(em, { ...base, token: accessToken, kind: 'access', expiresAt: expiryOf(accessClaims) });
   recordToken(em, { ...base, token: idToken, kind: 'id', expiresAt: expiryOf(idClaims) });
-  const tokens: TokenSet = { access_token: accessToken, id_token: idToken, expires_in: ACCESS_TOKEN_SECONDS };
+  // Seconds the access token really lives: less than 30 min near the absolute end.
+  const expiresIn = Math.max(0, (core.exp ?? 0) - (core.iat ?? 0));
+  const tokens: TokenSet = { access_token: accessToken, id_token: idToken, expires_in: expiresIn };
   if (input.familyId) {
     const refreshGrant = { ...grant, scope: input.refreshScope ?? input.scope };
     const refreshClaims = refreshTokenClaims(config, refreshGrant, now, input.familyId);

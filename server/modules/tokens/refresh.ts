@@ -10,7 +10,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
-import { findActiveUser, findSession } from '../sessions/index.ts';
+import { authTimeOf, findActiveUser, findSession } from '../sessions/index.ts';
+import { absoluteEndOf } from './lifetimes.ts';
 import { verifyToken } from './jwt.ts';
 import { claimRefreshRotation, findTokenRecord } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
@@ -60,6 +61,10 @@ export async function refreshTokens(
     if (record.rotatedAt != null || !(await claimRefreshRotation(tx, sha256Hex(refreshToken), now))) return REUSED;
     const session = await findSession(tx, record.sessionId);
     if (!session || session.revokedAt != null) throw AppError.unauthenticated('session has ended');
+    // A refresh token issued before exp was capped may outlive the login; the session's start decides.
+    if (absoluteEndOf(authTimeOf(session)).getTime() <= now.getTime()) {
+      throw AppError.unauthenticated('the session has reached its maximum lifetime: sign in again');
+    }
     const user = await findActiveUser(tx, record.userId);
     if (!user) throw AppError.unauthenticated('user access has been revoked');
     const nonce = typeof claims.nonce === 'string' ? claims.nonce : '';

@@ -8,6 +8,7 @@ import { presentedSession } from '../../kernel/cookies.ts';
 import type { Caller, OpContext } from '../../kernel/context.ts';
 import type { Authenticator } from '../../ops/auth.ts';
 import { validateSessionToken } from '../sessions/index.ts';
+import { heldRoles } from '../users/roles.ts';
 import { checkIssuedToken } from './validate-token.ts';
 
 export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
@@ -15,8 +16,10 @@ export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => 
   const bearer = ctx.credentials.bearer;
   if (bearer) {
     try {
-      const { claims, record } = await checkIssuedToken(ctx, bearer, 'access_token');
-      return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims };
+      const { claims, record, user } = await checkIssuedToken(ctx, bearer, 'access_token');
+      // Role checks downstream see the token's roles the user still holds, not the token's copy alone.
+      const current = { ...claims, roles: heldRoles(user, claims.roles), allowed_roles: [...user.roles] };
+      return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims: current };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       refusal = err;
@@ -27,7 +30,7 @@ export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => 
     try {
       const { session, user } = await validateSessionToken(ctx, cookie);
       // Claims in the shape of an access token, so that role and scope checks read one shape either way.
-      const claims = { sub: user.id, roles: session.roles, scope: session.scope, login_method: session.loginMethod, allowed_roles: user.roles };
+      const claims = { sub: user.id, roles: heldRoles(user, session.roles), scope: session.scope, login_method: session.loginMethod, allowed_roles: user.roles };
       return { kind: 'user', userId: user.id, sessionId: session.id, claims };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
+import { heldRoles } from '../users/roles.ts';
 import { findActiveUser } from '../sessions/index.ts';
 import { verifyToken, type Claims, type TokenType } from './jwt.ts';
 import { findTokenRecord, recordIsLive } from './token-records.ts';
@@ -41,4 +42,27 @@ export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, 
 /** validate_jwt_token: the claims of a live access, ID or refresh token of this server. */
 export async function validateToken(ctx: OpContext & { em?: EntityManager }, token: string, tokenType: TokenType): Promise<Claims> {
   return (await checkIssuedToken(ctx, token, tokenType)).claims;
+}
+
+/**
+ * The roles a token may use now: those it carries (`roles`, or the --jwt-role-claim of an ID token) that
+ * its user still holds. A role removed by an administrator stops counting at once, not when the token expires.
+ */
+export function currentRolesOf(issued: IssuedToken, roleClaim: string): string[] {
+  const { claims, user } = issued;
+  return heldRoles(user, claims.roles ?? claims[roleClaim]);
+}
+
+/**
+ * The claims validate_jwt_token answers: the token's, with its role claims narrowed to what the user holds
+ * now (and allowed_roles to the user's current roles), so a resource server reading roles from the answer
+ * does not act on a role that was taken away after the token was signed.
+ */
+export function withCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
+  const roles = currentRolesOf(issued, roleClaim);
+  const claims: Claims = { ...issued.claims };
+  if (claims.roles !== undefined) claims.roles = roles;
+  if (roleClaim !== 'roles' && claims[roleClaim] !== undefined) claims[roleClaim] = roles;
+  if (claims.allowed_roles !== undefined) claims.allowed_roles = [...issued.user.roles];
+  return claims;
 }

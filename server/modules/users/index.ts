@@ -14,5 +14,5 @@ export {
   type LookupOptions,
   type ContactChange,
 } from './users.service.ts';
-export { rolesForSignup, rolesForLogin, assignableRoles } from './roles.ts';
+export { rolesForSignup, rolesForLogin, assignableRoles, heldRoles } from './roles.ts';
 export { userAdminOperations } from './admin-users.ops.ts';

@@ -47,3 +47,14 @@ export function rolesForLogin(user: Pick<UserRow, 'roles'>, asked?: readonly str
   }
   return wanted;
 }
+
+/**
+ * The roles a token or session may use now: those it was granted that the user still holds. Every mint
+ * (login, session refresh, refresh grant, cookie caller) and every role check goes through this, so an
+ * administrator removing a role takes effect at the next mint and at once for validation (OWASP ASVS
+ * 4.1.3 least privilege, 4.2.1: authorisation decided on current server-side state, not a client's copy).
+ */
+export function heldRoles(user: Pick<UserRow, 'roles'>, granted: unknown): string[] {
+  const list = Array.isArray(granted) ? granted.filter((role): role is string => typeof role === 'string') : [];
+  return list.filter((role) => user.roles.includes(role));
+}
