@@ -3,138 +3,16 @@
  * a function `(user, tokenPayload) => extraClaims`, whose claims are added to the access token, never over a
  * reserved claim. A failing script is logged (names only, never claim values) and ignored, so logins go on.
  *
- * The script runs in node:vm inside one worker thread, with a time limit that covers its promise jobs too
- * (microtaskMode afterEvaluate). The worker keeps the event loop free while a script runs, and it contains
- * what a vm timeout cannot: a runaway promise chain interrupted under async hooks aborts the whole process
- * when it runs on the main thread. A watchdog terminates a worker that overruns and the next call starts a
- * new one; a memory cap bounds a script that allocates without end. The script sees JSON copies of the
- * public user and the payload, never the stored row. node:vm is not a security boundary against hostile
- * code; the script is the operator's own configuration, and this only keeps a buggy one from hurting logins.
+ * The script runs in a real isolate, QuickJS compiled to WebAssembly (script-sandbox/quickjs-run.ts), on a
+ * worker thread (script-sandbox/script-worker.ts says why), with a time limit that covers its promise jobs
+ * too and a memory cap. It sees JSON copies of the public user and the payload, never the stored row, and no
+ * host object at all.
  */
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { RESERVED_CLAIMS } from './claims.ts';
+import { ScriptWorker } from './script-sandbox/script-worker.ts';
 
 export const CUSTOM_SCRIPT_TIMEOUT_MS = 100;
-/** Slack for the message round trip before the watchdog assumes the worker is stuck. */
-const WATCHDOG_GRACE_MS = 400;
-
-/** CommonJS source of the worker (an eval worker, so the single executable needs no extra file). */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const vm = require('node:vm');
-const OPTIONS = { filename: 'custom-access-token-script.js' };
-const CALL = new vm.Script("'use strict'; JSON.stringify(__fn(JSON.parse(__user), JSON.parse(__payload)) ?? {})", OPTIONS);
-const scripts = new Map();
-// The source is a function expression (wrapped in parentheses, a newline before the closing one so that a
-// trailing line comment cannot swallow it), or else a program whose completion value is the function.
-function compile(source) {
-  const trimmed = source.trim();
-  try {
-    return new vm.Script('(' + trimmed.replace(/;+\\s*$/, '') + '\\n)', OPTIONS);
-  } catch {
-    return new vm.Script(trimmed, OPTIONS);
-  }
-}
-parentPort.on('message', ({ id, source, user, payload, timeout }) => {
-  let script = scripts.get(source);
-  if (!script) {
-    try {
-      script = compile(source);
-    } catch (err) {
-      parentPort.postMessage({ id, ok: false, compile: true, reason: String(err && err.message) });
-      return;
-    }
-    scripts.set(source, script);
-  }
-  try {
-    const context = vm.createContext({ __user: user, __payload: payload },
-      { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
-    const fn = script.runInContext(context, { timeout, breakOnSigint: false });
-    if (typeof fn !== 'function') throw new Error('the script does not evaluate to a function');
-    context.__fn = fn;
-    const out = CALL.runInContext(context, { timeout, breakOnSigint: false });
-    parentPort.postMessage({ id, ok: true, out: typeof out === 'string' ? out : undefined });
-  } catch (err) {
-    parentPort.postMessage({ id, ok: false, reason: String((err && err.message) || err) });
-  }
-});
-`;
-
-type Outcome = { ok: true; out?: string } | { ok: false; compile?: boolean; reason: string };
-
-interface Job {
-  message: { source: string; user: string; payload: string; timeout: number };
-  resolve: (outcome: Outcome) => void;
-}
-
-/**
- * One worker for the process, started on first use (only when a script is configured) and unreferenced when
- * idle so it never keeps the process alive. Jobs run one at a time, so each watchdog times its own job only.
- */
-class ScriptWorker {
-  private worker: Worker | undefined;
-  private readonly queue: Job[] = [];
-  private current: { id: number; job: Job; timer: NodeJS.Timeout } | undefined;
-  private nextId = 1;
-
-  run(message: Job['message']): Promise<Outcome> {
-    return new Promise((resolve) => {
-      this.queue.push({ message, resolve });
-      this.pump();
-    });
-  }
-
-  private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
-    worker.on('message', (reply: Outcome & { id: number }) => {
-      if (!this.current || reply.id !== this.current.id) return;
-      const { id: _id, ...outcome } = reply;
-      this.finish(outcome);
-    });
-    const lost = (reason: string) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.finish({ ok: false, reason });
-    };
-    worker.on('error', (err) => lost(err.message));
-    worker.on('exit', () => lost('the script worker stopped'));
-    // After the listeners: attaching a message listener refs the worker's port again.
-    worker.unref();
-    return worker;
-  }
-
-  private pump(): void {
-    if (this.current) return;
-    const job = this.queue.shift();
-    if (!job) return;
-    this.worker ??= this.spawn();
-    const id = this.nextId++;
-    const timer = setTimeout(() => {
-      // Overran even the vm limit (stuck outside the script's own evaluation): drop the worker.
-      const stuck = this.worker;
-      this.worker = undefined;
-      void stuck?.terminate();
-      this.finish({ ok: false, reason: `Script execution timed out after ${job.message.timeout}ms` });
-    }, job.message.timeout + WATCHDOG_GRACE_MS);
-    timer.unref();
-    this.current = { id, job, timer };
-    // Referenced only while a job is in flight: the caller awaits it, but an idle worker must not keep
-    // the process alive.
-    this.worker.ref();
-    this.worker.postMessage({ id, ...job.message });
-  }
-
-  private finish(outcome: Outcome): void {
-    const current = this.current;
-    if (!current) return;
-    clearTimeout(current.timer);
-    this.current = undefined;
-    if (this.queue.length === 0) this.worker?.unref();
-    current.job.resolve(outcome);
-    this.pump();
-  }
-}
 
 let sharedWorker: ScriptWorker | undefined;
 /** Sources already reported as not compiling, so a broken script is logged once, not at every login. */
