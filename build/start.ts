@@ -5,6 +5,13 @@
  * restart. Then it runs server/main.ts on this Node (24) with SQLite in ./data, forwarding extra arguments
  * (they come last, so they override ours) and SIGINT/SIGTERM/SIGHUP, and exits as the server exits.
  * It prints the URL and where the admin secret is kept, never the secret itself.
+ *
+ * The secrets reach the server as `--admin-secret file:data/admin-secret` and so on, one 0600 file each:
+ * a command-line value is readable by every local user in the process list (ASVS 4.0 6.4.1).
+ * npm runs a script under `sh -c` and forwards SIGTERM/SIGINT to that shell only: dash dies of SIGTERM
+ * without passing it on (this script was left orphaned with the server running) and waits out SIGINT. So
+ * package.json starts this script with `exec`, replacing the shell, and npm's signals land here; should a
+ * shell still sit in between, this script stops the server when its parent goes away (ppid changes).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -52,6 +59,29 @@ export function loadOrCreateSecrets(dataDir: string): { file: string; secrets: L
   return { file, secrets, created: true };
 }
 
+/** The secret flags of the local server and the key of secrets.json each one reads. */
+export const SECRET_FLAGS = { 'admin-secret': 'adminSecret', 'client-secret': 'clientSecret', 'jwt-secret': 'jwtSecret' } as const;
+
+/**
+ * Writes one 0600 file per secret flag beside secrets.json (data/admin-secret, ...), rewritten only when its
+ * content differs, through a temporary file renamed into place; returns the paths by flag name.
+ */
+export function writeSecretFiles(dataDir: string, secrets: LocalSecrets): Record<keyof typeof SECRET_FLAGS, string> {
+  const paths = {} as Record<keyof typeof SECRET_FLAGS, string>;
+  for (const [flag, key] of Object.entries(SECRET_FLAGS) as Array<[keyof typeof SECRET_FLAGS, keyof LocalSecrets]>) {
+    const file = join(dataDir, flag);
+    paths[flag] = file;
+    if (existsSync(file) && readFileSync(file, 'utf8') === secrets[key]) {
+      chmodSync(file, 0o600);
+      continue;
+    }
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, secrets[key], { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, file);
+  }
+  return paths;
+}
+
 /** The value of `--name value` or `--name=value` in args (the last one wins, as in the server). */
 export function flagValue(args: readonly string[], name: string): string | undefined {
   let value: string | undefined;
@@ -63,18 +93,18 @@ export function flagValue(args: readonly string[], name: string): string | undef
 }
 
 /** Flags of the local server; the URL follows --http-port when only the port is overridden. */
-export function localFlags(dataDir: string, secrets: LocalSecrets, extra: readonly string[]): { url: string; args: string[] } {
+export function localFlags(dataDir: string, clientId: string, extra: readonly string[]): { url: string; args: string[] } {
   const port = flagValue(extra, 'http-port') ?? '8080';
   const url = flagValue(extra, 'url') ?? `http://localhost:${port}`;
   const args = [
     '--database-type', 'sqlite',
     '--database-url', join(dataDir, 'portcullis.db'),
     '--url', url,
-    '--client-id', secrets.clientId,
-    '--client-secret', secrets.clientSecret,
-    '--admin-secret', secrets.adminSecret,
+    '--client-id', clientId,
+    '--client-secret', `file:${join(dataDir, 'client-secret')}`,
+    '--admin-secret', `file:${join(dataDir, 'admin-secret')}`,
     '--jwt-type', 'HS256',
-    '--jwt-secret', secrets.jwtSecret,
+    '--jwt-secret', `file:${join(dataDir, 'jwt-secret')}`,
     ...extra,
   ];
   return { url, args };
@@ -88,15 +118,25 @@ function main(extra: string[]): void {
   }
   const dataDir = resolve('data');
   const { file, secrets, created } = loadOrCreateSecrets(dataDir);
-  const { url, args } = localFlags(relative(process.cwd(), dataDir) || '.', secrets, extra);
+  writeSecretFiles(dataDir, secrets);
+  const { url, args } = localFlags(relative(process.cwd(), dataDir) || '.', secrets.clientId, extra);
   console.log(`Portcullis at ${url}`);
   console.log(`admin secret ${created ? 'generated in' : 'kept in'} ${relative(process.cwd(), file)} (with client id, client secret and JWT secret)`);
 
   const child = spawn(process.execPath, [SERVER_ENTRY, ...args], { stdio: 'inherit' });
-  const forward = (signal: NodeJS.Signals) => () => {
+  const stopServer = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward(signal));
+  // The server shuts down gracefully on SIGTERM and SIGINT; a hang-up (terminal closed) stops it the same way.
+  process.on('SIGINT', () => stopServer('SIGINT'));
+  process.on('SIGTERM', () => stopServer('SIGTERM'));
+  process.on('SIGHUP', () => stopServer('SIGTERM'));
+  // Orphaned (npm's `sh -c` killed by a forwarded signal): nobody is left to stop the server but us.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid !== parent) stopServer('SIGTERM');
+  }, 200);
+  child.on('exit', () => clearInterval(orphanWatch));
   child.on('error', (err) => {
     console.error(`cannot start the server: ${err.message}`);
     process.exit(1);

@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { ALL_FLAGS, SOCIAL_PROVIDERS, camelCase, type Config, type FlagDef } from './flags.ts';
 import { validateConfig } from './validate.ts';
+import { SECRET_FILE_HELP, resolveSecretFiles } from './secret-files.ts';
 
 export class ConfigError extends Error {}
 
@@ -44,7 +45,7 @@ function parsePem(flag: string) {
 
 function toOption(def: FlagDef): Option {
   const defaultText = def.default === undefined ? '' : ` (default: ${Array.isArray(def.default) ? def.default.join(',') || '""' : String(def.default)})`;
-  const help = def.help + defaultText;
+  const help = def.help + (def.secret && def.kind === 'string' ? SECRET_FILE_HELP : '') + defaultText;
   switch (def.kind) {
     case 'bool':
       return new Option(`--${def.name} [bool]`, help).argParser(parseBool(def.name));
@@ -75,7 +76,7 @@ function rejectRetiredSyntax(argv: readonly string[]): void {
 
 export function buildCommand(): Command {
   const cmd = new Command('portcullis')
-    .description('Portcullis identity and access server. Every setting is a flag; no environment variable or file is read.')
+    .description('Portcullis identity and access server. Every setting is a flag; no environment variable or configuration file is read (secret flags may name a file holding the secret: --admin-secret file:<path>).')
     .version(VERSION, '-v, --version')
     .helpOption('-h, --help', 'show every flag with its default')
     .allowExcessArguments(false)
@@ -102,6 +103,11 @@ export function parseConfig(argv: readonly string[]): Config {
     const key = camelCase(def.name);
     const value = opts[key];
     config[key] = value === undefined ? (Array.isArray(def.default) ? [...def.default] : def.default) : value;
+  }
+  try {
+    resolveSecretFiles(ALL_FLAGS, config);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
   const social: Config['social'] = {};
   for (const provider of SOCIAL_PROVIDERS) {

@@ -1,16 +1,20 @@
 /**
  * `npm start` (build/start.ts) in an empty working folder: the first run generates the instance secrets
  * into ./data/secrets.json (0600) and serves with them; the second run reuses them; the admin secret is
- * never printed; SIGTERM sent to the script reaches the server, which exits 0.
+ * never printed; SIGTERM sent to the script reaches the server, which exits 0. The secrets reach the server
+ * as file:<path> arguments, so its command line (/proc/<pid>/cmdline, what `ps` shows every local user)
+ * holds none (ASVS 4.0 6.4.1); and stopping `npm start` itself, with SIGTERM as a supervisor does or SIGINT
+ * as Ctrl-C does, stops the server.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, run, stop, waitFor200, type Running } from './executable.ts';
 
-const START_SCRIPT = join(import.meta.dirname, '..', '..', 'build', 'start.ts');
+const REPO = join(import.meta.dirname, '..', '..');
+const START_SCRIPT = join(REPO, 'build', 'start.ts');
 
 interface StoredSecrets {
   adminSecret: string;
@@ -19,19 +23,58 @@ interface StoredSecrets {
   jwtSecret: string;
 }
 
-async function startOnce(cwd: string): Promise<{ running: Running; http: number }> {
+async function startFlags(): Promise<{ flags: string[]; http: number }> {
   const ports = await freePorts();
-  const args = [
-    START_SCRIPT,
+  const flags = [
     '--host', '127.0.0.1',
     '--http-port', String(ports.http),
     '--grpc-port', String(ports.grpc),
     '--metrics-port', String(ports.metrics),
     '--log-level', 'warn',
   ];
-  const running = run(process.execPath, args, cwd);
-  await waitFor200(`http://127.0.0.1:${ports.http}/healthz`, running, performance.now());
-  return { running, http: ports.http };
+  return { flags, http: ports.http };
+}
+
+async function startOnce(cwd: string): Promise<{ running: Running; http: number }> {
+  const { flags, http } = await startFlags();
+  const running = run(process.execPath, [START_SCRIPT, ...flags], cwd);
+  await waitFor200(`http://127.0.0.1:${http}/healthz`, running, performance.now());
+  return { running, http };
+}
+
+/** The parent process id of every live process, from /proc/<pid>/stat (Linux). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function cmdline(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+}
+
+/** The server process (node running server/main.ts) among the descendants of `root`. */
+function serverPid(root: number): number {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf(pid); p !== undefined && p > 1; p = parentOf(p)) if (p === root) return true;
+    return false;
+  };
+  const found = pids.filter((pid) => descends(pid) && cmdline(pid).some((arg) => arg.endsWith('server/main.ts')));
+  assert.equal(found.length, 1, `one server process under ${root}, found ${found.length}`);
+  return found[0]!;
+}
+
+async function gone(pid: number, timeoutMs = 15_000): Promise<boolean> {
+  const since = performance.now();
+  while (performance.now() - since < timeoutMs) {
+    if (!existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }
 
 describe('npm start', () => {
@@ -75,6 +118,35 @@ describe('npm start', () => {
     }
   });
 
+  test('the secrets reach the server as 0600 files: no process command line holds one', async () => {
+    assert.ok(first, 'needs the first run');
+    const { running } = await startOnce(cwd);
+    try {
+      const server = serverPid(running.child.pid!);
+      const args = cmdline(server);
+      const all = [...args, ...cmdline(running.child.pid!)].join(' ');
+      for (const secret of [first.adminSecret, first.clientSecret, first.jwtSecret]) {
+        assert.ok(!all.includes(secret), 'a secret is visible in the process list');
+      }
+      for (const flag of ['admin-secret', 'client-secret', 'jwt-secret']) {
+        assert.equal(args[args.indexOf(`--${flag}`) + 1], `file:data/${flag}`);
+        assert.equal(statSync(join(cwd, 'data', flag)).mode & 0o777, 0o600);
+      }
+      assert.equal(readFileSync(join(cwd, 'data', 'admin-secret'), 'utf8'), first.adminSecret);
+    } finally {
+      await stop(running);
+    }
+  });
+
+  test('SIGINT to the script (Ctrl-C) stops the server too', async () => {
+    const { running } = await startOnce(cwd);
+    const server = serverPid(running.child.pid!);
+    running.child.kill('SIGINT');
+    const ended = await running.exited;
+    assert.equal(ended.code, 0, 'the server shut down gracefully and the script exited with it');
+    assert.ok(await gone(server), 'the server still runs');
+  });
+
   test('a second run reuses the same secrets', async () => {
     assert.ok(first, 'needs the first run');
     const { running } = await startOnce(cwd);
@@ -86,4 +158,37 @@ describe('npm start', () => {
       await stop(running);
     }
   });
+});
+
+describe('stopping `npm start` itself', () => {
+  let cwd: string;
+  before(() => {
+    // A folder shaped like a checkout: the real start script of package.json (pointed at this checkout's
+    // build/start.ts) and node_modules, whose .bin gives npm scripts Node 24.
+    const { scripts } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    assert.match(scripts.start, / build\/start\.ts$/);
+    cwd = mkdtempSync(join(tmpdir(), 'portcullis-npm-start-'));
+    const start = scripts.start.replace(/build\/start\.ts$/, START_SCRIPT);
+    writeFileSync(join(cwd, 'package.json'), JSON.stringify({ name: 'npm-start-check', private: true, scripts: { start } }));
+    symlinkSync(join(REPO, 'node_modules'), join(cwd, 'node_modules'));
+  });
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal} to the npm process stops the server`, async () => {
+      const { flags, http } = await startFlags();
+      const npm = run('npm', ['start', '--', ...flags], cwd);
+      let server: number | undefined;
+      try {
+        await waitFor200(`http://127.0.0.1:${http}/healthz`, npm, performance.now(), 30_000);
+        server = serverPid(npm.child.pid!);
+        npm.child.kill(signal);
+        assert.ok(await gone(server), `the server outlived npm after ${signal}`);
+        await assert.rejects(fetch(`http://127.0.0.1:${http}/healthz`), 'the port still answers');
+      } finally {
+        if (server !== undefined && existsSync(`/proc/${server}`)) process.kill(server, 'SIGKILL');
+        await stop(npm);
+      }
+    });
+  }
 });
