@@ -20,7 +20,9 @@ describe('authorizer-js 3.0.1 against Portcullis', () => {
     server = await startServer(['--enable-email-verification', '--enable-magic-link-login', ...smtp.flags()]);
     sdk = new Authorizer({
       authorizerURL: server.baseUrl,
-      redirectURL: `${server.baseUrl}/app`,
+      // The SDK sends this as redirect_uri: only --redirect-uris, the --url origin and explicitly allowed
+      // origins are accepted (no open redirect), so the application sits under the test server's --url.
+      redirectURL: 'http://127.0.0.1:8080/app',
       clientID: CLIENT_ID,
       extraHeaders: { Origin: server.baseUrl },
     });
