@@ -21,7 +21,7 @@
  * - Native addons that are needed (@node-rs/argon2) are embedded in the bundle and loaded from a private
  *   temporary copy at start (build/native-addons.ts).
  */
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,52 @@ const PRELUDE = [
   '};',
 ].join('\n');
 
+/** Source of the custom claims sandbox's worker thread, and the module that tells how to start it. */
+const SANDBOX_WORKER = join(ROOT, 'server', 'modules', 'tokens', 'script-sandbox', 'worker.ts');
+const SANDBOX_WORKER_SCRIPT = /[\\/]server[\\/]modules[\\/]tokens[\\/]script-sandbox[\\/]worker-script\.ts$/;
+
+/**
+ * The sandbox worker (QuickJS with its WebAssembly inlined) is started from a file when run from source;
+ * the single executable has no file to start, so worker.ts is bundled on its own into a CommonJS string
+ * and worker-script.ts is replaced by a module that hands that string to `new Worker(code, { eval: true })`.
+ * Inside an eval worker `require` loads built-in modules only, which is all the bundled worker needs.
+ */
+function inlineSandboxWorker(): Plugin {
+  return {
+    name: 'inline-sandbox-worker',
+    setup(outer) {
+      outer.onLoad({ filter: SANDBOX_WORKER_SCRIPT }, async () => {
+        const result = await build({
+          entryPoints: [SANDBOX_WORKER],
+          bundle: true,
+          write: false,
+          platform: 'node',
+          target: 'node24',
+          format: 'cjs',
+          supported: { 'dynamic-import': false },
+          logOverride: { 'empty-import-meta': 'error' },
+          legalComments: 'eof',
+          minifyWhitespace: true,
+          minifySyntax: true,
+          logLevel: 'warning',
+        });
+        const code = result.outputFiles[0]!.text;
+        // The WebAssembly binary is inlined as one template literal whose bytes happen to spell "import()"
+        // (an engine error message); it is data, so it is left out of the check.
+        const found = findDynamicImports(code.replace(/`\\0asm(?:[^`\\]|\\.)*`/s, '``'));
+        if (found.length > 0) throw new Error(`the sandbox worker still contains dynamic import():\n  ${found.join('\n  ')}`);
+        // Base64, so the main bundle's own check (and any reader) never sees the worker's text as code.
+        const base64 = Buffer.from(code, 'utf8').toString('base64');
+        return {
+          contents: `export function sandboxWorkerScript() { return { script: Buffer.from(${JSON.stringify(base64)}, 'base64').toString('utf8'), eval: true }; }`,
+          loader: 'js',
+          watchFiles: [SANDBOX_WORKER],
+        };
+      });
+    },
+  };
+}
+
 /** The esbuild options; the plugin records the native addons it embeds into `embeddedAddons`. */
 export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
   return {
@@ -88,7 +134,7 @@ export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
     keepNames: true,
     metafile: true,
     logLevel: 'warning',
-    plugins: [embedNativeAddons(embeddedAddons)],
+    plugins: [embedNativeAddons(embeddedAddons), inlineSandboxWorker()],
   };
 }
 
