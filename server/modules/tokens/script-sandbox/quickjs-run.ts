@@ -2,11 +2,12 @@
  * Runs --custom-access-token-script in QuickJS compiled to WebAssembly: a separate JavaScript engine whose
  * whole heap lives in the WebAssembly memory, so nothing of the host (process, require, the host's Function
  * constructor, Node's globals) exists inside it. node:vm shares one V8 heap with its host, which is why
- * `this.constructor.constructor('return process')()` escapes it (Node documentation, "vm: not a security
- * mechanism"); OWASP ASVS 4.0 V12.3.x/V5.2.x: untrusted code runs isolated, with bounded resources.
+ * `this.constructor.constructor('return process')()` escapes it (Node documentation: "The node:vm module is
+ * not a security mechanism"). OWASP ASVS 4.0.3 5.2.4: dynamic code execution that cannot be avoided is
+ * sandboxed.
  *
- * Per call: a fresh runtime and context (a fraction of a millisecond, see script-worker.ts) with a memory
- * limit, a stack limit and an interrupt handler that ends the evaluation at the deadline; no host function
+ * Per call: a fresh runtime and context (about a millisecond, see script-worker.ts) under a memory cap, a
+ * stack limit and an interrupt handler that ends the evaluation at the deadline; no host function
  * is exposed (no console, timers, module loader). Only two JSON strings go in, parsed inside; only a JSON
  * string comes out. Every handle is disposed before its runtime (QuickJS asserts on a leak when a runtime
  * is freed, which aborts the whole WebAssembly module).

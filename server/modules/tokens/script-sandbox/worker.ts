@@ -20,7 +20,7 @@ port.on('message', (message: ScriptJob & { id: number }) => {
       // The WebAssembly module itself failed (an engine assertion aborts it for good): answer with what the
       // script came to, then end this worker so that the next call starts a fresh one with a fresh module.
       const outcome = err instanceof SandboxBroken ? err.outcome : { ok: false, reason: `the script sandbox failed: ${String(err)}` };
-      port.postMessage({ id, ...outcome });
+      port.postMessage({ id, ...outcome, broken: true });
       process.exit(1);
     },
   );
