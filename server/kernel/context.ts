@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { ResponseEffects } from './effects.ts';
 import type { Deps } from './deps.ts';
+import type { RequestBudget } from './request-budget.ts';
 
 export type Protocol = 'graphql' | 'rest' | 'grpc' | 'internal';
 
@@ -37,4 +38,10 @@ export interface OpContext {
   readonly effects: ResponseEffects;
   readonly log: Logger;
   caller: Caller;
+  /**
+   * Permission checks left to the whole transport request, shared by every root field of one GraphQL
+   * document (request-budget.ts). Absent where one request carries one operation (gRPC, internal calls):
+   * the operation then bounds itself per call.
+   */
+  readonly permissionChecks?: RequestBudget;
 }

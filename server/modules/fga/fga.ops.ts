@@ -14,6 +14,15 @@ import { subjectOf } from './subject.ts';
 import { checkAll, type CheckRun } from './permission-checks.ts';
 import { listPermissions } from './list-permissions.ts';
 import { fgaAdminOperations } from './fga-admin.ops.ts';
+import { permissionCheckBudget } from '../../kernel/request-budget.ts';
+
+/**
+ * The checks budget of the transport request (shared by the root fields of one GraphQL document), or a
+ * fresh one where a request carries a single operation (gRPC).
+ */
+function checkBudget(ctx: HandlerContext) {
+  return ctx.permissionChecks ?? permissionCheckBudget();
+}
 
 /** Applies the subject rule and loads the current model (failed_precondition without one). */
 async function prepareRun(ctx: HandlerContext, explicitUser: string | undefined): Promise<CheckRun> {
@@ -33,6 +42,7 @@ export const checkPermissionsOp = defineOperation({
   auth: 'user_or_admin',
   transaction: false,
   handler: async (input, ctx) => {
+    checkBudget(ctx).spend(input.checks.length);
     const run = await prepareRun(ctx, input.user);
     const allowed = await checkAll(run, input.checks, 'checks');
     return {
@@ -52,7 +62,7 @@ export const listPermissionsOp = defineOperation({
   transaction: false,
   handler: async (input, ctx) => {
     const run = await prepareRun(ctx, input.user);
-    return listPermissions(run, { relation: input.relation || undefined, object_type: input.object_type || undefined });
+    return listPermissions(run, { relation: input.relation || undefined, object_type: input.object_type || undefined }, checkBudget(ctx));
   },
 });
 

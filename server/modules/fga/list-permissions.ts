@@ -7,6 +7,7 @@
 import { AppError } from '../../kernel/errors.ts';
 import { MAX_PERMISSIONS } from './fga.schema.ts';
 import type { CheckRun } from './permission-checks.ts';
+import type { RequestBudget } from '../../kernel/request-budget.ts';
 
 export interface PermissionListing {
   objects: string[];
@@ -52,10 +53,16 @@ async function heldObjects(run: CheckRun, type: string, relation: string, limit:
   return ofUser.objects.filter((object) => agentHolds.has(object));
 }
 
-export async function listPermissions(run: CheckRun, filters: PermissionFilters): Promise<PermissionListing> {
+/**
+ * Each (type, relation) pair listed is one reverse check against the request's checks budget (specification
+ * part 8 "Checks per request"), capped at the whole budget so a large model can still be listed alone.
+ */
+export async function listPermissions(run: CheckRun, filters: PermissionFilters, budget: RequestBudget): Promise<PermissionListing> {
+  const pairs = pairsToList(run, filters);
+  budget.spend(Math.min(pairs.length, budget.limit));
   const permissions: { object: string; relation: string }[] = [];
   let truncated = false;
-  for (const { type, relation } of pairsToList(run, filters)) {
+  for (const { type, relation } of pairs) {
     // Sorted per pair so that the same store answers the same page whatever order the engine found them in.
     // One more than still fits tells whether the cap truncates.
     const objects = [...new Set(await heldObjects(run, type, relation, MAX_PERMISSIONS - permissions.length + 1))].sort();

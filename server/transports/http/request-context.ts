@@ -8,6 +8,22 @@ import type { Logger } from 'pino';
 import type { Deps } from '../../kernel/deps.ts';
 import type { OpContext, Protocol } from '../../kernel/context.ts';
 import { ResponseEffects, parseCookieHeader, serializeCookie } from '../../kernel/effects.ts';
+import { permissionCheckBudget, type RequestBudget } from '../../kernel/request-budget.ts';
+
+/**
+ * One permission-check budget per HTTP request: GraphQL builds a context per root field from the same
+ * Fastify request, so aliased fields share it (specification part 8 "Checks per request").
+ */
+const checkBudgets = new WeakMap<FastifyRequest, RequestBudget>();
+
+function checkBudgetOf(request: FastifyRequest): RequestBudget {
+  let budget = checkBudgets.get(request);
+  if (!budget) {
+    budget = permissionCheckBudget();
+    checkBudgets.set(request, budget);
+  }
+  return budget;
+}
 
 export function bearerFrom(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -40,6 +56,7 @@ export function buildHttpContext(deps: Deps, request: FastifyRequest, protocol: 
     // Fastify's logger is the pino instance buildApp passed in, child-bound to this request id.
     log: request.log as unknown as Logger,
     caller: { kind: 'anonymous' },
+    permissionChecks: checkBudgetOf(request),
   };
 }
 
