@@ -11,7 +11,7 @@ import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Config } from '../../config/flags.ts';
-import { findUserByEmail, findUserById, requireEmail, rolesForLogin, type UserRow } from '../users/index.ts';
+import { findUserByEmail, findUserById, markEmailVerified, requireEmail, rolesForLogin, type UserRow } from '../users/index.ts';
 import { consumeVerification } from '../verification/index.ts';
 import { enqueueMessage, type LinkFlow } from '../messages/index.ts';
 import { AuthResponse, MagicLinkLoginRequest, ResendVerifyEmailRequest, VerifyEmailRequest } from './accounts.schema.ts';
@@ -65,7 +65,8 @@ export const verifyEmailOp = defineOperation({
     const request = await consumeVerification(ctx.em, ctx.deps.clock, input.token, VERIFY_EMAIL_IDENTIFIERS);
     const user = await verifiedUser(ctx, request.userId ?? null, request.email);
     const firstVerification = !user.emailVerifiedAt;
-    if (firstVerification) user.emailVerifiedAt = ctx.deps.clock.now();
+    // Following the mailed link proves the mailbox (users/email-proof.ts); it upgrades an unproven mark too.
+    markEmailVerified(user, 'link', ctx.deps.clock.now());
     user.updatedAt = ctx.deps.clock.now();
     // The user proved control of the mailbox, not a password: RFC 8176 section 2 has no `pwd` here
     // (claims.ts maps both methods to `otp`, the single-use secret delivered out of band).

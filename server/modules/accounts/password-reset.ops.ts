@@ -9,7 +9,9 @@
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserByEmail, findUserById, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow } from '../users/index.ts';
+import {
+  findUserByEmail, findUserById, markEmailVerified, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow,
+} from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
 import { consumeOtp, consumeVerification, INVALID_OTP_MESSAGE, OTP_ATTEMPTS_EXHAUSTED_MESSAGE } from '../verification/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
@@ -70,7 +72,7 @@ export const resetPasswordOp = defineOperation({
       // The code is found by the number before any account lookup: known and unknown numbers run the same
       // statements and get the same refusal.
       const phone = normalisePhoneNumber(input.phone_number);
-      const otp = await consumeOtp(ctx.em, clock, ctx.deps.sealer, { phone, purpose: 'forgot_password', code: input.otp }).catch(asWrongCode);
+      const otp = await consumeOtp(ctx.em, ctx.deps, { phone, purpose: 'forgot_password', code: input.otp }).catch(asWrongCode);
       const owner = otp.userId ? await findUserById(ctx.em, otp.userId) : null;
       if (!owner || owner.phoneNumber !== phone) throw AppError.invalid(INVALID_OTP_MESSAGE);
       user = owner;
@@ -82,7 +84,8 @@ export const resetPasswordOp = defineOperation({
     await ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);
       managed.passwordHash = passwordHash;
-      if (viaEmail && !managed.emailVerifiedAt) managed.emailVerifiedAt = clock.now();
+      // The mailed reset token proves the mailbox (users/email-proof.ts).
+      if (viaEmail) markEmailVerified(managed, 'password_reset', clock.now());
       if (!viaEmail && !managed.phoneNumberVerifiedAt) managed.phoneNumberVerifiedAt = clock.now();
       if (!managed.signupMethods.split(',').includes('basic_auth') && viaEmail) managed.signupMethods += ',basic_auth';
       managed.updatedAt = clock.now();

@@ -7,7 +7,10 @@ import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { NoInput, MessageResponse, type Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
-import { User, UserSchema, toPublicUser, updateUserContact, type UserRow } from '../users/index.ts';
+import {
+  User, UserSchema, markEmailVerified, normaliseEmail, normalisePhoneNumber, toPublicUser, updateUserContact, type UserRow,
+} from '../users/index.ts';
+import { authTimeOf, findSession } from '../sessions/index.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
 import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
@@ -33,11 +36,40 @@ export const profileOp = defineOperation({
   handler: async (_input, ctx) => toPublicUser(await callerUser(ctx)),
 });
 
-async function changePassword(ctx: HandlerContext, user: UserRow, input: Static<typeof UpdateProfileRequest>): Promise<void> {
-  if (!input.old_password) throw AppError.invalid('old_password is required to set a new password');
-  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.old_password))) {
-    throw AppError.invalid('old password is not correct');
+/**
+ * Re-authentication before the account's credentials change (OWASP ASVS 2.5.6/3.7.1; NIST SP 800-63B 6.1.2):
+ * whoever holds a stolen token or an unlocked browser must not be able to move the email or phone number
+ * (and with them every recovery channel) or set a password. The current password, or, for an account that
+ * has none (magic link), a login at most this old.
+ */
+export const FRESH_LOGIN_SECONDS = 5 * 60;
+
+type UpdateProfileInput = Static<typeof UpdateProfileRequest>;
+
+/** Which credential-bearing fields this request would really change. */
+function credentialChanges(user: UserRow, input: UpdateProfileInput): string[] {
+  const changes: string[] = [];
+  if (input.new_password !== undefined) changes.push('password');
+  if (input.email !== undefined && normaliseEmail(input.email) !== user.email) changes.push('email');
+  if (input.phone_number !== undefined && normalisePhoneNumber(input.phone_number) !== user.phoneNumber) changes.push('phone number');
+  return changes;
+}
+
+async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput, changes: string[]): Promise<void> {
+  const what = changes.join(', ');
+  if (user.passwordHash) {
+    if (!input.old_password) throw AppError.invalid(`old_password is required to change the ${what}`);
+    if (!(await verifyPassword(user.passwordHash, input.old_password))) throw AppError.invalid('old password is not correct');
+    return;
   }
+  const session = ctx.caller.kind === 'user' && ctx.caller.sessionId ? await findSession(ctx.em, ctx.caller.sessionId) : null;
+  const age = session ? (ctx.deps.clock.now().getTime() - authTimeOf(session).getTime()) / 1000 : Infinity;
+  if (!(age <= FRESH_LOGIN_SECONDS)) {
+    throw AppError.forbidden(`sign in again to change the ${what}: this account has no password, so a login within the last ${FRESH_LOGIN_SECONDS / 60} minutes is required`);
+  }
+}
+
+async function changePassword(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput): Promise<void> {
   checkPasswordPolicy(ctx.deps.config, input.new_password!, input.confirm_new_password ?? '');
   user.passwordHash = await hashPassword(input.new_password!);
   // Whoever else holds a session of this account (perhaps why the password changes) is signed out.
@@ -51,7 +83,9 @@ async function changeEmail(ctx: HandlerContext, user: UserRow, email: string): P
   const { config, clock } = ctx.deps;
   const updated = await updateUserContact(ctx.em, user, { email }, clock);
   if (!config.enableEmailVerification) {
-    updated.emailVerifiedAt = clock.now();
+    // email_verified stays true as before (SDK compatibility), but nothing proved the mailbox: social and
+    // SSO sign-in must not link to this account by this address (users/email-proof.ts).
+    markEmailVerified(updated, 'unproven', clock.now());
     return false;
   }
   await sendLinkMail(ctx, { event: 'update_email', user: updated, email: updated.email! });
@@ -64,23 +98,26 @@ export const updateProfileOp = defineOperation({
   name: 'update_profile',
   admin: false,
   kind: 'mutation',
-  description: "Updates the caller's profile, password (with the old one) or email (re-verified when verification is on)",
+  description: "Updates the caller's profile; the email, phone number or password only with the current password (or a fresh login)",
   input: UpdateProfileRequest,
   output: MessageResponse,
   auth: 'user',
   handler: async (input, ctx) => {
     const user = await callerUser(ctx);
+    // Checked before anything is written: a refused request changes nothing.
+    const changes = credentialChanges(user, input);
+    if (changes.length > 0) await requireProofOfHolder(ctx, user, input, changes);
     if (input.new_password !== undefined) await changePassword(ctx, user, input);
     const names = ['given_name', 'family_name', 'middle_name', 'nickname', 'gender', 'birthdate', 'picture'] as const;
     const fields = { given_name: 'givenName', family_name: 'familyName', middle_name: 'middleName', nickname: 'nickname', gender: 'gender', birthdate: 'birthdate', picture: 'picture' } as const;
     for (const name of names) if (input[name] !== undefined) user[fields[name]] = input[name]!;
     if (input.app_data !== undefined) user.appData = input.app_data;
     if (input.is_multi_factor_auth_enabled !== undefined) user.isMultiFactorAuthEnabled = input.is_multi_factor_auth_enabled;
-    if (input.phone_number !== undefined && input.phone_number !== user.phoneNumber) {
+    if (changes.includes('phone number')) {
       await updateUserContact(ctx.em, user, { phone: input.phone_number }, ctx.deps.clock);
     }
     user.updatedAt = ctx.deps.clock.now();
-    const signedOut = input.email !== undefined && input.email.trim().toLowerCase() !== user.email && (await changeEmail(ctx, user, input.email));
+    const signedOut = changes.includes('email') && (await changeEmail(ctx, user, input.email!));
     await ctx.em.flush();
     return {
       message: signedOut

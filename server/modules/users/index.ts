@@ -14,5 +14,6 @@ export {
   type LookupOptions,
   type ContactChange,
 } from './users.service.ts';
+export { EMAIL_PROOFS, markEmailVerified, clearEmailVerification, emailProvenForLinking, type EmailProof } from './email-proof.ts';
 export { rolesForSignup, rolesForLogin, assignableRoles, heldRoles } from './roles.ts';
 export { userAdminOperations } from './admin-users.ops.ts';

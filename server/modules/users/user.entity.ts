@@ -3,7 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 /**
  * A user account (reference.md "User"). Email and phone uniqueness is the service's job (specification
  * part 9 rule 7): no UNIQUE index here; identity-claim.entity.ts serialises it. Stored but never returned:
- * the password hash, verified-at timestamps, the SCIM external id and the deactivation (soft delete) time.
+ * the password hash, verified-at timestamps and how the email was verified, the SCIM external id and the deactivation (soft delete) time.
  */
 export const User = defineEntity({
   name: 'User',
@@ -12,6 +12,11 @@ export const User = defineEntity({
     id: p.string().primary().length(36),
     email: p.string().length(255).nullable().index(),
     emailVerifiedAt: p.datetime().nullable(),
+    /**
+     * How the email came to count as verified (users/email-proof.ts EmailProof): link, password_reset,
+     * admin or unproven. Never returned by the API. Null: not verified, or verified before this column existed.
+     */
+    emailVerifiedVia: p.string().length(32).nullable(),
     phoneNumber: p.string().length(32).nullable().index(),
     phoneNumberVerifiedAt: p.datetime().nullable(),
     passwordHash: p.string().length(255).nullable(),

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { User, type UserRow } from './user.entity.ts';
 import { normaliseEmail, normalisePhoneNumber, requireEmail, requirePhoneNumber } from './contact.ts';
+import type { EmailProof } from './email-proof.ts';
 import { releaseAllClaims, releaseClaim, takeClaim } from './identity-claims.ts';
 
 export interface NewUserData {
@@ -31,6 +32,8 @@ export interface NewUserData {
   appData?: Record<string, unknown>;
   isMultiFactorAuthEnabled?: boolean;
   emailVerifiedAt?: Date;
+  /** How emailVerifiedAt was earned (email-proof.ts); 'unproven' when not said. */
+  emailVerifiedVia?: EmailProof;
   phoneNumberVerifiedAt?: Date;
 }
 
@@ -57,6 +60,7 @@ export async function createUser(em: EntityManager, clock: Clock, data: NewUserD
       id,
       email: email ?? null,
       emailVerifiedAt: data.emailVerifiedAt ?? null,
+      emailVerifiedVia: data.emailVerifiedAt ? (data.emailVerifiedVia ?? 'unproven') : null,
       phoneNumber: phoneNumber ?? null,
       phoneNumberVerifiedAt: data.phoneNumberVerifiedAt ?? null,
       passwordHash: data.passwordHash ?? null,
@@ -138,7 +142,9 @@ export async function updateUserContact(
       if (nextEmail) await takeClaim(tx, 'email', nextEmail, managed.id, now);
       if (managed.email) await releaseClaim(tx, 'email', managed.email, managed.id);
       managed.email = nextEmail ?? null;
+      // A new address proves nothing yet, whatever the old one had (email-proof.ts).
       managed.emailVerifiedAt = null;
+      managed.emailVerifiedVia = null;
     }
     if (nextPhone !== managed.phoneNumber) {
       if (nextPhone) await takeClaim(tx, 'phone', nextPhone, managed.id, now);
