@@ -1,11 +1,12 @@
 /**
  * Super-admin authentication over REST (spec part 5): the x-service-admin-secret header, the service-admin
- * cookie set by POST /v1/admin/login and renewed by GET /v1/admin/session, logout, and
- * --disable-admin-header-auth.
+ * cookie set by POST /v1/admin/login and renewed by GET /v1/admin/session, logout,
+ * --disable-admin-header-auth, the 12 h absolute end and the binding to --admin-secret, and meta's MFA flags.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 function adminCookieFrom(res: Response): string {
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('service-admin='));
@@ -104,5 +105,83 @@ describe('--disable-admin-header-auth', () => {
     });
     const pair = adminCookieFrom(res).split(';')[0]!;
     assert.equal((await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { cookie: pair } })).status, 200);
+  });
+});
+
+describe('admin sessions are bounded', () => {
+  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  let db: TestDatabase;
+  let server: TestServer;
+  before(async () => {
+    db = await createTestDatabase('sqlite');
+    server = await startServer(db.flags, { clock });
+  });
+  after(async () => {
+    await server?.close();
+    await db?.cleanup();
+  });
+
+  const loginTo = async (target: TestServer, secret: string) =>
+    adminCookieFrom(
+      await fetch(`${target.baseUrl}/v1/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: target.baseUrl },
+        body: JSON.stringify({ admin_secret: secret }),
+      }),
+    ).split(';')[0]!;
+
+  test('renewing every 50 minutes keeps a session for 12 hours from the login, not longer (OWASP ASVS 3.3.4)', async () => {
+    let pair = await loginTo(server, ADMIN_SECRET);
+    let lastMaxAge = 3600;
+    for (let elapsed = 50 * 60; elapsed < 12 * 3600; elapsed += 50 * 60) {
+      clock.offsetMs += 50 * 60 * 1000;
+      const renewed = await fetch(`${server.baseUrl}/v1/admin/session`, { headers: { cookie: pair } });
+      assert.equal(renewed.status, 200, `renewal ${elapsed / 60} min after login`);
+      const setCookie = adminCookieFrom(renewed);
+      lastMaxAge = Number(/Max-Age=(\d+)/.exec(setCookie)![1]);
+      pair = setCookie.split(';')[0]!;
+    }
+    assert.ok(lastMaxAge <= 20 * 60, `the last renewal's cookie ends with the login's 12 h (Max-Age ${lastMaxAge})`);
+    clock.offsetMs += 50 * 60 * 1000;
+    const late = await fetch(`${server.baseUrl}/v1/admin/session`, { headers: { cookie: pair } });
+    assert.equal(late.status, 401);
+    assert.equal((await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { cookie: pair } })).status, 401);
+  });
+
+  test('a restart with another --admin-secret ends every admin cookie issued under the old one', async () => {
+    const pair = await loginTo(server, ADMIN_SECRET);
+    assert.equal((await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { cookie: pair } })).status, 200);
+    await server.close();
+    const rotated = await startServer([...db.flags, '--admin-secret', 'rotated-admin-secret'], { clock });
+    try {
+      assert.equal((await fetch(`${rotated.baseUrl}/v1/admin/meta`, { headers: { cookie: pair } })).status, 401);
+      assert.equal((await fetch(`${rotated.baseUrl}/v1/admin/session`, { headers: { cookie: pair } })).status, 401);
+      const fresh = await loginTo(rotated, 'rotated-admin-secret');
+      assert.equal((await fetch(`${rotated.baseUrl}/v1/admin/meta`, { headers: { cookie: fresh } })).status, 200);
+    } finally {
+      await rotated.close();
+    }
+    // Back on the old secret, the cookie of the old secret works again only if its row is still there and live:
+    // the secret binds the session, the database row alone does not.
+    server = await startServer(db.flags, { clock });
+    assert.equal((await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { cookie: pair } })).status, 200);
+  });
+});
+
+describe('meta reports only what is enforced', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(['--enforce-mfa']);
+  });
+  after(() => server.close());
+
+  test('no MFA flag is on while nothing enrols or checks a second factor, even with --enforce-mfa', async () => {
+    const meta = await (await fetch(`${server.baseUrl}/v1/meta`)).json();
+    const admin = await (await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { 'x-service-admin-secret': ADMIN_SECRET } })).json();
+    for (const flag of ['is_mfa_enforced', 'is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled', 'is_webauthn_enabled']) {
+      assert.equal(meta[flag], false, flag);
+      assert.equal(admin[flag], false, `admin ${flag}`);
+    }
+    assert.equal(admin.is_multi_factor_auth_service_enabled, false);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../kernel/errors.ts';
-import { constantTimeEqual, randomToken, sha256Hex } from '../../kernel/crypto.ts';
+import { constantTimeEqual, hmacSha256Hex, randomToken } from '../../kernel/crypto.ts';
 import type { Caller, OpContext } from '../../kernel/context.ts';
 import type { CookieSpec } from '../../kernel/effects.ts';
 import type { Config } from '../../config/flags.ts';
@@ -14,6 +14,23 @@ import { AdminSession } from './admin-session.entity.ts';
 export const ADMIN_COOKIE = 'service-admin';
 /** reference.md "Lifetimes": admin cookie 1 h, SameSite=Strict. */
 export const ADMIN_SESSION_SECONDS = 3600;
+/**
+ * Absolute end of an admin session, counted from the login whatever the renewals (OWASP ASVS 3.3.4: an
+ * absolute maximum session lifetime; 12 h is a working day for the most privileged credential).
+ */
+export const ADMIN_SESSION_ABSOLUTE_SECONDS = 12 * 3600;
+
+/**
+ * The row id of a cookie token: an HMAC keyed with the --admin-secret in force (domain-separated from any
+ * other use of the secret). A restart with another secret finds no row for any old cookie.
+ */
+function adminSessionId(config: Config, token: string): string {
+  return hmacSha256Hex(`portcullis/admin-session\0${config.adminSecret ?? ''}`, token);
+}
+
+function absoluteEndOf(loginAt: Date): number {
+  return loginAt.getTime() + ADMIN_SESSION_ABSOLUTE_SECONDS * 1000;
+}
 
 function adminCookie(config: Config, value: string, maxAge: number): CookieSpec {
   return { name: ADMIN_COOKIE, value, maxAge, httpOnly: true, secure: config.adminCookieSecure, sameSite: 'Strict', path: '/' };
@@ -23,23 +40,22 @@ export function isAdminSecret(config: Config, candidate: string): boolean {
   return constantTimeEqual(candidate, config.adminSecret ?? '');
 }
 
-/** Starts a session: stores the token's hash and sets the cookie. */
-export async function openAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
+/** Starts a session (a login, or a renewal carrying the login's time): stores the token's HMAC and sets the cookie. */
+export async function openAdminSession(ctx: OpContext, em: EntityManager, loginAt?: Date): Promise<void> {
   const token = randomToken(32);
   const now = ctx.deps.clock.now();
-  em.create(AdminSession, {
-    id: sha256Hex(token),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + ADMIN_SESSION_SECONDS * 1000),
-  });
+  const start = loginAt ?? now;
+  const expiresAt = new Date(Math.min(now.getTime() + ADMIN_SESSION_SECONDS * 1000, absoluteEndOf(start)));
+  em.create(AdminSession, { id: adminSessionId(ctx.deps.config, token), createdAt: now, loginAt: start, expiresAt });
   await em.flush();
-  ctx.effects.setCookie(adminCookie(ctx.deps.config, token, ADMIN_SESSION_SECONDS));
+  const maxAge = Math.ceil((expiresAt.getTime() - now.getTime()) / 1000);
+  ctx.effects.setCookie(adminCookie(ctx.deps.config, token, maxAge));
 }
 
 /** Ends the presented session (if any) and sweeps expired rows so the table does not grow without bound. */
 async function dropPresentedSession(ctx: OpContext, em: EntityManager): Promise<void> {
   const token = ctx.credentials.cookies[ADMIN_COOKIE];
-  if (token) await em.nativeDelete(AdminSession, { id: sha256Hex(token) });
+  if (token) await em.nativeDelete(AdminSession, { id: adminSessionId(ctx.deps.config, token) });
   await em.nativeDelete(AdminSession, { expiresAt: { $lt: ctx.deps.clock.now() } });
 }
 
@@ -48,16 +64,34 @@ export async function closeAdminSession(ctx: OpContext, em: EntityManager): Prom
   ctx.effects.clearCookie(adminCookie(ctx.deps.config, '', 0));
 }
 
-/** Replaces the presented session with a fresh one (a sliding one-hour window). */
+/**
+ * Replaces the presented session with a fresh one: a sliding one-hour window that keeps the login's time,
+ * so renewals never pass the absolute end. A header caller without a live cookie presented the secret
+ * itself just now: that is a login.
+ */
 export async function renewAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
+  const token = ctx.credentials.cookies[ADMIN_COOKIE];
+  const live = token ? await liveSession(ctx, em, token) : null;
   await dropPresentedSession(ctx, em);
-  await openAdminSession(ctx, em);
+  await openAdminSession(ctx, em, live ? loginOf(live) : undefined);
+}
+
+type AdminSessionRow = InstanceType<typeof AdminSession.class>;
+
+function loginOf(row: AdminSessionRow): Date {
+  return row.loginAt ?? row.createdAt;
+}
+
+/** The row of a cookie token while it is inside both its sliding and its absolute window. */
+async function liveSession(ctx: OpContext, em: EntityManager, token: string): Promise<AdminSessionRow | null> {
+  const row = await em.findOne(AdminSession, { id: adminSessionId(ctx.deps.config, token) });
+  const now = ctx.deps.clock.now().getTime();
+  if (!row || row.expiresAt.getTime() <= now || absoluteEndOf(loginOf(row)) <= now) return null;
+  return row;
 }
 
 async function cookieIsLive(ctx: OpContext, token: string): Promise<boolean> {
-  const em = ctx.deps.storage.fork();
-  const row = await em.findOne(AdminSession, { id: sha256Hex(token) });
-  return row !== null && row.expiresAt.getTime() > ctx.deps.clock.now().getTime();
+  return (await liveSession(ctx, ctx.deps.storage.fork(), token)) !== null;
 }
 
 /** Resolves a super-admin caller from the header or the cookie, or refuses with 401. */

@@ -44,7 +44,12 @@ export const AdminMeta = s.object('AdminMeta', {
 });
 
 export function buildMeta(config: Config, version: string): Static<typeof Meta> {
-  const mfa = !config.disableMfa;
+  // Nothing in this server enrols or checks a second factor yet (no TOTP, email/SMS OTP or WebAuthn step at
+  // login), so every MFA flag is false whatever the flags say: a client told MFA is on or enforced would
+  // show screens that lead nowhere and an operator would believe accounts are protected when they are not
+  // (specification part 4.1 meta: report what the instance does). Turn them back on with the MFA work.
+  const mfaImplemented = false;
+  const mfa = mfaImplemented && !config.disableMfa;
   return {
     version,
     client_id: config.clientId ?? '',
@@ -82,6 +87,7 @@ export function buildAdminMeta(config: Config, version: string): Static<typeof A
     roles: config.roles,
     default_roles: config.defaultRoles,
     protected_roles: config.protectedRoles,
-    is_multi_factor_auth_service_enabled: !config.disableMfa,
+    // Same reason as buildMeta: no MFA service exists yet.
+    is_multi_factor_auth_service_enabled: false,
   };
 }
