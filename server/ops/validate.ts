@@ -7,6 +7,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { TObject, TSchema } from './schema.ts';
 import { AppError } from '../kernel/errors.ts';
+import { withInputLimits } from './input-limits.ts';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -36,7 +37,9 @@ function describePath(path: string): string {
 }
 
 /** Parses raw input; throws AppError('invalid_argument') naming the first offending field. */
-export function parseInput<T>(schema: TObject, raw: unknown): T {
+export function parseInput<T>(declared: TObject, raw: unknown): T {
+  // Inputs are checked with the default length limits filled in (input-limits.ts); outputs never are.
+  const schema = withInputLimits(declared);
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw AppError.invalid('request body must be a JSON object');
   }
