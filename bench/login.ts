@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   const concurrency = numberArg(argv, 'concurrency', 16);
   const copy = isolatedCopy();
   const ports = await freePorts();
-  const running = run(copy.executable, serverFlags(copy.dir, ports, ['--log-level', 'warn']), copy.dir);
+  // The per-IP limit (default 30 rps) would measure the limiter, not logins: every request here is one IP.
+  const running = run(copy.executable, serverFlags(copy.dir, ports, ['--log-level', 'warn', '--rate-limit-rps', '0']), copy.dir);
   try {
     await waitFor200(`http://127.0.0.1:${ports.http}/healthz`, running, performance.now());
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });

@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < runs; i++) {
       const ports = await freePorts();
-      const flags = serverFlags(copy.dir, ports, ['--database-url', join(copy.dir, `run-${i}.db`), '--log-level', 'warn']);
+      // Rate limit off as in every benchmark, so the figures measure the server rather than the limiter.
+      const flags = serverFlags(copy.dir, ports, ['--database-url', join(copy.dir, `run-${i}.db`), '--log-level', 'warn', '--rate-limit-rps', '0']);
       const started = performance.now();
       const server = run(copy.executable, flags, copy.dir);
       try {

@@ -26,7 +26,7 @@ import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
-import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
+import { createRateLimiter, memoryFactory, openRedisLimiter, policiesFor } from './modules/limits/index.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -56,7 +56,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Keys first: a key that does not fit --jwt-type is a startup refusal before any connection is opened.
   const keys = await loadSigningKeys(config);
   const sealer = createSealer(config);
-  const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger));
+  // Before storage: an unreachable --redis-url is a startup refusal with nothing else opened yet.
+  const policies = policiesFor(config);
+  const limits = config.redisUrl ? await openRedisLimiter(policies, config.redisUrl, logger) : createRateLimiter(policies, memoryFactory);
+  const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger).catch(async (err: unknown) => {
+    await limits.close();
+    throw err;
+  }));
   const registry = overrides.registry ?? defaultRegistry;
   const authenticators: Authenticators = {
     public: publicAuthenticator,
@@ -72,12 +78,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
-  const limits = createRateLimiter(policiesFor(config), memoryFactory);
+  const metrics = createHttpMetrics();
   // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
   const outbox = createMessageOutbox(overrides.outbox);
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, outbox };
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox };
   let shuttingDown = false;
-  const metrics = createHttpMetrics();
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);

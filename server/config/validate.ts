@@ -54,6 +54,22 @@ function checkJwt(config: Config): string | undefined {
   return undefined;
 }
 
+/**
+ * Rate limits: --rate-limit-rps 0 turns the per-IP limit off; a lockout threshold above 25 could let more
+ * than 100 failed logins an hour through (OWASP ASVS 2.2.1; the window arithmetic is in
+ * modules/limits/policies.ts), and 0 would turn the lockout off.
+ */
+function checkRateLimits(config: Config): string | undefined {
+  if (!Number.isInteger(config.rateLimitRps) || config.rateLimitRps < 0) return '--rate-limit-rps must be a whole number >= 0 (0 disables the per-IP limit)';
+  if (!Number.isInteger(config.rateLimitBurst) || config.rateLimitBurst < 0) return '--rate-limit-burst must be a whole number >= 0';
+  const threshold = config.loginLockoutThreshold;
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > 25) {
+    return '--login-lockout-threshold must be between 1 and 25 (OWASP ASVS 2.2.1: at most 100 failed logins an hour)';
+  }
+  if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) return '--redis-url must be a redis:// or rediss:// URL';
+  return undefined;
+}
+
 export function validateConfig(config: Config): string | undefined {
   if (!config.adminSecret) return '--admin-secret is required and must not be empty';
   const urlProblem = checkBaseUrl(config.url);
@@ -66,6 +82,8 @@ export function validateConfig(config: Config): string | undefined {
   if (jwtProblem) return jwtProblem;
   if (config.httpPort !== 0 && config.httpPort === config.metricsPort) return '--http-port and --metrics-port must differ';
   if (config.enableGrpc && config.grpcPort !== 0 && config.grpcPort === config.httpPort) return '--grpc-port and --http-port must differ';
+  const limitProblem = checkRateLimits(config);
+  if (limitProblem) return limitProblem;
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {
     if (port > 65535) return `port ${port} is out of range`;

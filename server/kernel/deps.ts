@@ -9,6 +9,7 @@ import type { Authenticators } from '../ops/auth.ts';
 import type { SigningKeys } from '../modules/tokens/signing-keys.ts';
 import type { Sealer } from './encryption.ts';
 import type { RateLimiter } from './limits.ts';
+import type { Metrics } from './metrics.ts';
 import type { FgaService } from '../modules/fga/fga.service.ts';
 
 export interface Clock {
@@ -29,6 +30,8 @@ export interface Deps {
   readonly sealer: Sealer;
   /** Abuse limits (kernel/limits.ts): per IP, per account, per destination, per one-time code target. */
   readonly limits: RateLimiter;
+  /** Counters served on the metrics listener (limited requests, login outcomes). */
+  readonly metrics: Metrics;
   /** The embedded FGA engine's store and model; undefined when FGA is off (MongoDB main database, no --fga-store). */
   readonly fga?: FgaService;
   /** Wakes the message outbox worker (modules/messages) after a commit; absent where no worker runs. */

@@ -4,6 +4,7 @@
  * points in what window, how long a key stays blocked); modules/limits defines the buckets and backs them
  * with memory or, with --redis-url, Redis, so that several instances share one count.
  */
+import { AppError } from './errors.ts';
 export const LIMIT_BUCKETS = [
   /** Per client IP, every HTTP route and gRPC method (--rate-limit-rps / --rate-limit-burst). */
   'ip',
@@ -28,4 +29,23 @@ export interface RateLimiter {
   /** Forgets `key` in `bucket` (a successful login clears the account's failures). */
   reset(bucket: LimitBucket, key: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Which bucket refused, kept on the error (log-only detail) so transports can count refusals by bucket. */
+interface LimitDetail {
+  limitBucket: LimitBucket;
+}
+
+/** The refusal a RateLimiter throws: too_many_requests with Retry-After, tagged with its bucket. */
+export function limitRefusal(bucket: LimitBucket, message: string, retryAfterSeconds: number): AppError {
+  const error = new AppError('too_many_requests', message, { limitBucket: bucket } satisfies LimitDetail);
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error;
+}
+
+/** The bucket of a limiter's refusal; undefined for any other error. */
+export function limitBucketOf(error: unknown): LimitBucket | undefined {
+  if (!(error instanceof AppError) || error.kind !== 'too_many_requests') return undefined;
+  const bucket = (error.detail as Partial<LimitDetail> | undefined)?.limitBucket;
+  return bucket && (LIMIT_BUCKETS as readonly string[]).includes(bucket) ? bucket : undefined;
 }

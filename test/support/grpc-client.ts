@@ -24,6 +24,8 @@ export interface GrpcFailure {
   code: number;
   details: string;
   metadata: Metadata;
+  /** Trailing metadata of the failure (`retry-after` of a RESOURCE_EXHAUSTED refusal). */
+  trailers: Metadata;
 }
 
 export interface GrpcTestClient {
@@ -67,7 +69,7 @@ export function createGrpcClient(port: number, registry: Registry = defaultRegis
           toMetadata(metadata),
           (err: ServiceError | null, response?: object) => {
             if (err) {
-              const failure: GrpcFailure = { code: err.code, details: err.details, metadata: initial };
+              const failure: GrpcFailure = { code: err.code, details: err.details, metadata: initial, trailers: err.metadata };
               reject(failure);
               return;
             }

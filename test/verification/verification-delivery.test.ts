@@ -17,7 +17,11 @@ import {
 import { startSmtpSink, firstLink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 import { configWith, capturingLogger } from '../email/config.ts';
+import { createRateLimiter, memoryFactory, policiesFor } from '../../server/modules/limits/index.ts';
 import { openTestStore, TestClock, type TestStore } from './store.ts';
+
+/** consumeOtp counts guesses per target in the 'otp_guess' limit too; an in-memory one per test file. */
+const limits = createRateLimiter(policiesFor({ rateLimitRps: 0, rateLimitBurst: 0, loginLockoutThreshold: 10 }), memoryFactory);
 
 describe('verification delivery', () => {
   let store: TestStore;
@@ -83,7 +87,7 @@ describe('verification delivery', () => {
     const message = await smtp.waitFor((m) => m.envelope.to.includes('otp@example.com'));
     const code = /\b(\d{6})\b/.exec(message.text ?? '')?.[1];
     assert.ok(code, 'a six-digit code in the email');
-    const row = await consumeOtp(store.storage.fork(), clock, deps.sealer, { userId: 'user-otp', purpose: 'verify_otp', code });
+    const row = await consumeOtp(store.storage.fork(), { clock, sealer: deps.sealer, limits }, { userId: 'user-otp', purpose: 'verify_otp', code });
     assert.equal(row.email, 'otp@example.com');
   });
 
@@ -94,7 +98,7 @@ describe('verification delivery', () => {
     assert.equal(request.form.From, '+15550000000');
     assert.match(request.form.Body!, /^Acme: your verification code is \d{6}\. It expires in 5 minutes\.$/);
     const code = /\d{6}/.exec(request.form.Body!)![0];
-    assert.ok(await consumeOtp(store.storage.fork(), clock, deps.sealer, { phone: '+15551234567', purpose: 'forgot_password', code }));
+    assert.ok(await consumeOtp(store.storage.fork(), { clock, sealer: deps.sealer, limits }, { phone: '+15551234567', purpose: 'forgot_password', code }));
     assert.ok(!log.text().includes(code), 'the code is not logged');
   });
 });

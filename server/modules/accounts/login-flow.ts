@@ -8,7 +8,7 @@ import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
-import { findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
+import { findUserByEmail, findUserByPhone, normaliseEmail, normalisePhoneNumber, rolesForLogin } from '../users/index.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
@@ -42,6 +42,30 @@ const chooseMethod: LoginStep = async (state, ctx) => {
   }
 };
 
+/** The account a login names, whether or not it exists, so the lockout says nothing about existence. */
+function lockoutKey(input: LoginState['input']): string {
+  return input.email ? `email:${normaliseEmail(input.email)}` : `phone:${normalisePhoneNumber(input.phone_number!)}`;
+}
+
+/**
+ * Lockout (OWASP ASVS 2.2.1): at most --login-lockout-threshold failed logins per account in a window, at
+ * most 100 an hour (modules/limits/policies.ts). Every attempt spends its point before the password is
+ * checked, so concurrent guesses cannot all slip in before the count catches up; a right password gives
+ * the point back (checkPassword resets the count). A locked account answers exactly what a wrong password
+ * answers, after the same argon2 work, even for the right password: the answer reveals neither the lock
+ * nor the password's correctness (ASVS 2.2.1 also: no account enumeration through the lockout).
+ */
+const checkLockout: LoginStep = async (state, ctx) => {
+  try {
+    await ctx.deps.limits.consume('login_failure', lockoutKey(state.input));
+  } catch (err) {
+    if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
+    ctx.deps.metrics.login('locked');
+    await verifyAgainstDummy(state.input.password);
+    throw AppError.unauthenticated(INVALID_CREDENTIALS);
+  }
+};
+
 /**
  * An unknown user and a wrong password answer the same message after about the same work (issue 3
  * item 5): the unknown case still runs one argon2 verification against a dummy hash.
@@ -51,9 +75,15 @@ const checkPassword: LoginStep = async (state, ctx) => {
   const user = email ? await findUserByEmail(ctx.em, email) : await findUserByPhone(ctx.em, phone!);
   if (!user || !user.passwordHash) {
     await verifyAgainstDummy(password);
+    ctx.deps.metrics.login('failure');
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
-  if (!(await verifyPassword(user.passwordHash, password))) throw AppError.unauthenticated(INVALID_CREDENTIALS);
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    ctx.deps.metrics.login('failure');
+    throw AppError.unauthenticated(INVALID_CREDENTIALS);
+  }
+  ctx.deps.metrics.login('success');
+  await ctx.deps.limits.reset('login_failure', lockoutKey(state.input));
   state.user = user;
 };
 
@@ -92,7 +122,7 @@ const issueTokens: LoginStep = async (state, ctx) => {
   }));
 };
 
-export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, issueTokens];
+export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, issueTokens];
 
 export async function runLogin(input: Static<typeof LoginRequest>, ctx: HandlerContext, steps = LOGIN_STEPS): Promise<Static<typeof AuthResponse>> {
   const state: LoginState = { input };

@@ -35,7 +35,7 @@ export const verifyOtpOp = defineOperation({
     const user = await userOf(ctx, input);
     if (!user) throw AppError.invalid('invalid or expired otp');
     const { clock } = ctx.deps;
-    await consumeOtp(ctx.em, clock, ctx.deps.sealer, { userId: user.id, purpose: PURPOSE, code: input.otp });
+    await consumeOtp(ctx.em, ctx.deps, { userId: user.id, purpose: PURPOSE, code: input.otp });
     if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
     return ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);

@@ -1,28 +1,56 @@
 /**
- * The in-process RateLimiter (no --redis-url), on rate-limiter-flexible's memory store: counters live in
- * this process only, which is right for one instance and wrong for several (those need --redis-url).
+ * RateLimiter over rate-limiter-flexible, from any of its stores: memory here (no --redis-url: counters
+ * live in this process only, right for one instance and wrong for several), Redis in redis-limiter.ts.
  */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../../kernel/errors.ts';
-import { LIMIT_BUCKETS, type LimitBucket, type RateLimiter } from '../../kernel/limits.ts';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { LIMIT_BUCKETS, limitRefusal, type LimitBucket, type RateLimiter } from '../../kernel/limits.ts';
 import type { Policies } from './policies.ts';
 
-export type LimiterFactory = (bucket: LimitBucket, options: { points: number; duration: number; blockDuration: number; keyPrefix: string }) => RateLimiterAbstract;
+export interface LimiterOptions {
+  points: number;
+  duration: number;
+  blockDuration: number;
+  keyPrefix: string;
+}
+
+export type LimiterFactory = (bucket: LimitBucket, options: LimiterOptions) => RateLimiterAbstract;
 
 export const memoryFactory: LimiterFactory = (_bucket, options) => new RateLimiterMemory(options);
 
+interface BucketLimiter {
+  consume(key: string, points: number): Promise<unknown>;
+  get(key: string): Promise<RateLimiterRes | null>;
+  parts: RateLimiterAbstract[];
+}
+
+function bucketLimiter(bucket: LimitBucket, policies: Policies, factory: LimiterFactory): BucketLimiter | undefined {
+  const policy = policies[bucket];
+  if (policy.points <= 0) return undefined;
+  const main = factory(bucket, {
+    points: policy.points,
+    duration: policy.windowSeconds,
+    blockDuration: policy.blockSeconds,
+    keyPrefix: `portcullis:${bucket}`,
+  });
+  if (!policy.burst || policy.burst.points <= 0) return { consume: (k, p) => main.consume(k, p), get: (k) => main.get(k), parts: [main] };
+  const extra = factory(bucket, {
+    points: policy.burst.points,
+    duration: policy.burst.windowSeconds,
+    blockDuration: 0,
+    keyPrefix: `portcullis:${bucket}:burst`,
+  });
+  // Spends the burst allowance only once the steady one is spent in the current window.
+  const bursty = new BurstyRateLimiter(main, extra);
+  // Reads report the steady allowance, the one a client must wait for once the burst is spent too.
+  return { consume: (k, p) => bursty.consume(k, p), get: (k) => main.get(k), parts: [main, extra] };
+}
+
 /** Builds a RateLimiter over one limiter per enabled bucket, from any rate-limiter-flexible store. */
 export function createRateLimiter(policies: Policies, factory: LimiterFactory, close: () => Promise<void> = async () => undefined): RateLimiter {
-  const limiters = new Map<LimitBucket, RateLimiterAbstract>();
+  const limiters = new Map<LimitBucket, BucketLimiter>();
   for (const bucket of LIMIT_BUCKETS) {
-    const policy = policies[bucket];
-    if (policy.points <= 0) continue;
-    limiters.set(bucket, factory(bucket, {
-      points: policy.points,
-      duration: policy.windowSeconds,
-      blockDuration: policy.blockSeconds,
-      keyPrefix: `portcullis:${bucket}`,
-    }));
+    const limiter = bucketLimiter(bucket, policies, factory);
+    if (limiter) limiters.set(bucket, limiter);
   }
   return {
     async consume(bucket, key, points = 1) {
@@ -31,7 +59,7 @@ export function createRateLimiter(policies: Policies, factory: LimiterFactory, c
       try {
         await limiter.consume(key, points);
       } catch (err) {
-        if (err instanceof RateLimiterRes) throw AppError.tooManyRequests(policies[bucket].message, err.msBeforeNext / 1000);
+        if (err instanceof RateLimiterRes) throw limitRefusal(bucket, policies[bucket].message, err.msBeforeNext / 1000);
         throw err;
       }
     },
@@ -43,7 +71,7 @@ export function createRateLimiter(policies: Policies, factory: LimiterFactory, c
       return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     },
     async reset(bucket, key) {
-      await limiters.get(bucket)?.delete(key);
+      for (const part of limiters.get(bucket)?.parts ?? []) await part.delete(key);
     },
     close,
   };

@@ -12,19 +12,42 @@ export interface BucketPolicy {
   windowSeconds: number;
   /** Once spent, the key stays blocked this long (seconds); 0 means until the window ends. */
   blockSeconds: number;
+  /**
+   * Extra points a key may spend once `points` is spent in a window, refilled every `windowSeconds`
+   * (rate-limiter-flexible's BurstyRateLimiter). Only the per-IP bucket has one.
+   */
+  burst?: { points: number; windowSeconds: number };
   /** Message of the refusal; never names the key (an address or account must not be echoed back). */
   message: string;
 }
 
 export type Policies = Record<LimitBucket, BucketPolicy>;
 
+/**
+ * The --rate-limit-burst allowance refills over this many seconds: a client may go `burst` requests over
+ * --rate-limit-rps once per window, so its sustained rate stays at most rps + burst / 10.
+ */
+export const IP_BURST_WINDOW_SECONDS = 10;
+
+/**
+ * OWASP ASVS 2.2.1 allows at most 100 failed attempts an hour per account. Fixed windows of 20 minutes:
+ * any 60 minutes meet at most four of them (a fifth would have to start more than 80 minutes after the
+ * first), so a threshold of at most 25 per window keeps every hour under 4 x 25 = 100.
+ */
+export const LOGIN_WINDOW_SECONDS = 20 * 60;
+export const MAX_LOGIN_LOCKOUT_THRESHOLD = 25;
+
 export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurst' | 'loginLockoutThreshold'>): Policies {
   return {
-    // rps sustained, with up to `burst` requests allowed within one second; see ip-limiter.ts.
-    ip: { points: config.rateLimitRps, windowSeconds: 1, blockSeconds: 0, message: 'too many requests: slow down' },
-    // OWASP ASVS 2.2.1: lockout after repeated failures, at most 100 failed attempts per hour per account.
-    // The threshold (at most 25) over a 15-minute window allows at most 4 x 25 = 100 an hour.
-    login_failure: { points: config.loginLockoutThreshold, windowSeconds: 15 * 60, blockSeconds: 15 * 60, message: 'invalid credentials' },
+    ip: {
+      points: config.rateLimitRps,
+      windowSeconds: 1,
+      blockSeconds: 0,
+      ...(config.rateLimitBurst > 0 ? { burst: { points: config.rateLimitBurst, windowSeconds: IP_BURST_WINDOW_SECONDS } } : {}),
+      message: 'too many requests: slow down',
+    },
+    // The refusal is the same as a wrong password's (login-flow.ts turns it into `invalid credentials`).
+    login_failure: { points: config.loginLockoutThreshold, windowSeconds: LOGIN_WINDOW_SECONDS, blockSeconds: LOGIN_WINDOW_SECONDS, message: 'invalid credentials' },
     message_destination: { points: 10, windowSeconds: 3600, blockSeconds: 0, message: 'too many messages sent to this destination: try again later' },
     // Five wrong codes per code (otp.service.ts), and at most ten per target and purpose an hour across
     // re-issued codes, so asking for a new code never buys more guesses.

@@ -11,10 +11,16 @@
  * its own. That is why consumeOtp refuses to run inside a transaction: a refused code throws, the
  * transaction would roll back, and the count with it (unlimited guesses). Operations that check codes
  * declare `transaction: false` and open their transaction after the code was accepted.
+ *
+ * Across codes: a new code starts at zero attempts, so the per-code count alone would let anyone who can
+ * ask for codes (resend_otp, forgot_password) guess without end. Every check therefore also spends a point
+ * of the 'otp_guess' limit of its purpose and target (modules/limits/policies.ts: ten an hour), which
+ * outlives re-issued codes; once spent, checks are refused even for the right code (OWASP ASVS 2.2.1 and
+ * 2.8.x: anti-automation for out-of-band codes).
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { Clock } from '../../kernel/deps.ts';
+import type { Clock, Deps } from '../../kernel/deps.ts';
 import type { Sealer } from '../../kernel/encryption.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { constantTimeEqual, sha256Hex } from '../../kernel/crypto.ts';
@@ -119,12 +125,17 @@ function matches(sealer: Sealer, row: OtpRow, code: string): boolean {
  * and expired codes answer invalid_argument with one message; the fifth wrong check retires the code.
  * Must not run inside a transaction (see the header comment).
  */
-export async function consumeOtp(em: EntityManager, clock: Clock, sealer: Sealer, check: OtpCheck): Promise<OtpRow> {
+export async function consumeOtp(em: EntityManager, deps: Pick<Deps, 'clock' | 'sealer' | 'limits'>, check: OtpCheck): Promise<OtpRow> {
   if (em.isInTransaction()) {
     throw new Error('consumeOtp must run outside a transaction, or a rollback would undo the attempt count');
   }
+  const { clock, sealer, limits } = deps;
   checkPurpose(check.purpose);
   const target = targetFilter(check);
+  const guessKey = `${check.purpose}:${target.userId ?? ''}:${target.email ?? ''}:${target.phoneNumber ?? ''}`;
+  // Spent first, whether or not a code exists, so concurrent checks cannot overtake the count and the
+  // refusal says nothing about which targets have codes (or accounts).
+  await limits.consume('otp_guess', guessKey);
   const now = clock.now();
   const [row] = await em.find(Otp, { ...target, purpose: check.purpose, usedAt: null }, { orderBy: { createdAt: 'desc' }, limit: 1, refresh: true });
   if (!row || row.expiresAt.getTime() <= now.getTime()) throw AppError.invalid(INVALID_OTP_MESSAGE);
@@ -138,6 +149,7 @@ export async function consumeOtp(em: EntityManager, clock: Clock, sealer: Sealer
   }
   const used = await em.nativeUpdate(Otp, { id: row.id, usedAt: null }, { usedAt: now, updatedAt: now });
   if (used !== 1) throw AppError.invalid(INVALID_OTP_MESSAGE);
+  await limits.reset('otp_guess', guessKey);
   return (await em.findOne(Otp, { id: row.id }, { refresh: true })) ?? row;
 }
 

@@ -14,16 +14,28 @@ import { AppError, GRAPHQL_ERROR_CODES, toAppError } from '../../kernel/errors.t
 export interface ErrorScope {
   requestId: string;
   log: Logger;
+  /** Told of each operation's AppError (the HTTP layer counts rate-limit refusals by route). */
+  onAppError?: (error: AppError) => void;
 }
 
-function withCode(error: GraphQLError, code: string, message = error.message, keepExtensions = true): GraphQLFormattedError {
+function withCode(error: GraphQLError, code: string, message = error.message, keepExtensions = true, extra: Record<string, unknown> = {}): GraphQLFormattedError {
   const { locations, path } = error.toJSON();
   return {
     message,
     ...(locations ? { locations } : {}),
     ...(path ? { path } : {}),
-    extensions: keepExtensions ? { ...error.extensions, code } : { code },
+    extensions: keepExtensions ? { ...error.extensions, code, ...extra } : { code, ...extra },
   };
+}
+
+/** extensions.retryAfter (seconds) for a refusal that names when to retry, as HTTP's Retry-After does. */
+function retryExtensions(error: AppError): Record<string, unknown> {
+  return error.retryAfterSeconds === undefined ? {} : { retryAfter: error.retryAfterSeconds };
+}
+
+/** A whole reply refused before execution by an AppError (the per-IP limit): errors only, no data. */
+export function graphqlRefusalBody(error: AppError): { errors: GraphQLFormattedError[] } {
+  return { errors: [{ message: error.message, extensions: { code: GRAPHQL_ERROR_CODES[error.kind], ...retryExtensions(error) } }] };
 }
 
 function appErrorIn(error: Error): AppError | undefined {
@@ -50,7 +62,8 @@ export function formatGraphqlError(error: Error, scope: ErrorScope): GraphQLForm
   const appError = appErrorIn(error);
   const graphqlError = error instanceof GraphQLError ? error : new GraphQLError(error.message);
   if (appError) {
-    return withCode(graphqlError, GRAPHQL_ERROR_CODES[appError.kind], appError.message);
+    scope.onAppError?.(appError);
+    return withCode(graphqlError, GRAPHQL_ERROR_CODES[appError.kind], appError.message, true, retryExtensions(appError));
   }
   if (isRequestError(error)) {
     const chosen = graphqlError.extensions.code;

@@ -14,6 +14,7 @@ import type { Registry } from '../../ops/registry.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { invoke } from '../../ops/invoke.ts';
 import { applyEffects, buildHttpContext } from '../http/request-context.ts';
+import { noteLimited } from '../http/errors.ts';
 import { buildGraphqlSchema } from './schema.ts';
 import { graphqlValidationRules } from './validation-rules.ts';
 import { formatGraphqlError, isRequestError } from './errors.ts';
@@ -47,7 +48,7 @@ export async function registerGraphql(http: FastifyInstance, deps: Deps, registr
     graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
     errorFormatter: (execution, context) => {
       const reply = (context as { reply: FastifyReply }).reply;
-      const scope = { requestId: String(reply.request.id), log: reply.request.log as unknown as Logger };
+      const scope = { requestId: String(reply.request.id), log: reply.request.log as unknown as Logger, onAppError: (error: Error) => noteLimited(reply.request, error) };
       const errors = execution.errors.map((error) => formatGraphqlError(error, scope));
       // Errors about the request itself (unbound variables) answer 400; operation errors answer 200.
       const refused = !execution.data && execution.errors.every(isRequestError);

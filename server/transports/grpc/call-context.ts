@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { Metadata, type ServerUnaryCall } from '@grpc/grpc-js';
+import proxyAddr from '@fastify/proxy-addr';
 import type { Deps } from '../../kernel/deps.ts';
 import type { OpContext } from '../../kernel/context.ts';
 import { ResponseEffects, parseCookieHeader, serializeCookie } from '../../kernel/effects.ts';
@@ -33,7 +34,29 @@ export function peerAddress(peer: string): string {
   return isIP(withoutPort) ? withoutPort : bare;
 }
 
-export function buildGrpcContext(deps: Deps, call: ServerUnaryCall<unknown, unknown>): OpContext {
+export type ClientIp = (call: ServerUnaryCall<unknown, unknown>) => string;
+
+/**
+ * The client IP per --trusted-proxies (specification part 1), by the rule Fastify's trustProxy applies to
+ * HTTP, from the same package (@fastify/proxy-addr, fastify's own dependency): the address list is the peer
+ * followed by the `x-forwarded-for` entries from right to left, and the client is the first address whose
+ * right neighbour is not trusted. Without --trusted-proxies the peer is the client and the metadata is
+ * ignored, so a caller cannot choose the IP its rate limit is counted against.
+ */
+export function clientIpResolver(trustedProxies: readonly string[]): ClientIp {
+  if (trustedProxies.length === 0) return (call) => peerAddress(call.getPeer());
+  const trust = proxyAddr.compile([...trustedProxies]);
+  return (call) => {
+    const peer = peerAddress(call.getPeer());
+    // Several entries are one header split up (RFC 7239 section 7.1 / RFC 9110 section 5.3 list rule).
+    const forwarded = stringValues(call.metadata, 'x-forwarded-for').join(', ');
+    if (!isIP(peer) || !forwarded) return peer;
+    const request = { socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': forwarded } };
+    return proxyAddr(request as unknown as Parameters<typeof proxyAddr>[0], trust);
+  };
+}
+
+export function buildGrpcContext(deps: Deps, call: ServerUnaryCall<unknown, unknown>, clientIp: ClientIp): OpContext {
   const requestId = randomUUID();
   const metadata = call.metadata;
   return {
@@ -41,7 +64,7 @@ export function buildGrpcContext(deps: Deps, call: ServerUnaryCall<unknown, unkn
     req: {
       requestId,
       protocol: 'grpc',
-      ip: peerAddress(call.getPeer()),
+      ip: clientIp(call),
       userAgent: firstValue(metadata, 'user-agent'),
       origin: firstValue(metadata, 'origin'),
       host: call.getHost() || undefined,

@@ -5,9 +5,29 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
+import { limitBucketOf, type LimitBucket } from '../../kernel/limits.ts';
+
+/** The limit bucket that refused a request, for the onResponse hook's rate-limited counter. */
+const limitedBuckets = new WeakMap<FastifyRequest, LimitBucket>();
+
+export function noteLimited(request: FastifyRequest, error: unknown): void {
+  const bucket = limitBucketOf(error);
+  if (bucket) limitedBuckets.set(request, bucket);
+}
+
+export function limitedBucket(request: FastifyRequest): LimitBucket | undefined {
+  return limitedBuckets.get(request);
+}
+
+/** RFC 9110 section 10.2.3 (RFC 6585 section 4 for 429): seconds until the caller may try again. */
+export function setRetryAfter(reply: FastifyReply, error: AppError): void {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+}
 
 export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
   const { status, code } = HTTP_ERROR_MAP[error.kind];
+  setRetryAfter(reply, error);
+  noteLimited(reply.request, error);
   return reply.status(status).type('application/json; charset=utf-8').send({ code, message: error.message });
 }
 

@@ -1,11 +1,14 @@
 /**
- * Prometheus metrics (prom-client): process metrics plus request counts and latency by route and status.
- * Served only by the dedicated metrics listener (specification part 4.3), never on the main port.
+ * Prometheus metrics (prom-client): process metrics, request counts and latency by route and status,
+ * requests refused by a limit by route and bucket, and password logins by outcome (the kernel Metrics
+ * interface modules count through). Served only by the dedicated metrics listener (specification part
+ * 4.3), never on the main port.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import type { Metrics } from '../../kernel/metrics.ts';
 
-export interface HttpMetrics {
+export interface HttpMetrics extends Metrics {
   readonly registry: Registry;
   observe(route: string, method: string, status: number, seconds: number): void;
 }
@@ -26,8 +29,26 @@ export function createHttpMetrics(): HttpMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const limited = new Counter({
+    name: 'portcullis_rate_limited_total',
+    help: 'Requests refused by a rate limit (HTTP 429, gRPC RESOURCE_EXHAUSTED) by route and limit bucket',
+    labelNames: ['route', 'bucket'] as const,
+    registers: [registry],
+  });
+  const logins = new Counter({
+    name: 'portcullis_logins_total',
+    help: 'Password logins by outcome: success, failure (wrong password or unknown account), locked',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    limited(route, bucket) {
+      limited.inc({ route, bucket });
+    },
+    login(outcome) {
+      logins.inc({ outcome });
+    },
     observe(route, method, status, seconds) {
       const labels = { route, method, status: String(status) };
       requests.inc(labels);

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
 import type { HttpMetrics } from './metrics.ts';
-import { httpErrorHandler, notFoundHandler } from './errors.ts';
+import { httpErrorHandler, limitedBucket, notFoundHandler } from './errors.ts';
+import { registerRateLimit } from './rate-limit.ts';
 import { registerSecurity } from './security.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
@@ -32,6 +33,8 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
   });
+  // First hook of all: a request over its IP's allowance is refused before any other work.
+  registerRateLimit(http, deps);
   http.setErrorHandler(httpErrorHandler as Parameters<typeof http.setErrorHandler>[0]);
   http.setNotFoundHandler(notFoundHandler);
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -40,6 +43,8 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   http.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     options.metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    const bucket = limitedBucket(request);
+    if (bucket) options.metrics.limited(route, bucket);
     request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   await registerSecurity(http, deps);
