@@ -8,7 +8,8 @@ import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
-import { findUserByEmail, findUserByPhone, normaliseEmail, normalisePhoneNumber, rolesForLogin } from '../users/index.ts';
+import { findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
+import { lockoutKey } from './password-guard.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
@@ -41,11 +42,6 @@ const chooseMethod: LoginStep = async (state, ctx) => {
     throw AppError.precondition('mobile basic authentication is disabled for this instance');
   }
 };
-
-/** The account a login names, whether or not it exists, so the lockout says nothing about existence. */
-function lockoutKey(input: LoginState['input']): string {
-  return input.email ? `email:${normaliseEmail(input.email)}` : `phone:${normalisePhoneNumber(input.phone_number!)}`;
-}
 
 /**
  * Lockout (OWASP ASVS 2.2.1): at most --login-lockout-threshold failed logins per account in a window, at

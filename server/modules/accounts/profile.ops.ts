@@ -16,6 +16,7 @@ import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { UpdateProfileRequest } from './accounts.schema.ts';
 import { sendLinkMail } from './account-mail.ts';
+import { lockoutKeysOf } from './password-guard.ts';
 
 export async function callerUser(ctx: HandlerContext): Promise<UserRow> {
   if (ctx.caller.kind !== 'user') throw AppError.unauthenticated();
@@ -59,7 +60,16 @@ async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: U
   const what = changes.join(', ');
   if (user.passwordHash) {
     if (!input.old_password) throw AppError.invalid(`old_password is required to change the ${what}`);
+    // One failure budget with login (password-guard.ts): a stolen token must not become a password oracle.
+    const keys = lockoutKeysOf(user);
+    try {
+      for (const key of keys) await ctx.deps.limits.consume('login_failure', key);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
+      throw AppError.tooManyRequests('too many wrong passwords for this account: try again later', err.retryAfterSeconds ?? 60);
+    }
     if (!(await verifyPassword(user.passwordHash, input.old_password))) throw AppError.invalid('old password is not correct');
+    for (const key of keys) await ctx.deps.limits.reset('login_failure', key);
     return;
   }
   const session = ctx.caller.kind === 'user' && ctx.caller.sessionId ? await findSession(ctx.em, ctx.caller.sessionId) : null;
