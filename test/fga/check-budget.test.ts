@@ -105,4 +105,22 @@ describe('permission checks are bounded per HTTP request, aliases included', () 
       }
     }
   });
+
+  test('required_relations of aliased validate_jwt_token fields spend the same budget', async () => {
+    const password = 'Budget!pass1';
+    const signup = await fetch(`${fga.server.baseUrl}/v1/signup`, {
+      method: 'POST',
+      headers: { origin: fga.server.baseUrl, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'budget@example.com', password, confirm_password: password }),
+    });
+    const token = ((await signup.json()) as { access_token: string }).access_token;
+    const required = Array.from({ length: 60 }, (_, i) => ({ relation: 'viewer', object: `document:d${i}` }));
+    const fields = (count: number) => Array.from({ length: count }, (_, i) => `v${i}: validate_jwt_token(params: $params) { is_valid }`).join(' ');
+    const query = (count: number) => `query V($params: ValidateJWTTokenRequest!) { ${fields(count)} }`;
+    const params = { token_type: 'access_token', token, required_relations: required };
+    const two = await graphql(fga, query(2), { params });
+    const codes = (two.errors ?? []).map((e: { extensions: { code: string } }) => e.extensions.code);
+    assert.ok(codes.includes('INVALID_ARGUMENT'), JSON.stringify(two.errors));
+    assert.match(two.errors.find((e: { extensions: { code: string } }) => e.extensions.code === 'INVALID_ARGUMENT').message, /at most 100 permission checks per request/);
+  });
 });

@@ -73,7 +73,7 @@ export const sessionOp = defineOperation({
     // The new session asks for what the old one asked for; mintTokens narrows that to the roles the user
     // holds now, so a role an administrator removed is gone from these tokens.
     const roles = input.roles?.length ? rolesForLogin(user, input.roles) : session.roles;
-    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
+    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations, ctx.permissionChecks);
     return ctx.em.transactional(async (em) => {
       const txCtx = { ...ctx, em };
       // Read again inside the transaction, so that of two concurrent refreshes of one cookie only one wins.

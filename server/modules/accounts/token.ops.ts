@@ -57,7 +57,7 @@ export const validateJwtTokenOp = defineOperation({
     requireRoles(currentRolesOf(issued, roleClaim), input.roles);
     const claims = withCurrentRoles(issued, roleClaim);
     // The token's subject, and its agent when an `act` claim says an agent holds it (issue 4 item 5).
-    await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations);
+    await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations, ctx.permissionChecks);
     return { is_valid: true, claims };
   },
 });
@@ -76,7 +76,7 @@ export const validateSessionOp = defineOperation({
     if (!cookie) throw AppError.unauthenticated('no session cookie given');
     const { session, user } = await validateSessionToken(ctx, cookie);
     requireRoles(heldRoles(user, session.roles), input.roles);
-    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations);
+    await requireRelations(ctx.deps, { user: `user:${user.id}` }, input.required_relations, ctx.permissionChecks);
     return { is_valid: true, user: toPublicUser(user) };
   },
 });

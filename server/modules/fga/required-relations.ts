@@ -6,6 +6,7 @@
  */
 import { AppError } from '../../kernel/errors.ts';
 import type { Deps } from '../../kernel/deps.ts';
+import type { RequestBudget } from '../../kernel/request-budget.ts';
 import { requireFga } from './fga.service.ts';
 import { checkAll } from './permission-checks.ts';
 import { agentOf } from './subject.ts';
@@ -24,8 +25,11 @@ export async function requireRelations(
   deps: Pick<Deps, 'fga'>,
   subject: { user: string; agent?: string },
   pairs: readonly RelationPair[] | undefined,
+  /** The transport request's permission-check budget (request-budget.ts), shared with aliased root fields. */
+  budget?: RequestBudget,
 ): Promise<void> {
   if (!pairs?.length) return;
+  budget?.spend(pairs.length);
   const service = requireFga(deps);
   const model = await service.requireModel();
   const run = { service, model, subject, engine: service.engineFor(model) };
