@@ -185,8 +185,8 @@ describe('parseModel refuses invalid models with a readable message', () => {
     refused(HEADER, FGA_ERROR.invalidModel, /the model defines no types/);
   });
 
-  test('a DSL larger than 256 KiB', () => {
-    refused(`${HEADER}type user\n${'# padding\n'.repeat(30_000)}`, FGA_ERROR.invalidModel, /larger than 262144 bytes/);
+  test('a DSL larger than 64 KiB', () => {
+    refused(`${HEADER}type user\n${'# padding\n'.repeat(7_000)}`, FGA_ERROR.invalidModel, /larger than 65536 bytes/);
   });
 });
 

@@ -3,6 +3,7 @@
  * `check_permissions` / `list_permissions`, part 4.2 `/v1/admin/fga/*`; part 8 limits).
  */
 import { s } from '../../ops/schema.ts';
+import { MAX_MODEL_DSL_BYTES } from './model/parse-model.ts';
 
 /** Part 8: minimum 1, maximum 100 checks per check_permissions call. */
 export const MAX_CHECKS = 100;
@@ -12,8 +13,8 @@ export const MAX_PERMISSIONS = 1000;
 export const MAX_TUPLES_PER_WRITE = 1000;
 /** Contextual tuples per check (OpenFGA's own bound). */
 export const MAX_CONTEXTUAL_TUPLES = 100;
-/** A model is text a person writes; this is far above any real one. */
-const MAX_DSL_LENGTH = 512 * 1024;
+/** The parser's own bound (UTF-16 units never outnumber UTF-8 bytes; parseModel checks the bytes). */
+const MAX_DSL_LENGTH = MAX_MODEL_DSL_BYTES;
 
 const id = (description: string) => s.string({ minLength: 1, maxLength: 512, description });
 

@@ -14,10 +14,28 @@ import { AppError } from '../../../kernel/errors.ts';
 import type { AuthorizationModel, RelationReference, TypeDefinition } from '../types.ts';
 import { FGA_ERROR, fgaError, type FgaErrorCode } from './fga-errors.ts';
 import { MAX_RELATION_LENGTH, MAX_TYPE_LENGTH } from './identifiers.ts';
+import { useSllPrediction } from './sll-prediction.ts';
+
+useSllPrediction();
 
 export const SUPPORTED_SCHEMA_VERSION = '1.1';
-/** OpenFGA's default limit on a model's serialized size (max-authorization-model-size-in-bytes). */
-export const MAX_MODEL_DSL_BYTES = 256 * 1024;
+/**
+ * A model's DSL is at most this large. OpenFGA's default limit is on the JSON form (256 KiB,
+ * max-authorization-model-size-in-bytes), which is about 3.2 times the DSL over OpenFGA's conformance
+ * models, so 64 KiB of DSL is about 200 KiB of JSON. Parsing and validation cost about 5 microseconds a
+ * byte in the worst shapes measured (thousands of syntax errors), so one write holds the event loop for
+ * well under a second (OWASP ASVS 5.0 V2.4).
+ */
+export const MAX_MODEL_DSL_BYTES = 64 * 1024;
+
+/**
+ * Parenthesised rewrites nest this deep at most. Real models nest two or three levels; the parser's
+ * prediction cost grows with the nesting at every group, so the bound keeps parsing linear in the model's
+ * size (OWASP ASVS 5.0 V2.4: a single request must not exhaust the server).
+ */
+export const MAX_MODEL_NESTING = 16;
+/** Problems named in one error; the rest are counted, so a reply stays a few KB whatever the model. */
+export const MAX_REPORTED_PROBLEMS = 10;
 
 const SCHEMA_ERROR_TYPES = new Set<string>(['schema-version-required', 'schema-version-unsupported', 'invalid-schema']);
 
@@ -28,8 +46,10 @@ interface Problem {
 }
 
 function describe(problems: readonly Problem[]): string {
-  const items = problems.map((p) => (p.line === undefined ? p.message : `line ${p.line}${p.column === undefined ? '' : `, column ${p.column}`}: ${p.message}`));
-  return items.length === 1 ? items[0]! : `${items.length} problems: ${items.join('; ')}`;
+  const items = problems.slice(0, MAX_REPORTED_PROBLEMS).map((p) => (p.line === undefined ? p.message : `line ${p.line}${p.column === undefined ? '' : `, column ${p.column}`}: ${p.message}`));
+  if (problems.length === 1) return items[0]!;
+  const more = problems.length - items.length;
+  return `${problems.length} problems: ${items.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
 function invalid(code: FgaErrorCode, problems: readonly Problem[]): AppError {
@@ -37,9 +57,13 @@ function invalid(code: FgaErrorCode, problems: readonly Problem[]): AppError {
   return fgaError(code, `${what}: ${describe(problems)}`);
 }
 
+/** A single problem's text is capped too: the parser quotes the offending input, which may be the whole line. */
+const MAX_PROBLEM_LENGTH = 200;
+
 /** The tool's errors are zero-based; people count lines and columns from one. */
 function problemOf(err: { msg?: string; message?: string; line?: { start: number }; column?: { start: number } }): Problem {
-  const message = (err.msg ?? err.message ?? 'unknown problem').trim().replace(/\.$/, '');
+  let message = (err.msg ?? err.message ?? 'unknown problem').trim().replace(/\.$/, '');
+  if (message.length > MAX_PROBLEM_LENGTH) message = `${message.slice(0, MAX_PROBLEM_LENGTH)}...`;
   return { message, line: err.line ? err.line.start + 1 : undefined, column: err.column ? err.column.start + 1 : undefined };
 }
 
@@ -120,6 +144,57 @@ function checkShape(model: AuthorizationModel): void {
   if (problems.length > 0) throw invalid(FGA_ERROR.invalidModel, problems);
 }
 
+/** One linear pass over the text: parentheses deeper than MAX_MODEL_NESTING are refused before parsing. */
+function checkNesting(dsl: string): void {
+  let depth = 0;
+  let line = 1;
+  let column = 0;
+  for (let i = 0; i < dsl.length; i += 1) {
+    const code = dsl.charCodeAt(i);
+    column += 1;
+    if (code === 10) {
+      line += 1;
+      column = 0;
+    } else if (code === 40 && ++depth > MAX_MODEL_NESTING) {
+      throw invalid(FGA_ERROR.invalidModel, [{ line, column, message: `parentheses nest deeper than ${MAX_MODEL_NESTING} levels` }]);
+    } else if (code === 41 && depth > 0) {
+      depth -= 1;
+    }
+  }
+}
+
+/**
+ * Problems past this many are reported without line numbers: the validator finds a problem's line by
+ * scanning the model's lines from the top, once per problem, which is quadratic in a model full of
+ * problems (a 43 KB model of undefined types took 2.4 s). Up to this many, the scan is cheap.
+ */
+const LINE_LOOKUP_LIMIT = 20;
+
+/**
+ * OpenFGA's semantic rules (validator.validateDSL is the parse plus validateJSON with the text for line
+ * numbers). The rules first run on the parsed model alone, which is linear; only when the problems are
+ * few are they run again with the text to place them. Returns true when the validator itself crashed.
+ */
+function validateSemantics(model: AuthorizationModel, dsl: string): boolean {
+  let first: InstanceType<typeof fgaErrors.ModelValidationError>;
+  try {
+    validator.validateJSON(structuredClone(model) as never);
+    return false;
+  } catch (err) {
+    if (!(err instanceof fgaErrors.ModelValidationError)) return true; // see validateWithoutConditions
+    first = err;
+  }
+  if (first.errors.length <= LINE_LOOKUP_LIMIT) {
+    try {
+      validator.validateJSON(structuredClone(model) as never, {}, dsl);
+    } catch (err) {
+      const placed = toAppError(err);
+      if (placed) throw placed;
+    }
+  }
+  throw toAppError(first)!;
+}
+
 /**
  * Parses and validates OpenFGA DSL into the model JSON. Throws AppError invalid_argument with
  * detail {fgaCode} (2000 syntax, 2056 invalid model, 2057 schema version) naming every problem.
@@ -131,20 +206,14 @@ export function parseModel(dsl: string): AuthorizationModel {
   if (Buffer.byteLength(dsl, 'utf8') > MAX_MODEL_DSL_BYTES) {
     throw invalid(FGA_ERROR.invalidModel, [{ message: `the model is larger than ${MAX_MODEL_DSL_BYTES} bytes` }]);
   }
-  let crashed = false;
-  try {
-    validator.validateDSL(dsl);
-  } catch (err) {
-    const known = toAppError(err);
-    if (known) throw known;
-    crashed = true; // a defect of the validator itself, not of the model: see validateWithoutConditions
-  }
+  checkNesting(dsl);
   let model: AuthorizationModel;
   try {
     model = transformer.transformDSLToJSONObject(dsl) as unknown as AuthorizationModel;
   } catch (err) {
     throw toAppError(err) ?? invalid(FGA_ERROR.invalidModel, [{ message: (err as Error).message ?? String(err) }]);
   }
+  const crashed = validateSemantics(model, dsl);
   model = { ...model, type_definitions: model.type_definitions ?? [] };
   checkShape(model);
   if (crashed) {
