@@ -11,9 +11,18 @@ export type { Static, TSchema, TObject, TProperties };
 
 const ANNOTATION = 'x-portcullis';
 
+/**
+ * Input text is one line unless a field says otherwise: tab, LF and CR are refused in it (they would split
+ * an email header, a log line or a cookie), while other control characters are refused everywhere
+ * (input-guard.ts). Free-form Map values may hold multi-line text.
+ */
+const MULTILINE = 'x-portcullis-multiline';
+
 export const s = {
-  string: (opts: { minLength?: number; maxLength?: number; description?: string } = {}) =>
-    Type.String({ ...opts, [ANNOTATION]: 'String' }),
+  string: (opts: { minLength?: number; maxLength?: number; description?: string; multiline?: boolean } = {}) => {
+    const { multiline, ...rest } = opts;
+    return Type.String({ ...rest, [ANNOTATION]: 'String', ...(multiline ? { [MULTILINE]: true } : {}) });
+  },
   boolean: (opts: { description?: string } = {}) => Type.Boolean({ ...opts, [ANNOTATION]: 'Boolean' }),
   int: (opts: { minimum?: number; maximum?: number; description?: string } = {}) =>
     Type.Integer({ minimum: -2147483648, maximum: 2147483647, ...opts, [ANNOTATION]: 'Int' }),
@@ -32,6 +41,11 @@ export const s = {
 /** Reads the scalar annotation of a schema, or undefined for objects and lists. */
 export function scalarKind(schema: TSchema): ScalarKind | undefined {
   return (schema as Record<string, unknown>)[ANNOTATION] as ScalarKind | undefined;
+}
+
+/** True for a string field declared with `multiline: true`. */
+export function isMultiline(schema: TSchema): boolean {
+  return (schema as Record<string, unknown>)[MULTILINE] === true;
 }
 
 export function isObjectSchema(schema: TSchema): schema is TObject {

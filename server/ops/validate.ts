@@ -5,7 +5,8 @@
  */
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import type { TObject, TSchema } from './schema.ts';
+import { isListSchema, isMultiline, isObjectSchema, scalarKind, type TObject, type TSchema } from './schema.ts';
+import { copyWithoutNulls, guardInput } from './input-guard.ts';
 import { AppError } from '../kernel/errors.ts';
 import { withInputLimits } from './input-limits.ts';
 
@@ -20,16 +21,37 @@ function checkerFor(schema: TSchema): TypeCheck<TSchema> {
   return check;
 }
 
-/** Removes nulls and undefined values from objects (recursively) so that "absent" has one spelling. */
+/** Removes nulls and undefined values from objects (at any depth, without recursion): "absent" has one spelling. */
 export function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (v === null || v === undefined) continue;
-    out[key] = dropNulls(v);
+  return copyWithoutNulls(value);
+}
+
+/**
+ * Tab, LF and CR in a one-line field (schema.ts `multiline`). The value has passed the schema check, so
+ * its shape is the schema's; Map values are free-form and left to input-guard.ts.
+ */
+function lineBreakIn(schema: TSchema, value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  const kind = scalarKind(schema);
+  if (kind === 'String') return !isMultiline(schema) && /[\t\n\r]/.test(value as string) ? path : undefined;
+  if (kind !== undefined) return undefined;
+  if (isListSchema(schema)) {
+    const items = (schema as unknown as { items: TSchema }).items;
+    const list = value as unknown[];
+    for (let i = 0; i < list.length; i += 1) {
+      const found = lineBreakIn(items, list[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
   }
-  return out;
+  if (isObjectSchema(schema)) {
+    const object = value as Record<string, unknown>;
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const found = lineBreakIn(property as TSchema, object[name], path ? `${path}.${name}` : name);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 function describePath(path: string): string {
@@ -43,7 +65,7 @@ export function parseInput<T>(declared: TObject, raw: unknown): T {
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw AppError.invalid('request body must be a JSON object');
   }
-  const value = Value.Clean(schema, dropNulls(raw ?? {}));
+  const value = Value.Clean(schema, guardInput(raw ?? {}));
   const check = checkerFor(schema);
   if (!check.Check(value)) {
     const first = check.Errors(value).First();
@@ -51,6 +73,8 @@ export function parseInput<T>(declared: TObject, raw: unknown): T {
     const message = first?.message ?? 'invalid value';
     throw AppError.invalid(`${field}: ${message.toLowerCase()}`);
   }
+  const broken = lineBreakIn(schema, value, '');
+  if (broken) throw AppError.invalid(`${broken}: must be one line (no tab, line feed or carriage return)`);
   return value as T;
 }
 

@@ -78,7 +78,7 @@ export const FgaModel = s.object('FgaModel', {
 });
 
 export const FgaWriteModelRequest = s.object('FgaWriteModelRequest', {
-  dsl: s.string({ minLength: 1, maxLength: MAX_DSL_LENGTH, description: 'OpenFGA DSL, schema 1.1' }),
+  dsl: s.string({ minLength: 1, maxLength: MAX_DSL_LENGTH, multiline: true, description: 'OpenFGA DSL, schema 1.1' }),
 });
 
 export const FgaTuplesRequest = s.object('FgaTuplesRequest', {

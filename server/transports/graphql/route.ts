@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppError, HTTP_ERROR_MAP } from '../../kernel/errors.ts';
+import { MAX_DOCUMENT_DEPTH, documentDepth } from './document-depth.ts';
 import { formatGraphqlError, isRequestError, requestErrorStatus, unwrapErrors } from './errors.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -31,6 +32,9 @@ function readBody(request: FastifyRequest): GraphqlBody {
   if (!isPlainObject(body)) throw AppError.invalid('request body must be a JSON object {query, variables?, operationName?}');
   const { query, variables, operationName } = body;
   if (typeof query !== 'string' || query.trim() === '') throw AppError.invalid('query must be a non-empty string');
+  if (documentDepth(query) > MAX_DOCUMENT_DEPTH) {
+    throw AppError.invalid(`the query nests deeper than ${MAX_DOCUMENT_DEPTH} levels of braces, brackets or parentheses`);
+  }
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) throw AppError.invalid('variables must be a JSON object');
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw AppError.invalid('operationName must be a string');

@@ -15,7 +15,7 @@ import { limitBucketOf } from '../../kernel/limits.ts';
 import { GRPC_SERVICES, PROTO_PACKAGE, generateProto } from './generate-proto.ts';
 import { loadPackageDefinition } from './load-definition.ts';
 import { buildGrpcContext, clientIpResolver, effectsMetadata, type ClientIp } from './call-context.ts';
-import { fromWire, toWire } from './wire.ts';
+import { fromWire, refusingUndecodable, statusDetails, toWire } from './wire.ts';
 import { GRPC_STATUS_BY_KIND } from './status.ts';
 
 type UnaryCall = ServerUnaryCall<unknown, unknown>;
@@ -42,7 +42,7 @@ async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp:
     if (bucket) deps.metrics.limited(route, bucket);
     // Cookies set before the failure still reach the client, as on REST (effects are applied on failure too).
     call.sendMetadata(effectsMetadata(ctx.effects));
-    callback({ code: GRPC_STATUS_BY_KIND[appError.kind], details: appError.message, metadata: trailersFor(appError) });
+    callback({ code: GRPC_STATUS_BY_KIND[appError.kind], details: statusDetails(appError.message), metadata: trailersFor(appError) });
     return;
   }
   call.sendMetadata(effectsMetadata(ctx.effects));
@@ -68,7 +68,7 @@ export function createGrpcServer(deps: Deps, registry: Registry): Server {
       const route = `/${PROTO_PACKAGE}.${service}/${op.grpcMethod!}`;
       implementation[op.grpcMethod!] = unaryHandler(deps, op, route, clientIp);
     }
-    server.addService(definition[`${PROTO_PACKAGE}.${service}`] as ServiceDefinition, implementation);
+    server.addService(refusingUndecodable(definition[`${PROTO_PACKAGE}.${service}`] as ServiceDefinition), implementation);
   }
   return server;
 }

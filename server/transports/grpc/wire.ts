@@ -10,6 +10,7 @@
  */
 import { isListSchema, isObjectSchema, isRequired, scalarKind } from '../../ops/schema.ts';
 import type { TObject, TSchema } from '../../ops/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type WireValue = Record<string, unknown>;
@@ -40,27 +41,82 @@ export function jsonToStruct(object: Record<string, unknown>): { fields: Record<
   return { fields };
 }
 
-function valueToJson(value: unknown): Json {
+/**
+ * Struct and ListValue nest without end in the proto; protobufjs stops decoding at 100 messages
+ * (protoc's default recursion limit), which is 33 Struct levels. The conversion bounds the nesting itself
+ * too, below the stack, so a Struct from any decoder answers INVALID_ARGUMENT rather than INTERNAL.
+ */
+export const MAX_STRUCT_DEPTH = 64;
+
+function valueToJson(value: unknown, depth: number): Json {
   if (value === null || typeof value !== 'object') return null;
   const v = value as WireValue;
   if (v.stringValue !== undefined) return String(v.stringValue);
   if (v.boolValue !== undefined) return Boolean(v.boolValue);
   if (v.numberValue !== undefined) return Number(v.numberValue);
-  if (v.structValue !== undefined) return structToJson(v.structValue);
+  if (v.structValue !== undefined) return structToJson(v.structValue, depth + 1);
   if (v.listValue !== undefined) {
+    if (depth + 1 > MAX_STRUCT_DEPTH) throw AppError.invalid(`a google.protobuf.Value nests deeper than ${MAX_STRUCT_DEPTH} levels`);
     const values = (v.listValue as { values?: unknown[] }).values;
-    return Array.isArray(values) ? values.map(valueToJson) : [];
+    return Array.isArray(values) ? values.map((item) => valueToJson(item, depth + 1)) : [];
   }
   return null;
 }
 
 /** google.protobuf.Struct in protobufjs object form -> plain object. */
-export function structToJson(struct: unknown): { [key: string]: Json } {
+export function structToJson(struct: unknown, depth = 1): { [key: string]: Json } {
+  if (depth > MAX_STRUCT_DEPTH) throw AppError.invalid(`a google.protobuf.Struct nests deeper than ${MAX_STRUCT_DEPTH} levels`);
   const out: { [key: string]: Json } = {};
   const fields = struct !== null && typeof struct === 'object' ? (struct as { fields?: unknown }).fields : undefined;
   if (fields === null || typeof fields !== 'object') return out;
-  for (const [key, value] of Object.entries(fields as Record<string, unknown>)) out[key] = valueToJson(value);
+  for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+    // defineProperty: a `__proto__` key stays a key (the input check refuses it by name).
+    Object.defineProperty(out, key, { value: valueToJson(value, depth), enumerable: true, writable: true, configurable: true });
+  }
   return out;
+}
+
+/**
+ * The status message travels percent-encoded in the `grpc-message` trailer (gRPC over HTTP/2, "Responses"),
+ * where a large one exceeded the peer's header-list limit and the reply never arrived; messages are built
+ * short (problem lists capped), and this bound (UTF-16 units; at most 3 bytes each encoded, 9 escaped)
+ * guarantees it whatever the source.
+ */
+export const MAX_STATUS_DETAILS = 1024;
+
+export function statusDetails(message: string): string {
+  if (message.length <= MAX_STATUS_DETAILS) return message;
+  let cut = MAX_STATUS_DETAILS - 3;
+  // Never split a surrogate pair: the half left behind would not encode.
+  if (/[\uD800-\uDBFF]/.test(message[cut - 1]!)) cut -= 1;
+  return `${message.slice(0, cut)}...`;
+}
+
+/** Marks a request protobufjs could not decode; fromWire refuses it as the caller's mistake. */
+const UNDECODABLE = Symbol('undecodable request');
+
+/**
+ * grpc-js answers INTERNAL when a request does not decode (malformed bytes, nesting past protobufjs's
+ * limit), though the fault is the caller's. Each method's decoder here hands a marker to the handler
+ * instead, and fromWire refuses it with INVALID_ARGUMENT (gRPC status codes: INVALID_ARGUMENT "indicates
+ * arguments that are problematic regardless of the state of the system").
+ */
+export function refusingUndecodable<T extends Record<string, unknown>>(service: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(service)) {
+    const { requestDeserialize } = method as { requestDeserialize: (bytes: Buffer) => unknown };
+    wrapped[name] = {
+      ...(method as object),
+      requestDeserialize: (bytes: Buffer) => {
+        try {
+          return requestDeserialize(bytes);
+        } catch (err) {
+          return { [UNDECODABLE]: err instanceof Error ? err.message : String(err) };
+        }
+      },
+    };
+  }
+  return wrapped as T;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -78,6 +134,10 @@ function itemFromWire(schema: TSchema, value: unknown): unknown {
 /** A decoded protobuf message -> the plain JSON object the schema describes. */
 export function fromWire(schema: TObject, message: unknown): Record<string, unknown> {
   const wire = asRecord(message);
+  const undecodable = wire[UNDECODABLE as unknown as string];
+  if (undecodable !== undefined) {
+    throw AppError.invalid(`the request message could not be decoded as ${schema.$id ?? 'the method\'s message'}: ${String(undecodable).slice(0, 200)}`);
+  }
   const out: Record<string, unknown> = {};
   for (const [field, prop] of Object.entries(schema.properties)) {
     const value = wire[field];

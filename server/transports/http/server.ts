@@ -10,6 +10,7 @@ import type { HttpMetrics } from './metrics.ts';
 import { httpErrorHandler, limitedBucket, notFoundHandler } from './errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { registerSecurity } from './security.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/index.ts';
@@ -37,6 +38,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   registerRateLimit(http, deps);
   http.setErrorHandler(httpErrorHandler as Parameters<typeof http.setErrorHandler>[0]);
   http.setNotFoundHandler(notFoundHandler);
+  registerJsonBodyParser(http);
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
