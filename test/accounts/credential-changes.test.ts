@@ -12,20 +12,11 @@ import { startSmtpSink, firstLink, type SmtpSink } from '../support/smtp-sink.ts
 import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
 import { emailProvenForLinking } from '../../server/modules/users/email-proof.ts';
-import type { Clock } from '../../server/kernel/deps.ts';
+import { TestClock } from '../support/test-clock.ts';
 
 const PASSWORD = 'Str0ng!pass';
 const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
-class TestClock implements Clock {
-  offsetMs = 0;
-  now(): Date {
-    return new Date(Date.now() + this.offsetMs);
-  }
-  advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
-  }
-}
 
 describe('credential changes need proof of the account holder', () => {
   let server: TestServer;

@@ -9,21 +9,13 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
 import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
-import type { Clock } from '../../server/kernel/deps.ts';
+import { TestClock } from '../support/test-clock.ts';
+import { refreshGrant as refreshGrantAt } from '../support/rest-client.ts';
 
 const PASSWORD = 'Str0ng!pass';
 const DAY = 24 * 3600;
 const THIRTY_DAYS = 30 * DAY;
 
-class TestClock implements Clock {
-  offsetMs = 0;
-  now(): Date {
-    return new Date(Date.now() + this.offsetMs);
-  }
-  advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
-  }
-}
 
 describe('absolute session lifetime', () => {
   let server: TestServer;
@@ -46,14 +38,7 @@ describe('absolute session lifetime', () => {
     return { tokens: login.body, cookie: login.cookies, loginAt: Math.floor(clock.now().getTime() / 1000) };
   }
 
-  async function refreshGrant(refreshToken: string) {
-    const res = await fetch(`${server.baseUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID }),
-    });
-    return { status: res.status, body: await res.json() };
-  }
+  const refreshGrant = (refreshToken: string) => refreshGrantAt(server, CLIENT_ID, refreshToken);
 
   for (const protocol of ['rest', 'graphql'] as Protocol[]) {
     test(`${protocol}: a session refreshed every 20 hours ends 30 days after the login`, async () => {

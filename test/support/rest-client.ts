@@ -28,3 +28,13 @@ export function cookieValue(cookies: string[], name: string): string | undefined
   const found = cookies.find((c) => c.startsWith(`${name}=`));
   return found?.split(';')[0]!.slice(name.length + 1);
 }
+
+/** The refresh grant at /oauth/token (RFC 6749 section 6) as the SDK sends it: JSON, the instance client id. */
+export async function refreshGrant(server: TestServer, clientId: string, refreshToken: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId }),
+  });
+  return { status: res.status, body: await res.json() };
+}

@@ -10,7 +10,7 @@ import { decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 import { createUser, handlerContext, login } from './support.ts';
-import type { Clock } from '../../server/kernel/deps.ts';
+import { TestClock } from '../support/test-clock.ts';
 import {
   endSession, purgeTokensForUser, refreshTokens, revokeAllForUser, revokeRefreshToken, validateSessionToken, validateToken,
   TokenRecord, InvalidScopeError,
@@ -18,15 +18,6 @@ import {
 import { Session } from '../../server/modules/sessions/index.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
 
-class TestClock implements Clock {
-  offsetMs = 0;
-  now(): Date {
-    return new Date(Date.now() + this.offsetMs);
-  }
-  advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
-  }
-}
 
 const OFFLINE = { scope: ['openid', 'email', 'offline_access'] };
 

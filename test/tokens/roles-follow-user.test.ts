@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { startServer, ADMIN_SECRET, CLIENT_ID, type TestServer } from '../support/app.ts';
 import { opCaller, CODES, type Protocol } from './protocol-calls.ts';
+import { refreshGrant as refreshGrantAt } from '../support/rest-client.ts';
 
 const PASSWORD = 'Str0ng!pass';
 const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
@@ -26,14 +27,7 @@ describe('roles follow the user', () => {
     await server?.close();
   });
 
-  async function refreshGrant(refreshToken: string) {
-    const res = await fetch(`${server.baseUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID }),
-    });
-    return { status: res.status, body: await res.json() };
-  }
+  const refreshGrant = (refreshToken: string) => refreshGrantAt(server, CLIENT_ID, refreshToken);
 
   /** A user holding user and editor, signed in with both over `protocol` (offline_access: a refresh token too). */
   async function editorSignedIn(protocol: Protocol, email: string) {
