@@ -19,6 +19,7 @@ import { buildGraphqlSchema } from './schema.ts';
 import { graphqlValidationRules } from './validation-rules.ts';
 import { formatGraphqlError, isRequestError } from './errors.ts';
 import { graphqlRoutes } from './route.ts';
+import { boundedErrors } from './bounded-errors.ts';
 
 export { buildGraphqlSchema } from './schema.ts';
 export { selectionFor, graphqlRequestFor } from './selection.ts';
@@ -49,7 +50,7 @@ export async function registerGraphql(http: FastifyInstance, deps: Deps, registr
     errorFormatter: (execution, context) => {
       const reply = (context as { reply: FastifyReply }).reply;
       const scope = { requestId: String(reply.request.id), log: reply.request.log as unknown as Logger, onAppError: (error: Error) => noteLimited(reply.request, error) };
-      const errors = execution.errors.map((error) => formatGraphqlError(error, scope));
+      const errors = boundedErrors(execution.errors.map((error) => formatGraphqlError(error, scope)));
       // Errors about the request itself (unbound variables) answer 400; operation errors answer 200.
       const refused = !execution.data && execution.errors.every(isRequestError);
       const response = refused ? { errors } : { data: execution.data ?? null, errors };

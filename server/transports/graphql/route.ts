@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { AppError, HTTP_ERROR_MAP } from '../../kernel/errors.ts';
 import { MAX_DOCUMENT_DEPTH, documentDepth } from './document-depth.ts';
+import { boundedErrors } from './bounded-errors.ts';
 import { formatGraphqlError, isRequestError, requestErrorStatus, unwrapErrors } from './errors.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -54,7 +55,7 @@ function statusFor(error: Error, errors: readonly Error[]): number {
 function sendFailure(request: FastifyRequest, reply: FastifyReply, error: Error): FastifyReply {
   const scope = { requestId: String(request.id), log: request.log as unknown as Logger };
   const errors = unwrapErrors(error);
-  return reply.status(statusFor(error, errors)).type(JSON_TYPE).send({ errors: errors.map((e) => formatGraphqlError(e, scope)) });
+  return reply.status(statusFor(error, errors)).type(JSON_TYPE).send({ errors: boundedErrors(errors.map((e) => formatGraphqlError(e, scope))) });
 }
 
 export async function graphqlRoutes(scope: FastifyInstance): Promise<void> {
