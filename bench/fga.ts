@@ -1,6 +1,6 @@
 /**
- * `npm run bench:fga [-- --tuples N --checks N --stores sqlite,postgres]`: the FGA engine on the SQL store
- * (issue 4 item 7). A depth-3 model (document -> folder via tuple-to-userset -> group via usersets), N
+ * `npm run bench:fga [-- --tuples N --checks N --stores sqlite,postgres]`: the FGA engine on the SQL store.
+ * A depth-3 model (document -> folder via tuple-to-userset -> group via usersets), N
  * tuples (default 100,000) bulk-inserted into a fresh SQLite file and a fresh PostgreSQL database, then:
  *
  * - single checks: `--checks` (default 2,000) checks one after another, each through a fresh engine as a

@@ -27,7 +27,7 @@
  *    matching uses equalsIgnoreCase/containsIgnoreCase from case-insensitive.ts (SQL `ilike` is
  *    PostgreSQL-only and SQLite has no REGEXP). The one exception is the FGA engine's hot read paths
  *    (modules/fga/store/sql-runner.ts): parameterised statements below the ORM, because an em.find costs
- *    ten times the query itself and a check makes many reads (issue 4 benchmark targets).
+ *    ten times the query itself and a check makes many reads (the targets of bench/fga.ts).
  * 9. em.transactional works on every SQL kind; on MongoDB it needs a replica set (as production MongoDB
  *    deployments are). Do not make correctness depend on a transaction spanning a network call.
  * 10. Schema changes are made by editing entities (the schema is brought up to date at startup, adding

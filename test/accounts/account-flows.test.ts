@@ -1,5 +1,5 @@
 /**
- * Account flows end to end over real HTTP with a real SMTP server (issue 3): signup with email
+ * Account flows end to end over real HTTP with a real SMTP server (specification parts 3 and 4.1): signup with email
  * verification, the emailed link under --url, verify_email, login, profile, update_profile, logout (tokens
  * fail at once), revoke/enable access, forgot/reset password, deactivation, and the outbox events.
  */

@@ -1,6 +1,6 @@
 /**
- * No password, token or verification secret appears in clear in the database or the logs (issue 3 "Done
- * when"; guide "Security is the product"). Runs real flows at debug log level, then reads every row of every
+ * No password, token or verification secret appears in clear in the database or the logs (OWASP ASVS 2.4.1 and
+ * 7.1.1; guide "Security is the product"). Runs real flows at debug log level, then reads every row of every
  * table and every log line looking for each secret the flows handled.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The event outbox (issue 3 item 8): an event is written in the caller's transaction, so it exists exactly
+ * The event outbox (reference.md "Events"): an event is written in the caller's transaction, so it exists exactly
  * when the change it reports was committed. Runs on SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';

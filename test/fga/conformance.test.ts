@@ -1,5 +1,5 @@
 /**
- * OpenFGA's own conformance cases (issue 4 item 6) against the engine: every check, list-objects and
+ * OpenFGA's own conformance cases against the engine: every check, list-objects and
  * list-users assertion of consolidated_1_1_tests.yaml, on the memory store, on SQLite and on PostgreSQL,
  * then again with each stage's tuples passed as contextual tuples instead of written (only for single-stage
  * cases whose stage has at most 100 tuples, as OpenFGA's harness does). abac_tests.yaml (conditions) is a

@@ -1,5 +1,5 @@
 /**
- * Conditional tuples (OpenFGA ABAC, the stretch of issue 4 item 6): the engine's CEL subset, the merge of
+ * Conditional tuples (OpenFGA ABAC; the specification does not require them): the engine's CEL subset, the merge of
  * request and tuple context (the tuple wins), and OpenFGA's error rule (a condition that cannot be
  * evaluated fails the check with 2000 unless another branch allows).
  */

@@ -1,5 +1,5 @@
 /**
- * The engine's own guarantees beyond the OpenFGA cases (issue 4 item 3): the depth limit answers an error
+ * The engine's own guarantees beyond the OpenFGA cases: the depth limit answers an error
  * (never a stack overflow), cycles answer "not allowed" (never a hang), sub-problems run with bounded
  * concurrency and share one read per request, contextual tuples are never stored, and expand answers
  * OpenFGA's tree shape. The tuple source is a plain in-memory TupleSource that records its reads.

@@ -1,5 +1,5 @@
 /**
- * validateTuple (issue 4 item 2) with OpenFGA's write-validation semantics, and the request validators
+ * validateTuple with OpenFGA's write-validation semantics, and the request validators
  * with OpenFGA's codes. The invalid-tuple cases mirror consolidated_1_1_tests.yaml's `validation_invalid_*`
  * and `error_if_contextual_tuples_do_not_follow_type_restrictions` cases; model-conformance-codes.test.ts
  * replays the file itself.

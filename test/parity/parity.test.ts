@@ -1,8 +1,9 @@
 /**
- * The parity test (issue 2, architecture.md): walks the operation registry and calls every operation over
- * REST, GraphQL and gRPC, anonymously and as super-admin, with the same input. Each protocol must give the
- * same result, or the same error kind; an operation a protocol does not carry must answer that protocol's
- * clear refusal. New operations are covered by being in the registry.
+ * The parity test (specification part 1 "Wire protocols"; architecture.md "One operation, three protocols"):
+ * walks the operation registry and calls every operation over REST, GraphQL and gRPC, anonymously and as
+ * super-admin, with the same input. Each protocol must give the same result, or the same error kind; an
+ * operation a protocol does not carry must answer that protocol's clear refusal (specification part 4.2).
+ * New operations are covered by being in the registry.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
 /**
- * Passwords (issue 3 item 5): argon2id at OWASP parameters, verification, the dummy verify that makes an
- * unknown user cost what a wrong password costs, and the length and strong-password rules.
+ * Passwords (OWASP ASVS 2.4.1; reference.md "Defaults"): argon2id at OWASP parameters, verification, the
+ * dummy verify that makes an unknown user cost what a wrong password costs, and the length and
+ * strong-password rules.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

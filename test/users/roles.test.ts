@@ -1,4 +1,7 @@
-/** Role rules (issue 3 item 5): --roles, --default-roles, --protected-roles at signup; held roles at login. */
+/**
+ * Role rules (specification part 1; reference.md "Defaults"): --roles, --default-roles, --protected-roles at
+ * signup; held roles at login.
+ */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rolesForSignup, rolesForLogin, assignableRoles } from '../../server/modules/users/index.ts';

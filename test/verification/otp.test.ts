@@ -1,5 +1,5 @@
 /**
- * One-time codes (issue 3 item 7): six digits, sealed digests only, single use, expiry, five attempts,
+ * One-time codes (OWASP ASVS 2.7): six digits, sealed digests only, single use, expiry, five attempts,
  * and the counting must survive the refusal (so the check runs outside transactions). Runs on SQLite,
  * PostgreSQL and MariaDB.
  */

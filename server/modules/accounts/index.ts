@@ -1,4 +1,4 @@
-/** Account flows (issue 3): the public account operations and the super-admin account operations. */
+/** Account flows (specification part 4): the public account operations and the super-admin account operations. */
 import { signupOp } from './signup.op.ts';
 import { sessionOperations } from './session.ops.ts';
 import { profileOperations } from './profile.ops.ts';

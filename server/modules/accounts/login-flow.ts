@@ -1,7 +1,7 @@
 /**
  * Password login as an ordered pipeline of small named steps (node-oidc-provider / Ory Kratos habit;
- * issue 3 item 1: "a flow of small steps that a later MFA issue extends"). Each step reads and extends the
- * flow state or refuses; the MFA issue inserts its steps before `issueTokens` without touching the others.
+ * architecture.md "Growing from seven modules to fifteen"), so that MFA can extend it. Each step reads and
+ * extends the flow state or refuses; MFA steps go in before `issueTokens` without touching the others.
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -63,8 +63,8 @@ const checkLockout: LoginStep = async (state, ctx) => {
 };
 
 /**
- * An unknown user and a wrong password answer the same message after about the same work (issue 3
- * item 5): the unknown case still runs one argon2 verification against a dummy hash.
+ * An unknown user and a wrong password answer the same message after about the same work (reference.md
+ * "Defaults"): the unknown case still runs one argon2 verification against a dummy hash.
  */
 const checkPassword: LoginStep = async (state, ctx) => {
   const { email, phone_number: phone, password } = state.input;

@@ -56,7 +56,7 @@ export const validateJwtTokenOp = defineOperation({
     const roleClaim = ctx.deps.config.jwtRoleClaim;
     requireRoles(currentRolesOf(issued, roleClaim), input.roles);
     const claims = withCurrentRoles(issued, roleClaim);
-    // The token's subject, and its agent when an `act` claim says an agent holds it (issue 4 item 5).
+    // The token's subject, and its agent when an `act` claim says an agent holds it (specification part 7 rule 7).
     await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations, ctx.permissionChecks);
     return { is_valid: true, claims };
   },

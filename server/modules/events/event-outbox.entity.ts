@@ -1,9 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * The durable outbox of user and group events (issue 3 item 8): a row is written in the same transaction
- * as the change it reports, so an event exists exactly when its change was committed. Webhook delivery
- * (a later issue) reads undelivered rows, counts its attempts and sets `deliveredAt`.
+ * The durable outbox of user and group events (reference.md "Events"): a row is written in the same
+ * transaction as the change it reports, so an event exists exactly when its change was committed. Webhook
+ * delivery (specification part 6), still to come, reads undelivered rows, counts its attempts and sets
+ * `deliveredAt`.
  */
 export const EventOutbox = defineEntity({
   name: 'EventOutbox',

@@ -1,4 +1,4 @@
-/** The event outbox (issue 3 item 8): events recorded in the transaction of their change. */
+/** The event outbox (reference.md "Events"): events recorded in the transaction of their change. */
 export { EVENT_NAMES, isEventName, type EventName } from './event-names.ts';
 export { EventOutbox, type EventOutboxRow } from './event-outbox.entity.ts';
 export { recordEvent, listEvents, type ListEventsQuery } from './record-event.ts';

@@ -1,5 +1,5 @@
 /**
- * The FGA module (issue 4): operations for the registry, the service buildApp() puts in Deps, and the
+ * The FGA module: operations for the registry, the service buildApp() puts in Deps, and the
  * `required_relations` check the account operations use. model/, store/ and engine/ export their own parts.
  */
 export { fgaOperations } from './fga.ops.ts';

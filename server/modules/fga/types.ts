@@ -1,5 +1,5 @@
 /**
- * The shared vocabulary of the embedded FGA engine (issue 4): OpenFGA's authorization model JSON (schema
+ * The shared vocabulary of the embedded FGA engine: OpenFGA's authorization model JSON (schema
  * 1.1, as @openfga/syntax-transformer produces it from the DSL), relationship tuples, and the two storage
  * seams: FgaStore (what operations use) and TupleSource (what the engine reads). Model parsing and the
  * stores live in model/ and store/; the engine in engine/; the operations in fga.ops.ts.

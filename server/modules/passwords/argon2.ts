@@ -1,7 +1,8 @@
 /**
- * Password hashing (issue 3 item 5): argon2id at the OWASP parameters (19 MiB, t=2, p=1) through
- * @node-rs/argon2, whose async calls run on the libuv thread pool, so the event loop keeps serving other
- * requests while a hash is computed (stack-notes.md "Speed at the bottom of the stack").
+ * Password hashing (OWASP ASVS 2.4.1): argon2id at the OWASP Password Storage Cheat Sheet's parameters
+ * (19 MiB, t=2, p=1) through @node-rs/argon2, whose async calls run on the libuv thread pool, so the event
+ * loop keeps serving other requests while a hash is computed (stack-notes.md "Speed at the bottom of the
+ * stack").
  */
 import { hash, verify, parseOptions, type Algorithm, type Options } from '@node-rs/argon2';
 

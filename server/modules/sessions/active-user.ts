@@ -4,7 +4,7 @@ import { User, type UserRow } from '../users/user.entity.ts';
 /**
  * The user behind a session or token, when it may still act: not deleted, not revoked by an admin
  * (revoke_access), not deactivated (deactivate_account). Checked on every authentication so that a
- * revocation takes effect at once (issue 3, item 2), whatever state the token records are in.
+ * revocation takes effect at once (reference.md "Tokens"), whatever state the token records are in.
  */
 export async function findActiveUser(em: EntityManager, userId: string): Promise<UserRow | null> {
   const user = await em.findOne(User, { id: userId });

@@ -1,6 +1,6 @@
 /**
  * Ending sessions and revoking tokens: logout, revoke_access, deactivation and password reset revoke at once
- * (issue 3, item 3); delete_user removes the rows altogether.
+ * (reference.md "Tokens"); delete_user removes the rows altogether.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';

@@ -1,5 +1,5 @@
 /**
- * Role rules (issue 3 item 5; reference.md "Defaults"): a user holds roles from --roles; signup gets
+ * Role rules (specification part 1; reference.md "Defaults"): a user holds roles from --roles; signup gets
  * --default-roles unless it asks for others, and may never ask for a --protected-roles role; login may
  * narrow the token to roles the user holds, never widen it.
  */

@@ -1,4 +1,4 @@
-/** Verification tokens and one-time codes (issue 3 item 7), and the `_verification_requests` admin list. */
+/** Verification tokens and one-time codes (specification part 4.1), and the `_verification_requests` admin list. */
 export { VerificationRequest, type VerificationRequestRow } from './verification-request.entity.ts';
 export { Otp, type OtpRow } from './otp.entity.ts';
 export {

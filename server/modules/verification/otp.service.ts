@@ -1,5 +1,6 @@
 /**
- * One-time codes (six digits) for verify_otp and password reset by phone (issue 3 item 7).
+ * One-time codes for verify_otp and password reset by phone (specification part 4.1): six random digits,
+ * the 20 bits of entropy OWASP ASVS 2.7.6 asks of an out-of-band code.
  *
  * At rest: the code is never stored. `codeDigest` = seal(SHA-256(rowId ":" code)) with deps.sealer
  * (AES-256-GCM under --encryption-key, else --jwt-secret; kernel/encryption.ts). A plain or salted hash

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * A pending email verification, magic link, email change, password reset or invitation (reference.md
- * "VerificationRequest"; issue 3 item 7). Only the SHA-256 of the emailed token is stored: a database
+ * "Types", VerificationRequest). Only the SHA-256 of the emailed token is stored: a database
  * dump cannot be turned into working links. Single use is `usedAt`; consuming is one conditional update.
  */
 export const VerificationRequest = defineEntity({

@@ -1,6 +1,6 @@
 /**
  * Conditional tuples (OpenFGA ABAC: `[user with cond]`, a CEL expression over typed parameters). The
- * service specification does not require them (issue 4 lists abac_tests.yaml as a stretch); the engine
+ * service specification does not require them (OpenFGA's abac_tests.yaml cases run as a stretch); the engine
  * evaluates the CEL subset of cel-parse.ts with OpenFGA's rules:
  *
  * - the parameters come from the request context overlaid by the tuple's own context (the tuple wins);

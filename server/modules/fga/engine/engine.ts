@@ -1,5 +1,5 @@
 /**
- * The engine (issue 4 item 3): check, list objects, list users and expand over one authorization model
+ * The engine: check, list objects, list users and expand over one authorization model
  * and one tuple source. An engine is meant for one request (or one batch, such as check_permissions'
  * 1-100 checks): it keeps that request's read memo and check cache, so concurrent checks of a batch share
  * sub-problems, and a write is seen by the next request. A call with contextual tuples gets its own reader

@@ -1,5 +1,5 @@
 /**
- * Expand (issue 4 item 3; OpenFGA Expand): the userset tree of `object#relation`, one level deep, as a
+ * Expand (specification part 4.2; OpenFGA Expand): the userset tree of `object#relation`, one level deep, as a
  * JSON-serialisable object in OpenFGA's shape:
  *
  *   { tree: { root: { name: 'document:1#viewer', union: { nodes: [ ... ] } } } }

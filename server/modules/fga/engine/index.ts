@@ -1,5 +1,5 @@
 /**
- * The embedded FGA engine (issue 4 item 3). `createEngine({ model, source })` answers:
+ * The embedded FGA engine (specification part 1). `createEngine({ model, source })` answers:
  *
  * - `check({ user, relation, object, contextualTuples? })` -> `{ allowed }`
  * - `listObjects({ user, type, relation, contextualTuples?, maxResults? })` -> `{ objects, truncated }`

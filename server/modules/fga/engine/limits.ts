@@ -1,6 +1,6 @@
 /**
- * Resolution limits (issue 4 item 3: "a resolution depth limit: answer an error, never hang or overflow the
- * stack"; specification part 8). Every hop through a userset or a tuple-to-userset is one level, as in
+ * Resolution limits (OpenFGA's resolve-node limits; specification part 8): a resolution too deep answers
+ * an error, never a hang or a stack overflow. Every hop through a userset or a tuple-to-userset is one level, as in
  * OpenFGA's resolver (computed usersets on the same object do not count: they cannot recurse without a
  * cycle, which the visited-path check stops). Past the limit the whole request fails with OpenFGA's
  * "resolution too complex" (code 2002), mapped to our invalid_argument.

@@ -1,7 +1,7 @@
 /**
  * OpenFGA's numeric error codes (openfga/api errors.proto, enum ErrorCode) for the cases this server
- * reproduces. Every one of them is an `invalid_argument` to our transports (issue 4 item 6: "OpenFGA's
- * error codes map to invalid_argument"); the number travels in AppError.detail as `{fgaCode}` so the
+ * reproduces. Every one of them is an `invalid_argument` to our transports (specification part 7: a
+ * validation failure is invalid_argument); the number travels in AppError.detail as `{fgaCode}` so the
  * conformance runner and the logs can tell them apart.
  */
 import { AppError } from '../../../kernel/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 4 item 1: an authorization model is OpenFGA DSL (schema 1.1), parsed and checked with OpenFGA's
+ * An authorization model (specification part 4.2) is OpenFGA DSL (schema 1.1), parsed and checked with OpenFGA's
  * own maintained tooling, @openfga/syntax-transformer: `validateDSL` applies OpenFGA's semantic rules
  * (undefined types or relations, tuple-to-userset over a non-direct relation or a relation no tupleset
  * type has, relations with no entry point such as unresolvable cycles, reserved names, duplicate types,

@@ -1,5 +1,5 @@
 /**
- * Issue 4 item 2: a tuple is written (or passed as a contextual tuple) only when the current model
+ * A tuple is written (or passed as a contextual tuple) only when the current model
  * allows it, with OpenFGA's write-validation semantics (ValidateTupleForWrite):
  *
  * 1. the object is `type:id` of a defined type and the relation is defined on that type;

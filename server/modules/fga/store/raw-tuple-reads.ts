@@ -1,7 +1,7 @@
 /**
  * The engine's three reads of the SQL store (TupleSource in ../types.ts) as hand-written, parameterised
  * SELECTs run through sql-runner.ts: a check makes several of them, and through the ORM each cost more than
- * the index seek it wraps (issue 4 item 7: p99 under 5 ms, a 100-check batch under 20 ms). Identifiers come
+ * the index seek it wraps (bench/fga.ts targets: p99 under 5 ms, a 100-check batch under 20 ms). Identifiers come
  * from the entity's metadata, quoted by the platform; values are always bound parameters. Every read is
  * seeks of an index of fga-tuple.entity.ts: an object's relation on the leading columns of fga_tuples_key,
  * users on one type's relation on fga_tuples_by_user (all of its columns constrained).

@@ -2,7 +2,7 @@
  * PostgreSQL: every seek the engine asks for in one synchronous run (a check asks for a document's viewer,
  * owner and parent tuples at once; a batch of checks for hundreds) goes out as one statement instead of one
  * per call. Each statement is a round trip that wakes a server process, and on a busy host each wake-up
- * risks a scheduling delay of a few milliseconds: fewer statements, a shorter p99 (issue 4 item 7;
+ * risks a scheduling delay of a few milliseconds: fewer statements, a shorter p99 (bench/fga.ts;
  * measured on a shared two-core host, single-check p99 went from 3.5-4.3 ms to 2.4-2.8 ms).
  *
  * A seek is one index lookup: an object's relation (fga_tuples_key) or a user on one type's relation

@@ -2,7 +2,7 @@
  * Runs one parameterised SELECT on the database behind a Storage, below the ORM, for the engine's hot reads
  * (raw-tuple-reads.ts): the one exception to storage/types.ts rule 8 (no raw SQL in modules). A check makes
  * several reads, and through MikroORM's query builder each cost 0.2-0.8 ms (measured, 100,000 tuples)
- * against 0.05-0.2 ms for the same seek as a bound statement, which alone broke issue 4 item 7's targets;
+ * against 0.05-0.2 ms for the same seek as a bound statement, which alone broke the targets of bench/fga.ts;
  * connection.execute() is cheaper but splices the values into the SQL text, so nothing can be prepared.
  * Each kind uses the client MikroORM already holds (same pool, same connection settings), with the values
  * bound by the driver, never written into the SQL:

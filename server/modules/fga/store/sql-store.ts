@@ -1,6 +1,6 @@
 /**
- * The FGA store on a SQL database through MikroORM (issue 4 item 2: "the main SQL database by default (its
- * own tables, same connection)", or a separate one for --fga-store sqlite|postgres|mysql): tables
+ * The FGA store on a SQL database through MikroORM (specification part 1: the main SQL database by default,
+ * its own tables on the same connection, or a separate one for --fga-store sqlite|postgres|mysql): tables
  * fga_models and fga_tuples (fga-model.entity.ts, fga-tuple.entity.ts). A batch of writes and deletes is
  * one transaction: any refused tuple (duplicate in the batch, already stored, or missing for a delete)
  * leaves the store unchanged. The engine's reads (readObjectRelation, readObjectRelations, readByUsers)
