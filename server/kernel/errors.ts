@@ -72,6 +72,23 @@ export function toAppError(err: unknown, requestId: string): AppError {
   return new AppError('internal', `internal server error (request id ${requestId})`, err);
 }
 
+/**
+ * The longest public error message any protocol sends (UTF-16 units). Messages are built short, but some
+ * quote input (graphql-js echoes a bad variable's value); a gRPC status message travels in the
+ * `grpc-message` trailer, where a large one exceeded the peer's header-list limit and the reply never
+ * arrived. OWASP ASVS 5.0 V16.5: errors stay short; the full story is in the log under the request id.
+ */
+export const MAX_PUBLIC_MESSAGE = 1024;
+
+/** `message` cut to MAX_PUBLIC_MESSAGE with an ellipsis, never splitting a surrogate pair. */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_PUBLIC_MESSAGE) return message;
+  let end = MAX_PUBLIC_MESSAGE - 3;
+  const last = message.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${message.slice(0, end)}...`;
+}
+
 /** HTTP status and REST `code` per kind (specification part 7, architecture.md table). */
 export const HTTP_ERROR_MAP: Record<ErrorKind, { status: number; code: string }> = {
   invalid_argument: { status: 400, code: 'invalid_argument' },

@@ -10,7 +10,7 @@
  */
 import { isListSchema, isObjectSchema, isRequired, scalarKind } from '../../ops/schema.ts';
 import type { TObject, TSchema } from '../../ops/schema.ts';
-import { AppError } from '../../kernel/errors.ts';
+import { AppError, boundedMessage } from '../../kernel/errors.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type WireValue = Record<string, unknown>;
@@ -82,14 +82,8 @@ export function structToJson(struct: unknown, depth = 1): { [key: string]: Json 
  * short (problem lists capped), and this bound (UTF-16 units; at most 3 bytes each encoded, 9 escaped)
  * guarantees it whatever the source.
  */
-export const MAX_STATUS_DETAILS = 1024;
-
 export function statusDetails(message: string): string {
-  if (message.length <= MAX_STATUS_DETAILS) return message;
-  let cut = MAX_STATUS_DETAILS - 3;
-  // Never split a surrogate pair: the half left behind would not encode.
-  if (/[\uD800-\uDBFF]/.test(message[cut - 1]!)) cut -= 1;
-  return `${message.slice(0, cut)}...`;
+  return boundedMessage(message);
 }
 
 /** Marks a request protobufjs could not decode; fromWire refuses it as the caller's mistake. */

@@ -4,7 +4,7 @@
  * anything unexpected becomes a generic 500 naming the request id, with the detail in the log only.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
+import { AppError, HTTP_ERROR_MAP, boundedMessage, toAppError } from '../../kernel/errors.ts';
 import { limitBucketOf, type LimitBucket } from '../../kernel/limits.ts';
 
 /** The limit bucket that refused a request, for the onResponse hook's rate-limited counter. */
@@ -28,7 +28,7 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   const { status, code } = HTTP_ERROR_MAP[error.kind];
   setRetryAfter(reply, error);
   noteLimited(reply.request, error);
-  return reply.status(status).type('application/json; charset=utf-8').send({ code, message: error.message });
+  return reply.status(status).type('application/json; charset=utf-8').send({ code, message: boundedMessage(error.message) });
 }
 
 function clientErrorCode(status: number): string {
@@ -44,7 +44,7 @@ export function httpErrorHandler(error: FastifyError | AppError, request: Fastif
   if (error instanceof AppError) return sendAppError(reply, error);
   const status = (error as FastifyError).statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    return reply.status(status).send({ code: clientErrorCode(status), message: error.message });
+    return reply.status(status).send({ code: clientErrorCode(status), message: boundedMessage(error.message) });
   }
   request.log.error({ err: error }, 'unexpected error');
   return sendAppError(reply, toAppError(error, String(request.id)));
