@@ -54,7 +54,7 @@ export const FLAGS = [
   { name: 'env', kind: 'string', default: 'production', help: 'environment name' },
   { name: 'log-level', kind: 'string', default: 'info', help: 'log level: fatal, error, warn, info, debug, trace, silent' },
   // HTTP policy.
-  { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'origins allowed to call from a browser, comma-separated; `https://*.example.com` matches subdomains. Only origins listed explicitly get credentialed CORS (cookies); `*` lets any origin read uncredentialed answers only' },
+  { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'origins allowed to call from a browser, comma-separated; `https://*.example.com` matches subdomains. Only origins listed explicitly get credentialed CORS (cookies); `*` lets any origin read uncredentialed answers only and allows no redirect target (redirects need --redirect-uris, the --url origin or a listed origin)' },
   { name: 'trusted-proxies', kind: 'list', default: [], help: 'CIDRs of proxies whose X-Forwarded-For is honoured, comma-separated' },
   { name: 'rate-limit-rps', kind: 'int', default: 30, help: 'requests per second each client IP may make on every HTTP route and gRPC method (0 disables)' },
   { name: 'rate-limit-burst', kind: 'int', default: 60, help: 'requests a client IP may make above --rate-limit-rps, once every 10 seconds (0: none)' },
