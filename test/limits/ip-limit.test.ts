@@ -112,6 +112,11 @@ describe('per-IP rate limit behind --trusted-proxies', () => {
     assert.equal(spent.code, status.RESOURCE_EXHAUSTED);
     assert.ok((await grpc.call('PublicService', 'Meta', {}, { 'x-forwarded-for': '198.51.100.3' })).response);
   });
+  test('IPv6 clients are counted by their /64: another address of the same /64 is refused, another /64 is not', async () => {
+    await exhaust(server, { 'x-forwarded-for': '2001:db8:7:1::10' });
+    assert.equal((await get(server, '/v1/meta', { 'x-forwarded-for': '2001:db8:7:1:abcd::99' })).status, 429);
+    assert.equal((await get(server, '/v1/meta', { 'x-forwarded-for': '2001:db8:7:2::10' })).status, 200);
+  });
 });
 
 test('gRPC client IP: the x-forwarded-for chain is walked from the right while peers are trusted', () => {

@@ -17,6 +17,7 @@ import { loadPackageDefinition } from './load-definition.ts';
 import { buildGrpcContext, clientIpResolver, effectsMetadata, type ClientIp } from './call-context.ts';
 import { fromWire, refusingUndecodable, statusDetails, toWire } from './wire.ts';
 import { GRPC_STATUS_BY_KIND } from './status.ts';
+import { clientKey } from '../../modules/limits/index.ts';
 
 type UnaryCall = ServerUnaryCall<unknown, unknown>;
 
@@ -33,7 +34,7 @@ async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp:
   let reply: unknown;
   try {
     // The per-IP limit of every method (specification part 1), before any work, as on HTTP.
-    await deps.limits.consume('ip', ctx.req.ip);
+    await deps.limits.consume('ip', clientKey(ctx.req.ip));
     reply = toWire(op.output, await invoke(op, ctx, fromWire(op.input, call.request)));
   } catch (err) {
     const appError = toAppError(err, ctx.req.requestId);

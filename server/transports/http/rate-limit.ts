@@ -15,6 +15,7 @@ import { GRAPHQL_PATH } from '../graphql/route.ts';
 import { graphqlRefusalBody } from '../graphql/errors.ts';
 import { noteLimited, sendAppError, setRetryAfter } from './errors.ts';
 import { corsOptionsFor } from './security.ts';
+import { clientKey } from '../../modules/limits/index.ts';
 
 /**
  * The CORS plugin's hook runs after this one, so a refusal carries its own CORS answer: without it a
@@ -34,7 +35,7 @@ export function registerRateLimit(http: FastifyInstance, deps: Deps): void {
   if (deps.config.rateLimitRps <= 0) return;
   http.addHook('onRequest', async (request, reply) => {
     try {
-      await deps.limits.consume('ip', request.ip);
+      await deps.limits.consume('ip', clientKey(request.ip));
       return undefined;
     } catch (err) {
       if (!(err instanceof AppError)) {
