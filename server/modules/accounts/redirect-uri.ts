@@ -7,8 +7,11 @@
  * it never allows a redirect: CORS openness is not a redirect allow-list.
  */
 import type { Config } from '../../config/flags.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
+import { VerificationRequest } from '../verification/index.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { originListed } from '../../transports/http/security.ts';
+import { originListed } from '../../kernel/origins.ts';
 
 export function isAllowedRedirect(config: Pick<Config, 'url' | 'redirectUris' | 'allowedOrigins'>, uri: string): boolean {
   let parsed: URL;
@@ -30,4 +33,15 @@ export function checkRedirectUri(config: Pick<Config, 'url' | 'redirectUris' | '
   if (uri === undefined || uri === '') return undefined;
   if (!isAllowedRedirect(config, uri)) throw AppError.invalid('redirect_uri is not allowed for this instance');
   return uri;
+}
+
+/**
+ * The redirect_uri bound to the verification request of `token` when its link was issued, if it is still
+ * allowed now; never one from the link's own query (GET /verify_email: no open redirect).
+ */
+export async function boundRedirectUri(deps: Pick<Deps, 'storage' | 'config'>, token: string): Promise<string | undefined> {
+  if (!token) return undefined;
+  const row = await deps.storage.fork().findOne(VerificationRequest, { tokenHash: sha256Hex(token) });
+  const uri = row?.redirectUri ?? undefined;
+  return uri && isAllowedRedirect(deps.config, uri) ? uri : undefined;
 }

@@ -16,6 +16,9 @@ import type { Deps } from '../../kernel/deps.ts';
 import { AppError, GRAPHQL_ERROR_CODES } from '../../kernel/errors.ts';
 import { constantTimeEqual } from '../../kernel/crypto.ts';
 import { sendAppError } from './errors.ts';
+import { originAllowed, originListed, originOf } from '../../kernel/origins.ts';
+
+export { originAllowed, originListed };
 
 /** Endpoints called by back-ends with client credentials, exempt from the CSRF rule (reference.md). */
 const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke']);
@@ -24,38 +27,6 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CORS_ALLOWED_HEADERS = [
   'Authorization', 'Content-Type', 'x-authorizer-url', 'x-authorizer-client-id', 'x-service-admin-secret', 'x-request-id',
 ];
-
-function originOf(value: string | undefined): URL | undefined {
-  if (!value) return undefined;
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Matches an origin against --allowed-origins; entries may use a leading `*.` for subdomains. */
-export function originAllowed(allowed: readonly string[], origin: string): boolean {
-  if (allowed.includes('*')) return true;
-  return originListed(allowed, origin);
-}
-
-/**
- * Whether an origin is named by an explicit --allowed-origins entry (exact or `*.` wildcard); the bare `*`
- * names no origin. Only these origins get credentialed CORS.
- */
-export function originListed(allowed: readonly string[], origin: string): boolean {
-  const parsed = originOf(origin);
-  if (!parsed) return false;
-  return allowed.some((entry) => {
-    if (entry === origin || entry === parsed.origin) return true;
-    const wildcard = /^(https?:\/\/)?\*\.(.+)$/.exec(entry);
-    if (!wildcard) return false;
-    const [, scheme, suffix] = wildcard;
-    if (scheme && `${parsed.protocol}//` !== scheme) return false;
-    return parsed.host.endsWith(`.${suffix}`);
-  });
-}
 
 const CORS_COMMON = { allowedHeaders: CORS_ALLOWED_HEADERS, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 };
 

@@ -14,10 +14,8 @@ import type { Deps } from '../../kernel/deps.ts';
 import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
-import { sha256Hex } from '../../kernel/crypto.ts';
 import { verifyEmailOp } from '../../modules/accounts/email-link.ops.ts';
-import { isAllowedRedirect } from '../../modules/accounts/redirect-uri.ts';
-import { VerificationRequest } from '../../modules/verification/index.ts';
+import { boundRedirectUri } from '../../modules/accounts/redirect-uri.ts';
 import { escapeHtml } from '../../modules/email/index.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 
@@ -25,13 +23,6 @@ function withParams(target: string, params: Record<string, string>): string {
   const url = new URL(target);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.toString();
-}
-
-/** The redirect_uri bound to the (now used) request of `token`, if it is still allowed. */
-async function boundRedirect(deps: Deps, token: string): Promise<string | undefined> {
-  const row = await deps.storage.fork().findOne(VerificationRequest, { tokenHash: sha256Hex(token) });
-  const uri = row?.redirectUri ?? undefined;
-  return uri && isAllowedRedirect(deps.config, uri) ? uri : undefined;
 }
 
 /**
@@ -72,7 +63,7 @@ export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void
       return sendErrorPage(reply, HTTP_ERROR_MAP[error.kind].status, error.message);
     }
     applyEffects(reply, ctx.effects);
-    const target = (await boundRedirect(deps, token)) ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;
+    const target = (await boundRedirectUri(deps, token)) ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;
     reply.header('referrer-policy', 'no-referrer');
     return reply.redirect(state ? withParams(target, { state }) : target, 303);
   });
