@@ -26,7 +26,8 @@ import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
-import { createRateLimiter, memoryFactory, openRedisLimiter, policiesFor } from './modules/limits/index.ts';
+import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
+import type { RateLimiter } from './kernel/limits.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -58,7 +59,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const sealer = createSealer(config);
   // Before storage: an unreachable --redis-url is a startup refusal with nothing else opened yet.
   const policies = policiesFor(config);
-  const limits = config.redisUrl ? await openRedisLimiter(policies, config.redisUrl, logger) : createRateLimiter(policies, memoryFactory);
+  let limits: RateLimiter;
+  if (config.redisUrl) {
+    // Loaded only with --redis-url (the bundle lowers this import to a lazy require): ioredis costs about
+    // 20 MiB of resident memory that a single instance never needs.
+    const { openRedisLimiter } = await import('./modules/limits/redis-limiter.ts');
+    limits = await openRedisLimiter(policies, config.redisUrl, logger);
+  } else {
+    limits = createRateLimiter(policies, memoryFactory);
+  }
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger).catch(async (err: unknown) => {
     await limits.close();
     throw err;
