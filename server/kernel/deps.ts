@@ -5,12 +5,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/flags.ts';
 import type { Storage } from '../storage/types.ts';
-import type { Authenticators } from '../ops/auth.ts';
-import type { SigningKeys } from '../modules/tokens/signing-keys.ts';
+import type { Authenticators } from './authenticators.ts';
+import type { SigningKeys } from './signing-keys.ts';
 import type { Sealer } from './encryption.ts';
 import type { RateLimiter } from './limits.ts';
 import type { Metrics } from './metrics.ts';
-import type { FgaService } from '../modules/fga/fga.service.ts';
 
 export interface Clock {
   now(): Date;
@@ -18,6 +17,11 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * What the whole server reaches is declared here. A module whose service only that module reads adds its
+ * member by declaration merging (modules/fga/fga.service.ts adds `fga`), so that the kernel imports nothing
+ * of the app (architecture.md "Inside server/").
+ */
 export interface Deps {
   readonly config: Config;
   readonly logger: Logger;
@@ -32,8 +36,6 @@ export interface Deps {
   readonly limits: RateLimiter;
   /** Counters served on the metrics listener (limited requests, login outcomes). */
   readonly metrics: Metrics;
-  /** The embedded FGA engine's store and model; undefined when FGA is off (MongoDB main database, no --fga-store). */
-  readonly fga?: FgaService;
   /** Wakes the message outbox worker (modules/messages) after a commit; absent where no worker runs. */
   readonly outbox?: { wake(): void };
 }

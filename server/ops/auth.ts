@@ -4,18 +4,12 @@
  * module) and buildApp() assembles the table. A kind without an authenticator is a wiring bug and fails
  * loudly as an internal error rather than letting a caller through.
  */
-import type { Caller, OpContext } from '../kernel/context.ts';
+import type { OpContext } from '../kernel/context.ts';
+import type { Authenticator } from '../kernel/authenticators.ts';
 
-/**
- * `user_or_admin`: a user, or a super-admin acting on a user's behalf (the permission operations of
- * specification part 4.1, whose subject rule honours an explicit user for super-admins).
- */
-export type AuthKind = 'public' | 'admin' | 'user' | 'user_or_admin' | 'mfa_cookie' | 'user_or_mfa_cookie';
-
-/** Resolves the caller for one requirement, or throws AppError('unauthenticated'). */
-export type Authenticator = (ctx: OpContext) => Promise<Caller>;
-
-export type Authenticators = Partial<Record<AuthKind, Authenticator>>;
+// Declared in kernel/ because Deps carries the table, and the kernel imports nothing of the app
+// (architecture.md "Inside server/").
+export type { AuthKind, Authenticator, Authenticators } from '../kernel/authenticators.ts';
 
 export const publicAuthenticator: Authenticator = async () => ({ kind: 'anonymous' });
 

@@ -1,14 +1,11 @@
 /**
  * The operation registry: every operation of the server, in one list. Transports, the proto generator and
- * the parity test all walk this list; adding an operation here is all it takes to serve it three ways.
+ * the parity test all walk this list. It is derived from the module manifests (modules/index.ts MODULES,
+ * architecture.md "Growing from seven modules to fifteen"): a module's operations are served three ways
+ * once its manifest lists them.
  */
 import type { AnyOperation } from './define.ts';
-import { metaOperations } from '../modules/meta/meta.ops.ts';
-import { adminOperations } from '../modules/admin/admin.ops.ts';
-import { userAdminOperations } from '../modules/users/admin-users.ops.ts';
-import { verificationOperations } from '../modules/verification/verification.ops.ts';
-import { accountOperations, adminAccessOperations } from '../modules/accounts/index.ts';
-import { fgaOperations } from '../modules/fga/index.ts';
+import { MODULES } from '../modules/index.ts';
 
 export interface Registry {
   readonly all: readonly AnyOperation[];
@@ -33,14 +30,6 @@ export function createRegistry(operations: readonly AnyOperation[]): Registry {
   return { all: operations, byName: (name) => byName.get(name) };
 }
 
-export const OPERATIONS: readonly AnyOperation[] = [
-  ...metaOperations,
-  ...accountOperations,
-  ...adminOperations,
-  ...userAdminOperations,
-  ...adminAccessOperations,
-  ...verificationOperations,
-  ...fgaOperations,
-] as unknown as AnyOperation[];
+export const OPERATIONS: readonly AnyOperation[] = MODULES.flatMap((module) => module.operations);
 
 export const registry = createRegistry(OPERATIONS);

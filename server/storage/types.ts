@@ -1,7 +1,7 @@
 /**
  * The storage contract the rest of the server sees. MikroORM underneath; open-storage.ts picks the driver
- * for --database-type. Modules define their entities with MikroORM's defineEntity and list them in
- * server/modules/entities.ts (explicit, since the single executable cannot discover folders).
+ * for --database-type. Modules define their entities with MikroORM's defineEntity and list them in their
+ * manifest (server/modules/index.ts; explicit, since the single executable cannot discover folders).
  *
  * Portable entity conventions (one entity definition must work on SQLite, PostgreSQL, MySQL/MariaDB and
  * MongoDB; test/storage/contract.test.ts proves the ones that can be tested here):

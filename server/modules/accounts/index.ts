@@ -7,6 +7,7 @@ import { passwordResetOperations } from './password-reset.ops.ts';
 import { tokenOperations } from './token.ops.ts';
 import { otpOperations } from './otp.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
+import { defineModule } from '../manifest.ts';
 
 export const accountOperations = [
   signupOp,
@@ -20,3 +21,11 @@ export const accountOperations = [
 
 export { adminAccessOperations };
 export { LOGIN_STEPS, runLogin, type LoginStep, type LoginState } from './login-flow.ts';
+
+export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
+/**
+ * The super-admin account operations as a manifest of their own: modules/index.ts lists it after the admin
+ * and user-admin modules, the place these operations have always had in the registry, so the REST route
+ * and GraphQL field order stay as they were.
+ */
+export const accountsAdminModule = defineModule({ name: 'accounts-admin', operations: adminAccessOperations });

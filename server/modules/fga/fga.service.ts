@@ -40,6 +40,16 @@ export interface FgaService {
   close(): Promise<void>;
 }
 
+// Deps gets its `fga` member from this module rather than kernel/deps.ts importing it, so the arrow points
+// from module to kernel (architecture.md "Inside server/"). The type names this module's store, model and
+// engine, which the kernel has no reason to know; only this module reads the member (requireFga below).
+declare module '../../kernel/deps.ts' {
+  interface Deps {
+    /** The embedded FGA engine's store and model; undefined when FGA is off (MongoDB main database, no --fga-store). */
+    readonly fga?: FgaService;
+  }
+}
+
 export const FGA_OFF_MESSAGE = 'FGA is not enabled: the main database is not SQL and --fga-store is not set';
 
 /** The service, or failed_precondition when FGA is off. */

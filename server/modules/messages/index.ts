@@ -2,7 +2,12 @@
  * The durable outbox of account mails and texts: operations enqueue (enqueue.ts) in their transaction,
  * the worker (worker.ts) sends after the commit with retries, and nothing is sent inside a request.
  */
+import { defineModule } from '../manifest.ts';
+import { MessageJob } from './message-job.entity.ts';
+
 export { MessageJob, type MessageJobRow, type MessageOptions } from './message-job.entity.ts';
 export { enqueueMessage, normaliseDestination, type MessageRequest } from './enqueue.ts';
 export { requireChannel, LINK_FLOWS, CODE_FLOWS, type LinkFlow, type CodeFlow, type Channel } from './flows.ts';
 export { createMessageOutbox, retryDelayMs, DEFAULT_OUTBOX_OPTIONS, type MessageOutbox, type OutboxOptions } from './worker.ts';
+
+export const messagesModule = defineModule({ name: 'messages', entities: [MessageJob] });

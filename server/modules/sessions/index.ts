@@ -2,6 +2,9 @@
  * Login session rows (the cookie_session pair) and the active-user check. Opening, refreshing and ending a
  * session together with its tokens is in modules/tokens (issueSession, endSession, ...), which builds on this.
  */
+import { defineModule } from '../manifest.ts';
+import { Session } from './session.entity.ts';
+
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
   openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser, expiredSessionsOf,
@@ -9,3 +12,5 @@ export {
 } from './session-store.ts';
 export { findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
+
+export const sessionsModule = defineModule({ name: 'sessions', entities: [Session] });

@@ -4,6 +4,9 @@
  * call to issue, refresh, validate, revoke and end sessions, plus the `user` authenticator. Session rows
  * themselves are in modules/sessions.
  */
+import { defineModule } from '../manifest.ts';
+import { TokenRecord } from './token-record.entity.ts';
+
 export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
 export { TokenRecord, type TokenRecordRow, type TokenKind } from './token-record.entity.ts';
@@ -24,3 +27,5 @@ export { endSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, 
 export { validateToken, checkIssuedToken, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
+
+export const tokensModule = defineModule({ name: 'tokens', entities: [TokenRecord] });

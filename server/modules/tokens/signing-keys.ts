@@ -5,18 +5,12 @@
  * (RFC 7638); nothing is published for HMAC.
  */
 import { createHmac, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK } from 'jose';
 import type { Config } from '../../config/flags.ts';
 import { ConfigError } from '../../config/parse.ts';
+import type { SigningKeys } from '../../kernel/signing-keys.ts';
 
-export interface SigningKeys {
-  readonly alg: string;
-  readonly kid: string;
-  readonly signKey: KeyObject | Uint8Array;
-  readonly verifyKey: KeyObject | Uint8Array;
-  /** Public keys for /.well-known/jwks.json; empty for HMAC. */
-  readonly jwks: { keys: JWK[] };
-}
+export type { SigningKeys };
 
 /** The key type and curve each asymmetric algorithm needs (RFC 7518 section 3, RFC 8037). */
 const EXPECTED: Record<string, { type: string; curve?: string }> = {

@@ -1,3 +1,8 @@
+import { defineModule } from '../manifest.ts';
+import { User } from './user.entity.ts';
+import { IdentityClaim } from './identity-claim.entity.ts';
+import { userAdminOperations } from './admin-users.ops.ts';
+
 export { User, type UserRow } from './user.entity.ts';
 export { UserSchema, toPublicUser, unixSeconds, type PublicUser } from './user.schema.ts';
 export { IdentityClaim } from './identity-claim.entity.ts';
@@ -17,3 +22,5 @@ export {
 export { EMAIL_PROOFS, markEmailVerified, clearEmailVerification, emailProvenForLinking, type EmailProof } from './email-proof.ts';
 export { rolesForSignup, rolesForLogin, assignableRoles, heldRoles } from './roles.ts';
 export { userAdminOperations } from './admin-users.ops.ts';
+
+export const usersModule = defineModule({ name: 'users', entities: [User, IdentityClaim], operations: userAdminOperations });

@@ -1,4 +1,9 @@
 /** Verification tokens and one-time codes (specification part 4.1), and the `_verification_requests` admin list. */
+import { defineModule } from '../manifest.ts';
+import { VerificationRequest } from './verification-request.entity.ts';
+import { Otp } from './otp.entity.ts';
+import { verificationOperations } from './verification.ops.ts';
+
 export { VerificationRequest, type VerificationRequestRow } from './verification-request.entity.ts';
 export { Otp, type OtpRow } from './otp.entity.ts';
 export {
@@ -43,3 +48,5 @@ export {
   type OtpMessage,
   type SmsDeps,
 } from './verification-delivery.ts';
+
+export const verificationModule = defineModule({ name: 'verification', entities: [VerificationRequest, Otp], operations: verificationOperations });

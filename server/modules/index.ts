@@ -1,0 +1,35 @@
+/**
+ * Every module that contributes entities or operations, listed once (architecture.md "Growing from seven
+ * modules to fifteen"). Written out by hand: the single executable cannot discover folders (stack-notes.md
+ * "Single executable"). modules/entities.ts and ops/registry.ts derive their lists from this one, in this
+ * order, which is the order of today's registry (REST routes, GraphQL fields) and entity list.
+ *
+ * email, sms, passwords and limits have no manifest: they hold neither entities nor operations.
+ */
+import type { ModuleManifest } from './manifest.ts';
+import { metaModule } from './meta/index.ts';
+import { accountsAdminModule, accountsModule } from './accounts/index.ts';
+import { adminModule } from './admin/index.ts';
+import { usersModule } from './users/index.ts';
+import { sessionsModule } from './sessions/index.ts';
+import { tokensModule } from './tokens/index.ts';
+import { eventsModule } from './events/index.ts';
+import { verificationModule } from './verification/index.ts';
+import { messagesModule } from './messages/index.ts';
+import { fgaModule } from './fga/index.ts';
+
+export type { ModuleManifest } from './manifest.ts';
+
+export const MODULES: readonly ModuleManifest[] = [
+  metaModule,
+  accountsModule,
+  adminModule,
+  usersModule,
+  accountsAdminModule,
+  sessionsModule,
+  tokensModule,
+  eventsModule,
+  verificationModule,
+  messagesModule,
+  fgaModule,
+];

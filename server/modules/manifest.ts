@@ -1,0 +1,38 @@
+/**
+ * What one module contributes to the server, exported from its index.ts (architecture.md "Growing from seven
+ * modules to fifteen"): its MikroORM entities and its registry operations. modules/index.ts lists every
+ * manifest once; modules/entities.ts and ops/registry.ts derive their lists from it, so a new module adds one
+ * line there instead of one in each list.
+ *
+ * Only what today's modules contribute is here. No module serves HTTP routes of its own (the spec-shaped
+ * endpoints live in transports/http/protocol, since nothing below transports/ sees Fastify types), and the
+ * one background worker, the message outbox, is also a member of Deps and of App, so buildApp() wires it.
+ */
+import type { EntitySchema } from '@mikro-orm/core';
+import type { AnyOperation, Operation } from '../ops/define.ts';
+
+export interface ModuleManifest {
+  /** The module's folder under server/modules/, or a part of one (accounts-admin). */
+  readonly name: string;
+  readonly entities: readonly EntitySchema[];
+  readonly operations: readonly AnyOperation[];
+}
+
+export interface ModuleSpec {
+  readonly name: string;
+  readonly entities?: readonly EntitySchema[];
+  // Each operation keeps its own input and output schema types here; `any` lets one list hold them all.
+  readonly operations?: readonly Operation<any, any>[];
+}
+
+/**
+ * The manifest of one module. Operations are stored with their schemas erased to TObject (ops/define.ts
+ * AnyOperation), the one cast the hand-written registry list used to make.
+ */
+export function defineModule(spec: ModuleSpec): ModuleManifest {
+  return {
+    name: spec.name,
+    entities: spec.entities ?? [],
+    operations: (spec.operations ?? []) as unknown as readonly AnyOperation[],
+  };
+}
