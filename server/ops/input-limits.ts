@@ -8,7 +8,14 @@
  * still be readable), so the limits live on a derived copy of the input schema that only input parsing
  * uses; the GraphQL and proto generators read the declared schema, whose contract does not change.
  */
-import type { TSchema, TObject } from './schema.ts';
+import { isMultiline, type TSchema, type TObject } from './schema.ts';
+
+/**
+ * Input text is one line unless the field is declared multiline (schema.ts): tab, LF and CR would split a
+ * mail header, a log line or a DSL token. As a pattern on the derived schema, the compiled checker tests it
+ * in the same pass as the lengths; parseInput turns its refusal into a plain message.
+ */
+export const ONE_LINE_PATTERN = '^[^\\t\\n\\r]*$';
 
 export const DEFAULT_MAX_STRING = 256;
 export const DEFAULT_MAX_ITEMS = 100;
@@ -30,8 +37,9 @@ const MAX_LENGTH_BY_FIELD: Readonly<Record<string, number>> = {
 
 function limited(schema: TSchema, field: string | undefined): TSchema {
   if (schema.type === 'string') {
-    if (schema.maxLength !== undefined) return schema;
-    return { ...schema, maxLength: (field && MAX_LENGTH_BY_FIELD[field]) || DEFAULT_MAX_STRING } as TSchema;
+    const maxLength = schema.maxLength ?? ((field && MAX_LENGTH_BY_FIELD[field]) || DEFAULT_MAX_STRING);
+    const oneLine = isMultiline(schema) || schema.pattern !== undefined ? {} : { pattern: ONE_LINE_PATTERN };
+    return { ...schema, maxLength, ...oneLine } as TSchema;
   }
   if (schema.type === 'array') {
     return {

@@ -5,10 +5,11 @@
  */
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { isListSchema, isMultiline, isObjectSchema, scalarKind, type TObject, type TSchema } from './schema.ts';
+import { ValueErrorType } from '@sinclair/typebox/errors';
+import type { TObject, TSchema } from './schema.ts';
 import { copyWithoutNulls, guardInput } from './input-guard.ts';
 import { AppError } from '../kernel/errors.ts';
-import { withInputLimits } from './input-limits.ts';
+import { ONE_LINE_PATTERN, withInputLimits } from './input-limits.ts';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -24,34 +25,6 @@ function checkerFor(schema: TSchema): TypeCheck<TSchema> {
 /** Removes nulls and undefined values from objects (at any depth, without recursion): "absent" has one spelling. */
 export function dropNulls(value: unknown): unknown {
   return copyWithoutNulls(value);
-}
-
-/**
- * Tab, LF and CR in a one-line field (schema.ts `multiline`). The value has passed the schema check, so
- * its shape is the schema's; Map values are free-form and left to input-guard.ts.
- */
-function lineBreakIn(schema: TSchema, value: unknown, path: string): string | undefined {
-  if (value === undefined) return undefined;
-  const kind = scalarKind(schema);
-  if (kind === 'String') return !isMultiline(schema) && /[\t\n\r]/.test(value as string) ? path : undefined;
-  if (kind !== undefined) return undefined;
-  if (isListSchema(schema)) {
-    const items = (schema as unknown as { items: TSchema }).items;
-    const list = value as unknown[];
-    for (let i = 0; i < list.length; i += 1) {
-      const found = lineBreakIn(items, list[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (isObjectSchema(schema)) {
-    const object = value as Record<string, unknown>;
-    for (const [name, property] of Object.entries(schema.properties)) {
-      const found = lineBreakIn(property as TSchema, object[name], path ? `${path}.${name}` : name);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 function describePath(path: string): string {
@@ -70,11 +43,12 @@ export function parseInput<T>(declared: TObject, raw: unknown): T {
   if (!check.Check(value)) {
     const first = check.Errors(value).First();
     const field = first ? describePath(first.path) : 'input';
+    if (first?.type === ValueErrorType.StringPattern && (first.schema as { pattern?: string }).pattern === ONE_LINE_PATTERN) {
+      throw AppError.invalid(`${field}: must be one line (no tab, line feed or carriage return)`);
+    }
     const message = first?.message ?? 'invalid value';
     throw AppError.invalid(`${field}: ${message.toLowerCase()}`);
   }
-  const broken = lineBreakIn(schema, value, '');
-  if (broken) throw AppError.invalid(`${broken}: must be one line (no tab, line feed or carriage return)`);
   return value as T;
 }
 
