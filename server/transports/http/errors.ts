@@ -6,6 +6,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, HTTP_ERROR_MAP, boundedMessage, toAppError } from '../../kernel/errors.ts';
 import { limitBucketOf, type LimitBucket } from '../../kernel/limits.ts';
+import { GRAPHQL_PATH } from '../graphql/route.ts';
+import { graphqlRefusalBody } from '../graphql/errors.ts';
 
 /** The limit bucket that refused a request, for the onResponse hook's rate-limited counter. */
 const limitedBuckets = new WeakMap<FastifyRequest, LimitBucket>();
@@ -29,6 +31,17 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   setRetryAfter(reply, error);
   noteLimited(reply.request, error);
   return reply.status(status).type('application/json; charset=utf-8').send({ code, message: boundedMessage(error.message) });
+}
+
+/**
+ * A refusal from a hook that runs before any route (rate limit, CSRF): REST's `{code, message}`, except on
+ * /graphql, whose every reply is GraphQL-shaped JSON (reference.md "Compatibility"), refusals included.
+ */
+export function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (request.url.split('?')[0] !== GRAPHQL_PATH) return sendAppError(reply, error);
+  setRetryAfter(reply, error);
+  noteLimited(request, error);
+  return reply.status(HTTP_ERROR_MAP[error.kind].status).type('application/json; charset=utf-8').send(graphqlRefusalBody(error));
 }
 
 function clientErrorCode(status: number): string {

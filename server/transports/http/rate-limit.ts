@@ -11,9 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { GRAPHQL_PATH } from '../graphql/route.ts';
-import { graphqlRefusalBody } from '../graphql/errors.ts';
-import { noteLimited, sendAppError, setRetryAfter } from './errors.ts';
+import { sendRefusal } from './errors.ts';
 import { corsOptionsFor } from './security.ts';
 import { clientKey } from '../../modules/limits/index.ts';
 
@@ -44,12 +42,7 @@ export function registerRateLimit(http: FastifyInstance, deps: Deps): void {
         return undefined;
       }
       allowCors(deps, request, reply);
-      if (request.url.split('?')[0] === GRAPHQL_PATH) {
-        setRetryAfter(reply, err);
-        noteLimited(request, err);
-        return reply.status(429).type('application/json; charset=utf-8').send(graphqlRefusalBody(err));
-      }
-      return sendAppError(reply, err);
+      return sendRefusal(request, reply, err);
     }
   });
 }

@@ -13,9 +13,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../../config/flags.ts';
 import type { Deps } from '../../kernel/deps.ts';
-import { AppError, GRAPHQL_ERROR_CODES } from '../../kernel/errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { constantTimeEqual } from '../../kernel/crypto.ts';
-import { sendAppError } from './errors.ts';
+import { sendRefusal } from './errors.ts';
 import { originAllowed, originListed, originOf } from '../../kernel/origins.ts';
 
 export { originAllowed, originListed };
@@ -66,11 +66,7 @@ export async function registerSecurity(http: FastifyInstance, deps: Deps): Promi
 
   http.addHook('onRequest', async (request, reply) => {
     const problem = csrfProblem(config, request);
-    if (problem && request.url.split('?')[0] === '/graphql') {
-      // Every reply of /graphql is GraphQL-shaped JSON (reference.md "Compatibility"), refusals included.
-      return reply.status(403).send({ errors: [{ message: problem, extensions: { code: GRAPHQL_ERROR_CODES.permission_denied } }] });
-    }
-    if (problem) return sendAppError(reply, AppError.forbidden(problem));
+    if (problem) return sendRefusal(request, reply, AppError.forbidden(problem));
     const clientId = request.headers['x-authorizer-client-id'];
     if (typeof clientId === 'string' && clientId !== '' && !constantTimeEqual(clientId, config.clientId ?? '')) {
       return reply.status(400).send({ error: 'invalid_client_id' });
