@@ -28,6 +28,7 @@ import type { FgaStore } from './modules/fga/types.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
+import { openTokenStateCache } from './modules/tokens/state-cache/index.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -90,7 +91,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const metrics = createHttpMetrics();
   // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
   const outbox = createMessageOutbox(overrides.outbox);
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox };
+  const tokenState = await openTokenStateCache(config, storage, logger);
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState };
   let shuttingDown = false;
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
@@ -112,6 +114,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await outbox.stop();
       await fga?.close();
       await limits.close();
+      await tokenState.close();
       await storage.close();
       logger.flush?.();
     },
