@@ -19,13 +19,15 @@ export function requireExecutable(): string {
   return EXECUTABLE;
 }
 
-/** Copies the executable into a new empty temporary folder: no node_modules, no sources beside it. */
-export function isolatedCopy(): { dir: string; executable: string; cleanup(): void } {
-  const source = requireExecutable();
+/**
+ * Copies the executable (dist/portcullis unless another build is named) into a new empty temporary folder:
+ * no node_modules, no sources beside it, and safe from a concurrent rebuild of dist/.
+ */
+export function isolatedCopy(source: string = requireExecutable()): { source: string; dir: string; executable: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-sea-'));
   const executable = join(dir, 'portcullis');
   copyFileSync(source, executable);
-  return { dir, executable, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { source, dir, executable, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A port the OS says is free now (listen on 0, read it, close). */
