@@ -10,6 +10,9 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError, GRAPHQL_ERROR_CODES, toAppError } from '../../kernel/errors.ts';
+import { retryExtensions } from './refusal.ts';
+
+export { graphqlRefusalBody } from './refusal.ts';
 
 export interface ErrorScope {
   requestId: string;
@@ -26,16 +29,6 @@ function withCode(error: GraphQLError, code: string, message = error.message, ke
     ...(path ? { path } : {}),
     extensions: keepExtensions ? { ...error.extensions, code, ...extra } : { code, ...extra },
   };
-}
-
-/** extensions.retryAfter (seconds) for a refusal that names when to retry, as HTTP's Retry-After does. */
-function retryExtensions(error: AppError): Record<string, unknown> {
-  return error.retryAfterSeconds === undefined ? {} : { retryAfter: error.retryAfterSeconds };
-}
-
-/** A whole reply refused before execution by an AppError (the per-IP limit): errors only, no data. */
-export function graphqlRefusalBody(error: AppError): { errors: GraphQLFormattedError[] } {
-  return { errors: [{ message: error.message, extensions: { code: GRAPHQL_ERROR_CODES[error.kind], ...retryExtensions(error) } }] };
 }
 
 function appErrorIn(error: Error): AppError | undefined {

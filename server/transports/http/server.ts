@@ -13,7 +13,7 @@ import { registerSecurity } from './security.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
-import { registerGraphql } from '../graphql/index.ts';
+import { registerGraphql } from '../graphql/register.ts';
 import { registerProtocolRoutes } from './protocol/index.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
 
