@@ -6,8 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, HTTP_ERROR_MAP, boundedMessage, toAppError } from '../../kernel/errors.ts';
 import { limitBucketOf, type LimitBucket } from '../../kernel/limits.ts';
-import { GRAPHQL_PATH } from '../graphql/route.ts';
-import { graphqlRefusalBody } from '../graphql/errors.ts';
+import { GRAPHQL_PATH, graphqlRefusalBody } from '../graphql/refusal.ts';
 
 /** The limit bucket that refused a request, for the onResponse hook's rate-limited counter. */
 const limitedBuckets = new WeakMap<FastifyRequest, LimitBucket>();
