@@ -4,22 +4,54 @@
  * the checked-in proto/portcullis/v1/portcullis.proto. Each rpc builds an OpContext, runs invoke(), and
  * answers with the result or with the gRPC status of the AppError kind. Operations marked `grpc: false`
  * have no rpc, and grpc-js answers UNIMPLEMENTED for them like for any unknown method.
+ *
+ * The methods are registered at start from the registry alone (paths need no proto); grpc-js hands each
+ * handler the raw request bytes and sends the bytes the handler encoded. The protobuf codecs (codecs.ts,
+ * protobufjs and the parsed proto) load with the first call, so a server starts without them.
  */
-import { Metadata, Server, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, type UntypedHandleCall } from '@grpc/grpc-js';
+import { Metadata, Server, type MethodDefinition, type ServerUnaryCall, type sendUnaryData, type UntypedHandleCall } from '@grpc/grpc-js';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { invoke } from '../../ops/invoke.ts';
 import { toAppError, type AppError } from '../../kernel/errors.ts';
 import { limitBucketOf } from '../../kernel/limits.ts';
-import { GRPC_SERVICES, PROTO_PACKAGE, generateProto } from './generate-proto.ts';
-import { loadPackageDefinition } from './load-definition.ts';
+import { GRPC_SERVICES, PROTO_PACKAGE } from './generate-proto.ts';
+import type { MethodCodec } from './codecs.ts';
 import { buildGrpcContext, clientIpResolver, effectsMetadata, type ClientIp } from './call-context.ts';
-import { fromWire, refusingUndecodable, statusDetails, toWire } from './wire.ts';
+import { fromWire, statusDetails, toWire } from './wire.ts';
 import { GRPC_STATUS_BY_KIND } from './status.ts';
 import { clientKey } from '../../modules/limits/index.ts';
 
-type UnaryCall = ServerUnaryCall<unknown, unknown>;
+type UnaryCall = ServerUnaryCall<Buffer, Buffer>;
+type CodecFor = (route: string) => Promise<MethodCodec>;
+
+/** grpc-js carries bytes both ways; the handler decodes and encodes them with the method's codec. */
+const rawBytes = (bytes: Buffer): Buffer => bytes;
+
+function rawMethod(path: string, name: string): MethodDefinition<Buffer, Buffer> {
+  return {
+    path,
+    originalName: name,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: rawBytes,
+    requestDeserialize: rawBytes,
+    responseSerialize: rawBytes,
+    responseDeserialize: rawBytes,
+  };
+}
+
+/** The codecs, built once with the first call (concurrent first calls share the build). */
+function lazyCodecs(registry: Registry): CodecFor {
+  let codecs: Promise<Map<string, MethodCodec>> | undefined;
+  return async (route) => {
+    codecs ??= import('./codecs.ts').then(({ buildMethodCodecs }) => buildMethodCodecs(registry));
+    const codec = (await codecs).get(route);
+    if (!codec) throw new Error(`no protobuf codec for ${route}: the generated proto lacks this method`);
+    return codec;
+  };
+}
 
 /** `retry-after` trailing metadata (seconds, as HTTP's Retry-After) for a refusal that names when to retry. */
 function trailersFor(error: AppError): Metadata | undefined {
@@ -29,13 +61,15 @@ function trailersFor(error: AppError): Metadata | undefined {
   return trailers;
 }
 
-async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp: ClientIp, call: UnaryCall, callback: sendUnaryData<unknown>): Promise<void> {
-  const ctx = buildGrpcContext(deps, call, clientIp);
-  let reply: unknown;
+async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp: ClientIp, codecFor: CodecFor, call: UnaryCall, callback: sendUnaryData<Buffer>): Promise<void> {
+  const ctx = buildGrpcContext(deps, call as unknown as ServerUnaryCall<unknown, unknown>, clientIp);
+  let reply: Buffer;
   try {
     // The per-IP limit of every method (specification part 1), before any work, as on HTTP.
     await deps.limits.consume('ip', clientKey(ctx.req.ip));
-    reply = toWire(op.output, await invoke(op, ctx, fromWire(op.input, call.request)));
+    const codec = await codecFor(route);
+    const output = await invoke(op, ctx, fromWire(op.input, codec.decodeRequest(call.request)));
+    reply = codec.encodeReply(toWire(op.output, output));
   } catch (err) {
     const appError = toAppError(err, ctx.req.requestId);
     if (appError !== err) ctx.log.error({ err, op: op.name }, 'gRPC call failed outside the operation pipeline');
@@ -50,26 +84,28 @@ async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp:
   callback(null, reply);
 }
 
-function unaryHandler(deps: Deps, op: AnyOperation, route: string, clientIp: ClientIp) {
-  return (call: UnaryCall, callback: sendUnaryData<unknown>) => {
-    void serveUnary(deps, op, route, clientIp, call, callback);
+function unaryHandler(deps: Deps, op: AnyOperation, route: string, clientIp: ClientIp, codecFor: CodecFor) {
+  return (call: UnaryCall, callback: sendUnaryData<Buffer>) => {
+    void serveUnary(deps, op, route, clientIp, codecFor, call, callback);
   };
 }
 
 export function createGrpcServer(deps: Deps, registry: Registry): Server {
-  const definition = loadPackageDefinition(generateProto(registry));
+  const codecFor = lazyCodecs(registry);
   const server = new Server();
   const clientIp = clientIpResolver(deps.config.trustedProxies);
   for (const service of GRPC_SERVICES) {
     const ops = registry.all.filter((op) => op.grpcMethod !== undefined && op.grpcService === service);
     // grpc-js refuses an empty service; its methods would be UNIMPLEMENTED either way.
     if (ops.length === 0) continue;
+    const definition: Record<string, MethodDefinition<object, object>> = {};
     const implementation: Record<string, UntypedHandleCall> = {};
     for (const op of ops) {
       const route = `/${PROTO_PACKAGE}.${service}/${op.grpcMethod!}`;
-      implementation[op.grpcMethod!] = unaryHandler(deps, op, route, clientIp);
+      definition[op.grpcMethod!] = rawMethod(route, op.grpcMethod!) as MethodDefinition<object, object>;
+      implementation[op.grpcMethod!] = unaryHandler(deps, op, route, clientIp, codecFor);
     }
-    server.addService(refusingUndecodable(definition[`${PROTO_PACKAGE}.${service}`] as ServiceDefinition), implementation);
+    server.addService(definition, implementation);
   }
   return server;
 }

@@ -1,0 +1,30 @@
+/**
+ * What a request does not need is not loaded at start (issue "Start and memory": GraphQL schema building and
+ * gRPC proto loading are lazy). A child process records every module Node loads while a server starts
+ * (test/support/loaded-at-start.ts); graphql-js, mercurius, protobufjs and @grpc/proto-loader must not be
+ * among them, and graphql-js and mercurius must be once a first GraphQL request was served (the recording
+ * itself works). The bundle keeps the same import structure: esbuild lowers the lazy imports to requires.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const CHILD = join(import.meta.dirname, '..', 'support', 'loaded-at-start.ts');
+const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/'];
+
+function loadedModules(args: string[] = []): string[] {
+  const stdout = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+}
+
+test('a started server has loaded neither GraphQL nor the gRPC codecs', () => {
+  const loaded = loadedModules();
+  assert.ok(loaded.some((url) => url.includes('/node_modules/fastify/')), 'the recording saw the server start');
+  for (const lazy of LAZY) assert.deepEqual(loaded.filter((url) => url.includes(lazy)), [], `${lazy} loaded at start`);
+});
+
+test('the first GraphQL request loads graphql-js and mercurius', () => {
+  const loaded = loadedModules(['--first-requests']);
+  for (const lazy of LAZY.slice(0, 2)) assert.ok(loaded.some((url) => url.includes(lazy)), `${lazy} not loaded by a GraphQL request`);
+});
