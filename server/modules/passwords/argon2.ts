@@ -2,9 +2,10 @@
  * Password hashing (OWASP ASVS 2.4.1): argon2id at the OWASP Password Storage Cheat Sheet's parameters
  * (19 MiB, t=2, p=1) through @node-rs/argon2, whose async calls run on the libuv thread pool, so the event
  * loop keeps serving other requests while a hash is computed (stack-notes.md "Speed at the bottom of the
- * stack").
+ * stack"). At most one hash per core runs at once (hashing-pool.ts); the others wait their turn in order.
  */
 import { hash, verify, parseOptions, type Algorithm, type Options } from '@node-rs/argon2';
+import { argon2Slots } from './hashing-pool.ts';
 
 /** Algorithm is a const enum in the binding's typings (no runtime object); 2 is Argon2id. */
 const ARGON2ID = 2 as Algorithm;
@@ -23,7 +24,7 @@ const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$4yvbaGPrdsWtHnotHmXO1A$CQ3VGz
 
 /** A PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`); the salt is random per call. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return argon2Slots().run(() => hash(password, OPTIONS));
 }
 
 /**
@@ -32,7 +33,7 @@ export function hashPassword(password: string): Promise<string> {
  */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(storedHash, password);
+    return await argon2Slots().run(() => verify(storedHash, password));
   } catch {
     return false;
   }
