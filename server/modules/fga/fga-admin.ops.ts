@@ -14,7 +14,7 @@ import {
   FgaReadTuplesRequest, FgaReadTuplesResponse, FgaTuplesRequest, FgaWriteModelRequest,
 } from './fga.schema.ts';
 import { requireFga, type LoadedModel } from './fga.service.ts';
-import { validateTuple } from './model/index.ts';
+import { validateTuple } from './model/validate-tuple.ts';
 import { resolvePageSize } from './store/index.ts';
 
 /** Part 4.2: an empty store answers an empty model, not an error. */

@@ -3,7 +3,7 @@
  * `check_permissions` / `list_permissions`, part 4.2 `/v1/admin/fga/*`; part 8 limits).
  */
 import { s } from '../../ops/schema.ts';
-import { MAX_MODEL_DSL_BYTES } from './model/parse-model.ts';
+import { MAX_MODEL_DSL_BYTES } from './model/model-limits.ts';
 
 /** Part 8: minimum 1, maximum 100 checks per check_permissions call. */
 export const MAX_CHECKS = 100;

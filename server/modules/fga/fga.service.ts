@@ -12,7 +12,6 @@ import { AppError } from '../../kernel/errors.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import type { AuthorizationModel, FgaStore, StoredModel } from './types.ts';
 import { createEngine, type Engine } from './engine/index.ts';
-import { parseModel } from './model/index.ts';
 
 export type FgaEngine = Engine;
 
@@ -86,6 +85,8 @@ export function createFgaService(store: FgaStore, options: { allowUnconstrainedA
       return current;
     },
     async writeModel(dsl) {
+      // OpenFGA's parser (ANTLR, about 30 ms and several MiB) loads with the first model write, not at start.
+      const { parseModel } = await import('./model/parse-model.ts');
       const model = parseModel(dsl);
       return load(await store.writeModel(dsl, model));
     },

@@ -8,7 +8,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { TupleKey } from './types.ts';
 import type { FgaEngine, FgaService, LoadedModel } from './fga.service.ts';
 import type { Subject } from './subject.ts';
-import { validateTuple } from './model/index.ts';
+import { validateTuple } from './model/validate-tuple.ts';
 
 export interface PermissionCheck {
   relation: string;

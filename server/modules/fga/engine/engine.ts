@@ -10,13 +10,8 @@
  */
 import type { AuthorizationModel, TupleKey, TupleSource } from '../types.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import {
-  validateCheckRequest,
-  validateExpandRequest,
-  validateListObjectsRequest,
-  validateListUsersRequest,
-  validateTuple,
-} from '../model/index.ts';
+import { validateCheckRequest, validateExpandRequest, validateListObjectsRequest, validateListUsersRequest } from '../model/validate-requests.ts';
+import { validateTuple } from '../model/validate-tuple.ts';
 import { indexModel, type ModelIndex } from './model-index.ts';
 import { createRequestReader, type RequestReader } from './reads.ts';
 import { overlayContextualTuples } from './overlay.ts';

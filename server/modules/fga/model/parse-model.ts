@@ -15,18 +15,12 @@ import type { AuthorizationModel, RelationReference, TypeDefinition } from '../t
 import { FGA_ERROR, fgaError, type FgaErrorCode } from './fga-errors.ts';
 import { MAX_RELATION_LENGTH, MAX_TYPE_LENGTH } from './identifiers.ts';
 import { useSllPrediction } from './sll-prediction.ts';
+import { MAX_MODEL_DSL_BYTES } from './model-limits.ts';
 
 useSllPrediction();
 
 export const SUPPORTED_SCHEMA_VERSION = '1.1';
-/**
- * A model's DSL is at most this large. OpenFGA's default limit is on the JSON form (256 KiB,
- * max-authorization-model-size-in-bytes), which is about 3.2 times the DSL over OpenFGA's conformance
- * models, so 64 KiB of DSL is about 200 KiB of JSON. Parsing and validation cost about 5 microseconds a
- * byte in the worst shapes measured (thousands of syntax errors), so one write holds the event loop for
- * well under a second (OWASP ASVS 5.0 V2.4).
- */
-export const MAX_MODEL_DSL_BYTES = 64 * 1024;
+export { MAX_MODEL_DSL_BYTES };
 
 /**
  * Parenthesised rewrites nest this deep at most. Real models nest two or three levels; the parser's
