@@ -7,7 +7,11 @@ import { User, type UserRow } from '../users/user.entity.ts';
  * revocation takes effect at once (reference.md "Tokens"), whatever state the token records are in.
  */
 export async function findActiveUser(em: EntityManager, userId: string): Promise<UserRow | null> {
-  const user = await em.findOne(User, { id: userId });
+  return activeUser(await em.findOne(User, { id: userId }));
+}
+
+/** The same rule for a row read elsewhere (the token state cache). */
+export function activeUser(user: UserRow | null): UserRow | null {
   if (!user || user.revokedAt != null || user.deactivatedAt != null) return null;
   return user;
 }

@@ -10,7 +10,7 @@ export {
   openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser, expiredSessionsOf,
   deleteSessions, type NewSession,
 } from './session-store.ts';
-export { findActiveUser } from './active-user.ts';
+export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
 
 export const sessionsModule = defineModule({ name: 'sessions', entities: [Session] });

@@ -1,23 +1,38 @@
 /**
  * validate_session and the cookie path of the user authenticator: the session a raw cookie value opens,
- * while its row is neither revoked nor expired and its user is still active.
+ * while its row is neither revoked nor expired and its user is still active. Outside a transaction both are
+ * answered by the token state cache (modules/tokens/state-cache), which every revocation invalidates.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { findLiveSessionByToken } from './session-store.ts';
 import type { SessionRow } from './session.entity.ts';
-import { findActiveUser } from './active-user.ts';
+import { activeUser, findActiveUser } from './active-user.ts';
+
+function isLive(session: SessionRow | null, now: Date): session is SessionRow {
+  return session !== null && session.revokedAt == null && session.expiresAt.getTime() > now.getTime();
+}
 
 export async function validateSessionToken(
   ctx: OpContext & { em?: EntityManager },
   raw: string,
 ): Promise<{ session: SessionRow; user: UserRow }> {
-  const em = ctx.em ?? ctx.deps.storage.fork();
-  const session = await findLiveSessionByToken(em, raw, ctx.deps.clock.now());
-  if (!session) throw AppError.unauthenticated('invalid or expired session');
-  const user = await findActiveUser(em, session.userId);
+  // Inside a transaction the reads must see what that transaction sees (a session refresh re-reads here).
+  const cache = ctx.em?.isInTransaction() ? undefined : ctx.deps.tokenState;
+  if (!cache) {
+    const em = ctx.em ?? ctx.deps.storage.fork();
+    const session = await findLiveSessionByToken(em, raw, ctx.deps.clock.now());
+    if (!session) throw AppError.unauthenticated('invalid or expired session');
+    const user = await findActiveUser(em, session.userId);
+    if (!user) throw AppError.unauthenticated('user access has been revoked');
+    return { session, user };
+  }
+  const session = raw ? await cache.session(sha256Hex(raw)) : null;
+  if (!isLive(session, ctx.deps.clock.now())) throw AppError.unauthenticated('invalid or expired session');
+  const user = activeUser(await cache.user(session.userId));
   if (!user) throw AppError.unauthenticated('user access has been revoked');
   return { session, user };
 }

@@ -1,6 +1,8 @@
 /**
  * Ending sessions and revoking tokens: logout, revoke_access, deactivation and password reset revoke at once
- * (reference.md "Tokens"); delete_user removes the rows altogether.
+ * (reference.md "Tokens"); delete_user removes the rows altogether. Each one tells the token state cache
+ * what it ended (these are bulk statements, which the cache's flush hook does not see); the cache applies it
+ * at once and again after the commit, and broadcasts it to the other instances.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
@@ -8,12 +10,14 @@ import { systemClock, type Clock } from '../../kernel/deps.ts';
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import { deleteSessionsOfUser, revokeSessions } from '../sessions/index.ts';
 import { deleteTokenRecordsOfUser, findTokenRecord, revokeTokenRecords } from './token-records.ts';
+import { invalidateTokenState } from './state-cache/index.ts';
 
 /** Logout: the session and every token issued for it stop working, and both session cookies are cleared. */
 export async function endSession(ctx: OpContext, em: EntityManager, sessionId: string): Promise<void> {
   const now = ctx.deps.clock.now();
   await revokeSessions(em, now, { id: sessionId });
   await revokeTokenRecords(em, now, { sessionId });
+  invalidateTokenState(em, { sessionId });
   for (const cookie of clearedSessionCookies(ctx.deps.config)) ctx.effects.setCookie(cookie);
 }
 
@@ -22,6 +26,7 @@ export async function revokeAllForUser(em: EntityManager, clock: Clock, userId: 
   const now = clock.now();
   await revokeSessions(em, now, { userId });
   await revokeTokenRecords(em, now, { userId });
+  invalidateTokenState(em, { userId });
 }
 
 /** A password change: every other session of the user and its tokens stop working; the caller's stays. */
@@ -29,12 +34,14 @@ export async function revokeOtherSessions(em: EntityManager, clock: Clock, userI
   const now = clock.now();
   await revokeSessions(em, now, { userId, keep: keepSessionId });
   await revokeTokenRecords(em, now, { userId, keepSession: keepSessionId });
+  invalidateTokenState(em, { userId });
 }
 
 /** delete_user: no session or token row of the user is left behind. */
 export async function purgeTokensForUser(em: EntityManager, userId: string): Promise<void> {
   await deleteTokenRecordsOfUser(em, userId);
   await deleteSessionsOfUser(em, userId);
+  invalidateTokenState(em, { userId });
 }
 
 /**
@@ -45,6 +52,7 @@ export async function revokeFamily(em: EntityManager, now: Date, familyId: strin
   await revokeTokenRecords(em, now, { familyId });
   await revokeTokenRecords(em, now, { sessionId });
   await revokeSessions(em, now, { id: sessionId });
+  invalidateTokenState(em, { sessionId });
 }
 
 /**
@@ -56,5 +64,7 @@ export async function revokeRefreshToken(em: EntityManager, token: string, clock
   const record = await findTokenRecord(em, token);
   if (!record || record.kind !== 'refresh' || !record.familyId) return false;
   await revokeTokenRecords(em, clock.now(), { familyId: record.familyId });
+  // A family belongs to one session: forgetting the session's cached records covers the family.
+  invalidateTokenState(em, { sessionId: record.sessionId });
   return true;
 }

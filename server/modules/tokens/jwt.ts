@@ -9,6 +9,7 @@ import type { Config } from '../../config/flags.ts';
 import type { Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { SigningKeys } from './signing-keys.ts';
+import type { TokenStateCache } from './state-cache/index.ts';
 
 export type TokenType = 'access_token' | 'id_token' | 'refresh_token';
 export const TOKEN_TYPES: readonly TokenType[] = ['access_token', 'id_token', 'refresh_token'];
@@ -34,11 +35,21 @@ export interface VerifyDeps {
   readonly config: Config;
   readonly keys: SigningKeys;
   readonly clock: Clock;
+  /** Verified claims by token hash (state-cache/): a repeated token skips the signature check. */
+  readonly tokenState?: Pick<TokenStateCache, 'verifiedClaims' | 'rememberClaims'>;
 }
 
-/** Verifies a token of this server; throws AppError('unauthenticated') with a message that reveals no key. */
-export async function verifyToken(deps: VerifyDeps, token: string, expected: TokenType): Promise<Claims> {
-  if (!token) throw AppError.unauthenticated('missing token');
+/**
+ * The time checks jose makes (RFC 7519 sections 4.1.4 exp and 4.1.5 nbf, no leeway), for claims whose
+ * signature was verified earlier: a remembered token expires on time by the injected clock.
+ */
+function checkTimes(claims: Claims, now: Date): void {
+  const seconds = Math.floor(now.getTime() / 1000);
+  if (typeof claims.exp !== 'number' || claims.exp <= seconds) throw AppError.unauthenticated('token has expired');
+  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > seconds)) throw AppError.unauthenticated('invalid token');
+}
+
+async function verifySignature(deps: VerifyDeps, token: string): Promise<Claims> {
   try {
     const header = decodeProtectedHeader(token);
     if (header.kid !== undefined && header.kid !== deps.keys.kid) throw AppError.unauthenticated('invalid token');
@@ -49,11 +60,28 @@ export async function verifyToken(deps: VerifyDeps, token: string, expected: Tok
       currentDate: deps.clock.now(),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
-    if (payload.token_type !== expected) throw AppError.unauthenticated(`invalid token: expected ${TOKEN_LABELS[expected]}`);
     return payload as Claims;
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw AppError.unauthenticated('token has expired');
     throw AppError.unauthenticated('invalid token');
   }
+}
+
+/**
+ * Verifies a token of this server; throws AppError('unauthenticated') with a message that reveals no key.
+ * With `tokenHash` (sha256 of the token) and a claims memo, the signature, issuer and audience are checked
+ * once per token; expiry and token_type are checked on every call.
+ */
+export async function verifyToken(deps: VerifyDeps, token: string, expected: TokenType, tokenHash?: string): Promise<Claims> {
+  if (!token) throw AppError.unauthenticated('missing token');
+  const memo = tokenHash ? deps.tokenState : undefined;
+  let claims = memo?.verifiedClaims(tokenHash!);
+  if (claims) checkTimes(claims, deps.clock.now());
+  else {
+    claims = await verifySignature(deps, token);
+    if (memo) claims = memo.rememberClaims(tokenHash!, claims);
+  }
+  if (claims.token_type !== expected) throw AppError.unauthenticated(`invalid token: expected ${TOKEN_LABELS[expected]}`);
+  return claims;
 }

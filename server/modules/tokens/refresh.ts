@@ -16,6 +16,7 @@ import { verifyToken } from './jwt.ts';
 import { claimRefreshRotation, findTokenRecord } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { revokeFamily } from './end-session.ts';
+import { invalidateTokenState } from './state-cache/index.ts';
 
 /** A requested scope beyond the original grant (RFC 6749 section 5.2 `invalid_scope`). */
 export class InvalidScopeError extends AppError {
@@ -59,6 +60,8 @@ export async function refreshTokens(
   const outcome = await em.transactional(async (tx) => {
     // Rotation and the new records commit together; the conditional update makes one exchange win a race.
     if (record.rotatedAt != null || !(await claimRefreshRotation(tx, sha256Hex(refreshToken), now))) return REUSED;
+    // The exchanged token stops validating (as a refresh token) once this commits.
+    invalidateTokenState(tx, { sessionId: record.sessionId });
     const session = await findSession(tx, record.sessionId);
     if (!session || session.revokedAt != null) throw AppError.unauthenticated('session has ended');
     // A refresh token issued before exp was capped may outlive the login; the session's start decides.

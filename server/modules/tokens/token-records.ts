@@ -34,7 +34,7 @@ export function findTokenRecord(em: EntityManager, token: string): Promise<Token
 }
 
 /** A record that still lets its token through (expiry is checked on the token's own exp claim too). */
-export function recordIsLive(record: TokenRecordRow | null, now: Date): record is TokenRecordRow {
+export function recordIsLive<R extends Pick<TokenRecordRow, 'revokedAt' | 'expiresAt'>>(record: R | null, now: Date): record is R {
   return record !== null && record.revokedAt == null && record.expiresAt.getTime() > now.getTime();
 }
 

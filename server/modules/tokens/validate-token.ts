@@ -8,17 +8,28 @@ import type { OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { heldRoles } from '../users/roles.ts';
-import { findActiveUser } from '../sessions/index.ts';
+import { activeUser, findActiveUser } from '../sessions/index.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
 import { verifyToken, type Claims, type TokenType } from './jwt.ts';
 import { findTokenRecord, recordIsLive } from './token-records.ts';
-import type { TokenKind, TokenRecordRow } from './token-record.entity.ts';
+import type { TokenKind } from './token-record.entity.ts';
+import type { TokenRecordState, TokenStateCache } from './state-cache/index.ts';
 
 const KIND_OF: Record<TokenType, TokenKind> = { access_token: 'access', id_token: 'id', refresh_token: 'refresh' };
 
 export interface IssuedToken {
   claims: Claims;
-  record: TokenRecordRow;
+  record: TokenRecordState;
   user: UserRow;
+}
+
+/**
+ * Whether to answer from the token state cache: not inside a transaction, whose reads must see the
+ * database as that transaction does (a session refresh re-reads its cookie there so that one of two
+ * concurrent refreshes loses).
+ */
+export function cacheFor(ctx: OpContext & { em?: EntityManager }): TokenStateCache | undefined {
+  return ctx.em?.isInTransaction() ? undefined : ctx.deps.tokenState;
 }
 
 /** The entity manager of a handler, or a fresh unit of work for callers outside one (authenticators). */
@@ -28,13 +39,14 @@ function emOf(ctx: OpContext & { em?: EntityManager }): EntityManager {
 
 /** Verifies a token of ours and its stored state. Throws AppError('unauthenticated'). */
 export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, token: string, type: TokenType): Promise<IssuedToken> {
-  const claims = await verifyToken(ctx.deps, token, type);
-  const em = emOf(ctx);
-  const record = await findTokenRecord(em, token);
+  const cache = cacheFor(ctx);
+  const tokenHash = cache && token ? sha256Hex(token) : undefined;
+  const claims = await verifyToken(cache ? ctx.deps : { ...ctx.deps, tokenState: undefined }, token, type, tokenHash);
+  const record = tokenHash && cache ? await cache.tokenRecord(tokenHash) : await findTokenRecord(emOf(ctx), token);
   if (!record || record.kind !== KIND_OF[type] || record.userId !== claims.sub) throw AppError.unauthenticated('invalid token');
   if (!recordIsLive(record, ctx.deps.clock.now())) throw AppError.unauthenticated('token has been revoked');
   if (record.rotatedAt != null) throw AppError.unauthenticated('refresh token has already been used');
-  const user = await findActiveUser(em, record.userId);
+  const user = cache ? activeUser(await cache.user(record.userId)) : await findActiveUser(emOf(ctx), record.userId);
   if (!user) throw AppError.unauthenticated('user access has been revoked');
   return { claims, record, user };
 }

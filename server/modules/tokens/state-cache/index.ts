@@ -1,17 +1,22 @@
 /**
  * The in-memory answer to "is this token still honoured?" that keeps the database off the validation path
  * while revocation stays immediate (reference.md "Tokens are stateful"). buildApp() opens one per app and
- * closes it last; Deps.tokenState is added here by declaration merging so the kernel imports nothing of it.
+ * closes it before storage; Deps.tokenState is added here by declaration merging so the kernel imports
+ * nothing of it.
  *
- * Placeholder: nothing is cached yet, so every validation reads the database as before.
+ * Invalidations travel between instances over PostgreSQL LISTEN/NOTIFY, or Redis pub/sub with --redis-url
+ * (preferred when given: every instance of a deployment shares it, whatever its database); without either,
+ * cached answers are trusted for 100 ms (token-state-cache.ts).
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../../config/flags.ts';
 import type { Storage } from '../../../storage/types.ts';
+import { TokenStateCacheImpl, DEFAULT_LIMITS, type CacheLimits } from './token-state-cache.ts';
 
-export interface TokenStateCache {
-  close(): Promise<void>;
-}
+export type TokenStateCache = TokenStateCacheImpl;
+export type { TokenRecordState } from './snapshots.ts';
+export { invalidateTokenState, type StateChange } from './transaction-hooks.ts';
+export { DEFAULT_LIMITS, type CacheLimits };
 
 declare module '../../../kernel/deps.ts' {
   interface Deps {
@@ -20,6 +25,25 @@ declare module '../../../kernel/deps.ts' {
   }
 }
 
-export async function openTokenStateCache(_config: Config, _storage: Storage, _logger: Logger): Promise<TokenStateCache> {
-  return { async close() {} };
+export async function openTokenStateCache(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  limits: CacheLimits = DEFAULT_LIMITS,
+): Promise<TokenStateCache> {
+  const cache = new TokenStateCacheImpl(storage, logger, limits);
+  try {
+    if (config.redisUrl) {
+      // Loaded only with --redis-url (the bundle lowers this import to a lazy require), like the Redis limiter.
+      const { openRedisChannel } = await import('./redis-channel.ts');
+      cache.attach(await openRedisChannel(config.redisUrl, cache, logger));
+    } else if (storage.kind === 'postgres') {
+      const { openPostgresChannel } = await import('./postgres-channel.ts');
+      cache.attach(await openPostgresChannel(storage, cache, logger));
+    }
+  } catch (err) {
+    await cache.close();
+    throw err;
+  }
+  return cache;
 }
