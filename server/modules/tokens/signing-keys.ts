@@ -4,7 +4,7 @@
  * refusal naming the flag. Public keys are published at /.well-known/jwks.json with a thumbprint `kid`
  * (RFC 7638); nothing is published for HMAC.
  */
-import { createHmac, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import type { Config } from '../../config/flags.ts';
 import { ConfigError } from '../../config/parse.ts';
@@ -42,7 +42,9 @@ function importPem(pem: string, kind: 'private' | 'public', flag: string): KeyOb
 export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
   const alg = config.jwtType;
   if (alg.startsWith('HS')) {
-    const secret = new TextEncoder().encode(config.jwtSecret ?? '');
+    // A KeyObject, not the raw bytes: jose imports raw HMAC bytes into WebCrypto on every sign and verify,
+    // while a KeyObject is converted once and remembered (stack-notes: never re-import per request).
+    const secret = createSecretKey(new TextEncoder().encode(config.jwtSecret ?? ''));
     // The kid names the key without revealing anything usable about the secret.
     const kid = createHmac('sha256', secret).update('portcullis-kid').digest('base64url').slice(0, 16);
     return { alg, kid, signKey: secret, verifyKey: secret, jwks: { keys: [] } };
