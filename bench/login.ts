@@ -14,11 +14,12 @@
  *   concurrency that only suits the server cannot flatter the ratio.
  *
  * With --runs N the pair is measured N times in turn and the medians are reported (the machine may be
- * shared). Figures are printed, never asserted.
+ * shared). --executable PATH measures another build than dist/portcullis (a before/after comparison in one
+ * session). Figures are printed, never asserted.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, rssMiB, run, serverFlags, stop, waitFor200, type Running } from '../test/sea/executable.ts';
 import { median, numberArg, report } from './report.ts';
@@ -61,8 +62,8 @@ function load(port: number, seconds: number, connections: number): Promise<autoc
   });
 }
 
-async function measureServer(seconds: number, connections: number): Promise<ServerRun> {
-  const copy = isolatedCopy();
+async function measureServer(executable: string | undefined, seconds: number, connections: number): Promise<ServerRun> {
+  const copy = executable ? isolatedCopy(resolve(executable)) : isolatedCopy();
   const ports = await freePorts();
   const flags = serverFlags(copy.dir, ports, ['--log-level', 'warn', '--rate-limit-rps', '0', '--login-lockout-threshold', '25']);
   let running: Running | undefined;
@@ -101,12 +102,15 @@ async function main(): Promise<void> {
   const seconds = numberArg(argv, 'seconds', 10);
   const connections = numberArg(argv, 'connections', 16);
   const runs = numberArg(argv, 'runs', 1);
+  const executableIndex = argv.indexOf('--executable');
+  const executable = executableIndex >= 0 ? argv[executableIndex + 1] : undefined;
+  if (executableIndex >= 0 && !executable) throw new Error('--executable takes a path');
   const poolSizes = [...new Set([availableParallelism(), LIBUV_DEFAULT_POOL])];
   const ours: ServerRun[] = [];
   const anchors: number[] = [];
   for (let i = 0; i < runs; i++) {
     const ceilings = poolSizes.map((threads) => measureCeiling(seconds, threads));
-    const server = await measureServer(seconds, connections);
+    const server = await measureServer(executable, seconds, connections);
     const best = Math.max(...ceilings.map((c) => c.perSecond));
     ours.push(server);
     anchors.push(best);
