@@ -3,10 +3,30 @@
  * handler in a unit of work, shape the output. Transports build the OpContext, call invoke, apply the
  * effects their own way and map AppError kinds with their own table.
  */
+import type { EntityManager } from '@mikro-orm/core';
 import { AppError, toAppError } from '../kernel/errors.ts';
 import type { OpContext } from '../kernel/context.ts';
-import type { AnyOperation } from './define.ts';
+import type { AnyOperation, HandlerContext } from './define.ts';
 import { parseInput, shapeOutput } from './validate.ts';
+
+type AfterCommit = HandlerContext['afterCommit'];
+
+/**
+ * The handler's context outside a transaction. Its unit of work is forked on first use only: a read that
+ * is answered from memory (token validation with the token state cache) never pays for an ORM fork and its
+ * identity map. Every read of `em` in one operation sees the same fork.
+ */
+function withLazyUnitOfWork(ctx: OpContext, afterCommit: AfterCommit): HandlerContext {
+  let em: EntityManager | undefined;
+  return {
+    ...ctx,
+    afterCommit,
+    get em() {
+      em ??= ctx.deps.storage.fork();
+      return em;
+    },
+  };
+}
 
 export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown): Promise<Record<string, unknown>> {
   try {
@@ -14,15 +34,14 @@ export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown
     const authenticator = ctx.deps.authenticators[op.auth];
     if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
     ctx.caller = await authenticator(ctx);
-    const em = ctx.deps.storage.fork();
-    const pending: Array<() => Promise<void>> = [];
-    const afterCommit = (task: () => Promise<void>) => void pending.push(task);
-    const useTransaction = op.transaction ?? op.kind === 'mutation';
-    const result = useTransaction
-      ? await em.transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
-      : await op.handler(input, { ...ctx, em, afterCommit });
+    let pending: Array<() => Promise<void>> | undefined;
+    const afterCommit: AfterCommit = (task) => void (pending ??= []).push(task);
+    const result =
+      (op.transaction ?? op.kind === 'mutation')
+        ? await ctx.deps.storage.fork().transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
+        : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
     // Handlers that open their own transactions (transaction: false) have committed them by now too.
-    for (const task of pending) await task();
+    if (pending) for (const task of pending) await task();
     return shapeOutput<Record<string, unknown>>(op.output, result);
   } catch (err) {
     const appError = toAppError(err, ctx.req.requestId);
