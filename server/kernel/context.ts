@@ -2,6 +2,7 @@
  * What a handler may see of the request: who calls, how to reach storage and configuration, and where to
  * put its side effects. Transports build it; nothing below transports/ sees Fastify or gRPC types.
  */
+import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { ResponseEffects } from './effects.ts';
 import type { Deps } from './deps.ts';
@@ -44,4 +45,15 @@ export interface OpContext {
    * the operation then bounds itself per call.
    */
   readonly permissionChecks?: RequestBudget;
+}
+
+/**
+ * Whether a handler's `em` is a transaction's, without forking a unit of work that is made on first use:
+ * ops/invoke.ts gives a handler outside a transaction a lazy `em` (an accessor property), which is outside
+ * any transaction by construction (transactions run on the fork `em.transactional` hands its callback, a
+ * plain property of the context it builds). Reading `ctx.em` instead would fork just to ask.
+ */
+export function inTransaction(ctx: { readonly em?: EntityManager }): boolean {
+  if (Object.getOwnPropertyDescriptor(ctx, 'em')?.get) return false;
+  return ctx.em?.isInTransaction() ?? false;
 }

@@ -4,7 +4,7 @@
  * answered by the token state cache (modules/tokens/state-cache), which every revocation invalidates.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { OpContext } from '../../kernel/context.ts';
+import { inTransaction, type OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import type { UserRow } from '../users/user.entity.ts';
@@ -21,7 +21,7 @@ export async function validateSessionToken(
   raw: string,
 ): Promise<{ session: SessionRow; user: UserRow }> {
   // Inside a transaction the reads must see what that transaction sees (a session refresh re-reads here).
-  const cache = ctx.em?.isInTransaction() ? undefined : ctx.deps.tokenState;
+  const cache = inTransaction(ctx) ? undefined : ctx.deps.tokenState;
   if (!cache) {
     const em = ctx.em ?? ctx.deps.storage.fork();
     const session = await findLiveSessionByToken(em, raw, ctx.deps.clock.now());

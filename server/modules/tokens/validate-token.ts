@@ -4,7 +4,7 @@
  * immediate (reference.md "Tokens are stateful").
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { OpContext } from '../../kernel/context.ts';
+import { inTransaction, type OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { heldRoles } from '../users/roles.ts';
@@ -29,7 +29,7 @@ export interface IssuedToken {
  * concurrent refreshes loses).
  */
 export function cacheFor(ctx: OpContext & { em?: EntityManager }): TokenStateCache | undefined {
-  return ctx.em?.isInTransaction() ? undefined : ctx.deps.tokenState;
+  return inTransaction(ctx) ? undefined : ctx.deps.tokenState;
 }
 
 /** The entity manager of a handler, or a fresh unit of work for callers outside one (authenticators). */
