@@ -5,8 +5,11 @@
  * 4.3), never on the main port.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import type { Metrics } from '../../kernel/metrics.ts';
+import { limitedBucket } from './errors.ts';
+import { accessLogger, lazyRequestLogger } from './request-log.ts';
 
 export interface HttpMetrics extends Metrics {
   readonly registry: Registry;
@@ -55,6 +58,24 @@ export function createHttpMetrics(): HttpMetrics {
       latency.observe(labels, seconds);
     },
   };
+}
+
+/**
+ * What every request of the main listener leaves behind once answered: its count and latency, the limit
+ * that refused it if one did, and its access line (request-log.ts). One callback-style hook, so a request
+ * pays no promise for it; request loggers are made lazily (request-log.ts) from here too.
+ */
+export function registerRequestObserver(http: FastifyInstance, metrics: HttpMetrics, logger: Logger): void {
+  http.setChildLoggerFactory(lazyRequestLogger);
+  const writeAccessLine = accessLogger(logger);
+  http.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    const bucket = limitedBucket(request);
+    if (bucket) metrics.limited(route, bucket);
+    writeAccessLine(request, reply, route);
+    done();
+  });
 }
 
 /** The metrics listener: GET /metrics and nothing else. */
