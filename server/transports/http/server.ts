@@ -6,8 +6,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
-import type { HttpMetrics } from './metrics.ts';
-import { httpErrorHandler, limitedBucket, notFoundHandler } from './errors.ts';
+import { registerRequestObserver, type HttpMetrics } from './metrics.ts';
+import { httpErrorHandler, notFoundHandler } from './errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { registerSecurity } from './security.ts';
 import { registerJsonBodyParser } from './json-body.ts';
@@ -42,13 +42,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
-  http.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    options.metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-    const bucket = limitedBucket(request);
-    if (bucket) options.metrics.limited(route, bucket);
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
+  registerRequestObserver(http, options.metrics, deps.logger);
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
   registerVerifyEmailLink(http, deps);
