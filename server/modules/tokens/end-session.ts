@@ -17,7 +17,7 @@ export async function endSession(ctx: OpContext, em: EntityManager, sessionId: s
   const now = ctx.deps.clock.now();
   await revokeSessions(em, now, { id: sessionId });
   await revokeTokenRecords(em, now, { sessionId });
-  invalidateTokenState(em, { sessionId });
+  await invalidateTokenState(em, { sessionId });
   for (const cookie of clearedSessionCookies(ctx.deps.config)) ctx.effects.setCookie(cookie);
 }
 
@@ -26,7 +26,7 @@ export async function revokeAllForUser(em: EntityManager, clock: Clock, userId: 
   const now = clock.now();
   await revokeSessions(em, now, { userId });
   await revokeTokenRecords(em, now, { userId });
-  invalidateTokenState(em, { userId });
+  await invalidateTokenState(em, { userId });
 }
 
 /** A password change: every other session of the user and its tokens stop working; the caller's stays. */
@@ -34,14 +34,14 @@ export async function revokeOtherSessions(em: EntityManager, clock: Clock, userI
   const now = clock.now();
   await revokeSessions(em, now, { userId, keep: keepSessionId });
   await revokeTokenRecords(em, now, { userId, keepSession: keepSessionId });
-  invalidateTokenState(em, { userId });
+  await invalidateTokenState(em, { userId });
 }
 
 /** delete_user: no session or token row of the user is left behind. */
 export async function purgeTokensForUser(em: EntityManager, userId: string): Promise<void> {
   await deleteTokenRecordsOfUser(em, userId);
   await deleteSessionsOfUser(em, userId);
-  invalidateTokenState(em, { userId });
+  await invalidateTokenState(em, { userId });
 }
 
 /**
@@ -52,7 +52,7 @@ export async function revokeFamily(em: EntityManager, now: Date, familyId: strin
   await revokeTokenRecords(em, now, { familyId });
   await revokeTokenRecords(em, now, { sessionId });
   await revokeSessions(em, now, { id: sessionId });
-  invalidateTokenState(em, { sessionId });
+  await invalidateTokenState(em, { sessionId });
 }
 
 /**
@@ -65,6 +65,6 @@ export async function revokeRefreshToken(em: EntityManager, token: string, clock
   if (!record || record.kind !== 'refresh' || !record.familyId) return false;
   await revokeTokenRecords(em, clock.now(), { familyId: record.familyId });
   // A family belongs to one session: forgetting the session's cached records covers the family.
-  invalidateTokenState(em, { sessionId: record.sessionId });
+  await invalidateTokenState(em, { sessionId: record.sessionId });
   return true;
 }

@@ -61,7 +61,7 @@ export async function refreshTokens(
     // Rotation and the new records commit together; the conditional update makes one exchange win a race.
     if (record.rotatedAt != null || !(await claimRefreshRotation(tx, sha256Hex(refreshToken), now))) return REUSED;
     // The exchanged token stops validating (as a refresh token) once this commits.
-    invalidateTokenState(tx, { sessionId: record.sessionId });
+    await invalidateTokenState(tx, { sessionId: record.sessionId });
     const session = await findSession(tx, record.sessionId);
     if (!session || session.revokedAt != null) throw AppError.unauthenticated('session has ended');
     // A refresh token issued before exp was capped may outlive the login; the session's start decides.

@@ -28,7 +28,7 @@ export interface IssuedToken {
  * database as that transaction does (a session refresh re-reads its cookie there so that one of two
  * concurrent refreshes loses).
  */
-export function cacheFor(ctx: OpContext & { em?: EntityManager }): TokenStateCache | undefined {
+function cacheFor(ctx: OpContext & { em?: EntityManager }): TokenStateCache | undefined {
   return inTransaction(ctx) ? undefined : ctx.deps.tokenState;
 }
 
@@ -41,8 +41,9 @@ function emOf(ctx: OpContext & { em?: EntityManager }): EntityManager {
 export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, token: string, type: TokenType): Promise<IssuedToken> {
   const cache = cacheFor(ctx);
   const tokenHash = cache && token ? sha256Hex(token) : undefined;
-  const claims = await verifyToken(cache ? ctx.deps : { ...ctx.deps, tokenState: undefined }, token, type, tokenHash);
-  const record = tokenHash && cache ? await cache.tokenRecord(tokenHash) : await findTokenRecord(emOf(ctx), token);
+  // With a hash, the claims memo of the cache spares the signature check of a token seen before.
+  const claims = await verifyToken(ctx.deps, token, type, tokenHash);
+  const record = cache && tokenHash ? await cache.tokenRecord(tokenHash) : await findTokenRecord(emOf(ctx), token);
   if (!record || record.kind !== KIND_OF[type] || record.userId !== claims.sub) throw AppError.unauthenticated('invalid token');
   if (!recordIsLive(record, ctx.deps.clock.now())) throw AppError.unauthenticated('token has been revoked');
   if (record.rotatedAt != null) throw AppError.unauthenticated('refresh token has already been used');

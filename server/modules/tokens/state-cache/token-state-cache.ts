@@ -43,7 +43,7 @@ export interface CacheLimits {
 }
 
 export const DEFAULT_LIMITS: CacheLimits = {
-  maxEntries: 20_000,
+  maxEntries: 10_000,
   shortTrustMs: 100,
   longTrustMs: 60_000,
   heartbeatMs: 1000,
@@ -54,6 +54,8 @@ export const DEFAULT_LIMITS: CacheLimits = {
 
 /** Delays before publishing an invalidation again when the channel refused it. */
 const PUBLISH_RETRIES_MS = [50, 200, 500, 1000];
+/** How long a writer's answer waits for its broadcast at most. */
+const PUBLISH_WAIT_MS = 250;
 
 interface MemoizedClaims {
   readonly claims: Claims;
@@ -101,7 +103,7 @@ export class TokenStateCacheImpl implements ChannelEvents {
   /** Starts broadcasting over `channel` (and heartbeats on it). */
   attach(channel: InvalidationChannel): void {
     this.#channel = channel;
-    this.#every(this.#limits.heartbeatMs, () => this.#publish(encodeHeartbeat(this.origin)));
+    this.#every(this.#limits.heartbeatMs, () => void this.#publish(encodeHeartbeat(this.origin)));
   }
 
   get channelKind(): 'postgres' | 'redis' | 'none' {
@@ -211,29 +213,33 @@ export class TokenStateCacheImpl implements ChannelEvents {
     await this.#channel?.close();
   }
 
-  #committed(keys: readonly string[]): void {
+  async #committed(keys: readonly string[]): Promise<void> {
     this.#ledger.invalidate(keys);
-    for (const text of encodeInvalidations(this.origin, keys)) this.#publish(text, PUBLISH_RETRIES_MS);
+    const sent = encodeInvalidations(this.origin, keys).map((text) => this.#publish(text, PUBLISH_RETRIES_MS));
+    // The writer's answer waits for the broadcast, but never long: retries go on in the background.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)));
+    await Promise.race([Promise.all(sent), waited]);
+    clearTimeout(timer);
   }
 
-  /** Publishes, retrying after each delay of `retries` (an invalidation other instances must hear). */
-  #publish(text: string, retries: readonly number[] = []): void {
+  /** Publishes, retrying after each delay of `retries` (an invalidation other instances must hear). Never rejects. */
+  async #publish(text: string, retries: readonly number[] = []): Promise<void> {
     const channel = this.#channel;
     if (!channel || this.#closed) return;
-    channel.publish(text).then(
-      () => {
-        this.#lastPublishError = '';
-      },
-      (err: Error) => {
-        if (retries.length > 0 && !this.#closed) {
-          setTimeout(() => this.#publish(text, retries.slice(1)), retries[0]).unref();
-          return;
-        }
-        if (err.message === this.#lastPublishError) return;
-        this.#lastPublishError = err.message;
-        this.#logger.error({ err: err.message }, 'token state: a message could not be broadcast; other instances learn of it within their trust window');
-      },
-    );
+    try {
+      await channel.publish(text);
+      this.#lastPublishError = '';
+    } catch (err) {
+      if (retries.length > 0 && !this.#closed) {
+        await new Promise((resolve) => setTimeout(resolve, retries[0]).unref());
+        return this.#publish(text, retries.slice(1));
+      }
+      const message = (err as Error).message;
+      if (message === this.#lastPublishError) return;
+      this.#lastPublishError = message;
+      this.#logger.error({ err: message }, 'token state: a message could not be broadcast; other instances learn of it within their trust window');
+    }
   }
 
   #forgetAll(): void {

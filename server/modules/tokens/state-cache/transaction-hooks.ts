@@ -37,8 +37,12 @@ export const sessionKey = (sessionId: string): string => `s:${sessionId}`;
 export interface InvalidationTarget {
   /** Applied at the write, before its commit. */
   invalidateNow(keys: readonly string[]): void;
-  /** Applied once the write is committed (or rolled back); broadcast to other instances. */
-  invalidateCommitted(keys: readonly string[]): void;
+  /**
+   * Applied once the write is committed (or rolled back) and broadcast to other instances; settles once the
+   * broadcast is sent (or given up on), so the writer answers its client after the other instances were told.
+   * Never rejects.
+   */
+  invalidateCommitted(keys: readonly string[]): Promise<void>;
 }
 
 type TransactionContext = object & { savepointName?: string };
@@ -80,19 +84,13 @@ export class TokenStateHooks implements EventSubscriber {
     this.#pending.clear();
   }
 
-  invalidate(em: EntityManager, keys: readonly string[]): void {
+  async invalidate(em: EntityManager, keys: readonly string[]): Promise<void> {
     if (this.#closed || keys.length === 0) return;
     this.#target.invalidateNow(keys);
     const transaction = em.isInTransaction() ? (em.getTransactionContext() as TransactionContext | undefined) : undefined;
-    if (!transaction) {
-      this.#target.invalidateCommitted(keys);
-      return;
-    }
-    if (!this.#open.has(transaction)) {
-      // A transaction this subscriber did not see begin: wait for every open one to end instead.
-      this.#deferToOpenTransactions(keys);
-      return;
-    }
+    if (!transaction) return this.#target.invalidateCommitted(keys);
+    // A transaction this subscriber did not see begin: wait for every open one to end instead.
+    if (!this.#open.has(transaction)) return this.#deferToOpenTransactions(keys);
     this.#deferTo(transaction, keys);
   }
 
@@ -103,21 +101,22 @@ export class TokenStateHooks implements EventSubscriber {
     if (this.#open.size > MAX_OPEN_TRANSACTIONS) {
       const oldest = this.#open.keys().next().value as TransactionContext;
       this.#open.set(oldest, 1);
-      this.#ended(oldest);
+      void this.#ended(oldest);
     }
   }
 
-  afterTransactionCommit(args: TransactionEventArgs): void {
-    this.#ended(args.transaction as TransactionContext | undefined);
+  // MikroORM awaits these handlers: the commit returns once the other instances have been told.
+  afterTransactionCommit(args: TransactionEventArgs): Promise<void> {
+    return this.#ended(args.transaction as TransactionContext | undefined);
   }
 
-  afterTransactionRollback(args: TransactionEventArgs): void {
-    this.#ended(args.transaction as TransactionContext | undefined);
+  afterTransactionRollback(args: TransactionEventArgs): Promise<void> {
+    return this.#ended(args.transaction as TransactionContext | undefined);
   }
 
-  afterFlush(args: FlushEventArgs): void {
+  async afterFlush(args: FlushEventArgs): Promise<void> {
     const keys = keysOfFlush(args);
-    if (keys.length > 0) this.invalidate(args.em, keys);
+    if (keys.length > 0) await this.invalidate(args.em, keys);
   }
 
   #deferTo(transaction: TransactionContext, keys: readonly string[]): void {
@@ -126,16 +125,13 @@ export class TokenStateHooks implements EventSubscriber {
     for (const key of keys) pending.add(key);
   }
 
-  #deferToOpenTransactions(keys: readonly string[]): void {
+  async #deferToOpenTransactions(keys: readonly string[]): Promise<void> {
     const outermost = [...this.#open.keys()].filter((transaction) => transaction.savepointName === undefined);
-    if (outermost.length === 0) {
-      this.#target.invalidateCommitted(keys);
-      return;
-    }
+    if (outermost.length === 0) return this.#target.invalidateCommitted(keys);
     for (const transaction of outermost) this.#deferTo(transaction, keys);
   }
 
-  #ended(transaction: TransactionContext | undefined): void {
+  async #ended(transaction: TransactionContext | undefined): Promise<void> {
     if (!transaction) return;
     const depth = (this.#open.get(transaction) ?? 1) - 1;
     if (depth > 0) {
@@ -148,8 +144,8 @@ export class TokenStateHooks implements EventSubscriber {
     this.#pending.delete(transaction);
     // Releasing a savepoint commits nothing yet: its changes become visible when the transaction around it
     // commits. That transaction is not named by the event, so every open outer transaction waits for them.
-    if (transaction.savepointName !== undefined) this.#deferToOpenTransactions([...pending]);
-    else this.#target.invalidateCommitted([...pending]);
+    if (transaction.savepointName !== undefined) return this.#deferToOpenTransactions([...pending]);
+    return this.#target.invalidateCommitted([...pending]);
   }
 }
 
@@ -164,9 +160,10 @@ function hooksOf(em: EntityManager): TokenStateHooks[] {
 
 /**
  * Tells the token state cache that a bulk write through `em` ended or changed what is cached for a user or
- * a session. Call it after the statement; the cache re-applies it after the commit and broadcasts it.
+ * a session. Call it after the statement; the cache re-applies it after the commit and broadcasts it (at
+ * once when `em` is not in a transaction: then the returned promise settles once it is broadcast).
  */
-export function invalidateTokenState(em: EntityManager, change: StateChange): void {
+export async function invalidateTokenState(em: EntityManager, change: StateChange): Promise<void> {
   const keys = keysOfChange(change);
-  for (const hooks of hooksOf(em)) hooks.invalidate(em, keys);
+  await Promise.all(hooksOf(em).map((hooks) => hooks.invalidate(em, keys)));
 }
