@@ -26,9 +26,6 @@ const KIND_NAMES: Record<DatabaseKind, string> = {
   mongodb: 'MongoDB',
 };
 
-/** SQLite: WAL lets readers work during a write; the busy timeout waits out a competing writer. */
-const SQLITE_PRAGMAS = ['pragma journal_mode = wal', 'pragma busy_timeout = 5000', 'pragma foreign_keys = on'];
-
 export interface OpenStorageOptions {
   /** Data migrations to apply (tests pass their own); defaults to migrations/list.ts. */
   migrations?: readonly DataMigration[];
@@ -55,10 +52,7 @@ async function connect(target: ConnectionTarget, entities: readonly EntitySchema
     await orm.connect();
     const check = await orm.checkConnection();
     if (!check.ok) throw check.error ?? new Error(check.reason);
-    if (target.kind === 'sqlite') {
-      const connection = orm.em.fork().getConnection();
-      for (const pragma of SQLITE_PRAGMAS) await connection.execute(pragma);
-    }
+    // SQLite's per-connection settings (WAL, synchronous, busy timeout) are applied by sqlite-dialect.ts.
     if (target.kind !== 'mysql' || !(await isMariaDbServer(orm))) return { orm, kind: target.kind };
   } catch (err) {
     await orm?.close(true).catch(() => undefined);

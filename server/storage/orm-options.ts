@@ -4,7 +4,8 @@
  * and metadata is discovered synchronously (stack-notes.md "Single executable": no dynamic import()).
  */
 import { DateTimeType, MongoNamingStrategy, type EntityMetadata, type EntitySchema, type Options } from '@mikro-orm/core';
-import { SqliteDriver, NodeSqliteDialect } from '@mikro-orm/sql';
+import { BoundSqliteDriver } from './sqlite-driver.ts';
+import { CachingSqliteDialect } from './sqlite-dialect.ts';
 import type { Logger } from 'pino';
 import type { ConnectionTarget } from './connection-target.ts';
 import { ormLogger } from './orm-logger.ts';
@@ -113,7 +114,7 @@ export async function ormOptions(target: ConnectionTarget, entities: readonly En
   };
   switch (target.kind) {
     case 'sqlite':
-      return { ...common, driver: SqliteDriver, dbName: target.file, driverOptions: new NodeSqliteDialect(target.file!) };
+      return { ...common, driver: BoundSqliteDriver, dbName: target.file, driverOptions: new CachingSqliteDialect(target.file!) };
     case 'mongodb':
       return {
         ...common,

@@ -12,6 +12,7 @@ import { MySqlDriver } from '@mikro-orm/mysql';
 import { MariaDbDriver } from '@mikro-orm/mariadb';
 import { MongoDriver } from '@mikro-orm/mongodb';
 import { SqliteDriver } from '@mikro-orm/sql';
+import { BoundSqliteDriver } from '../../server/storage/sqlite-driver.ts';
 import { connectionTarget } from '../../server/storage/connection-target.ts';
 import { ormOptions, PortableMongoNamingStrategy } from '../../server/storage/orm-options.ts';
 import { createTestDatabase } from '../support/databases.ts';
@@ -39,7 +40,9 @@ describe('connection target from flags', () => {
     }
     const sqlite = target(['--database-type', 'sqlite', '--database-url', 'file:/var/lib/portcullis/data.db']);
     assert.equal(sqlite.file, '/var/lib/portcullis/data.db');
-    assert.equal((await ormOptions(sqlite, [], silentLogger)).driver, SqliteDriver);
+    const sqliteDriver = (await ormOptions(sqlite, [], silentLogger)).driver;
+    assert.equal(sqliteDriver, BoundSqliteDriver, 'SQLite binds query values (storage/sqlite-driver.ts)');
+    assert.ok(BoundSqliteDriver.prototype instanceof SqliteDriver);
     assert.equal(target(['--database-type', 'sqlite', '--database-url', ':memory:']).file, ':memory:');
   });
 
