@@ -42,48 +42,110 @@ export function corsOptionsFor(allowed: readonly string[], origin: string | unde
   return { ...CORS_COMMON, origin: false };
 }
 
-export function csrfProblem(config: Config, request: FastifyRequest): string | undefined {
-  if (!STATE_CHANGING.has(request.method)) return undefined;
-  const path = request.url.split('?')[0] ?? '';
-  if (CSRF_EXEMPT.has(path)) return undefined;
-  const header = request.headers.origin ?? request.headers.referer;
-  const source = originOf(Array.isArray(header) ? header[0] : header);
-  if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
-  const canonical = originOf(config.url);
-  if (canonical && source.origin === canonical.origin) return undefined;
-  if (config.allowedOrigins.includes('*')) {
-    const host = (request.headers.host ?? '').toLowerCase();
-    return source.host.toLowerCase() === host ? undefined : 'Origin does not match the request host (CSRF protection)';
-  }
-  return originAllowed(config.allowedOrigins, source.origin) ? undefined : 'Origin is not allowed (CSRF protection)';
+/** Distinct header values remembered per memo; past that the memo starts over (memory stays bounded). */
+const MEMO_LIMIT = 512;
+
+/**
+ * A pure function of one header value, remembered for the values seen most recently: browsers send the
+ * same few Origin values on every request, and parsing one as a URL and matching it against
+ * --allowed-origins costs more than the rest of the policy. Any value (an attacker's too) only ever maps
+ * to what `compute` says of it; a flood of distinct values clears the memo, it never grows past the limit.
+ */
+function memoized<V>(compute: (value: string) => V): (value: string) => V {
+  const memo = new Map<string, V>();
+  return (value) => {
+    let answer = memo.get(value);
+    if (answer === undefined && !memo.has(value)) {
+      answer = compute(value);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(value, answer);
+    }
+    return answer as V;
+  };
 }
 
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The CSRF rule for one configuration (specification part 5). The Origin (or Referer) of a state-changing
+ * request must be the canonical origin (--url), or under `--allowed-origins *` have the request's own host,
+ * or else be allowed by --allowed-origins.
+ */
+export function csrfRule(config: Config): (request: FastifyRequest) => string | undefined {
+  const canonical = originOf(config.url)?.origin;
+  const anyOrigin = config.allowedOrigins.includes('*');
+  const sourceOf = memoized((header: string) => {
+    const source = originOf(header);
+    return source ? { origin: source.origin, host: source.host.toLowerCase() } : null;
+  });
+  const allowed = memoized((origin: string) => originAllowed(config.allowedOrigins, origin));
+  return (request) => {
+    if (!STATE_CHANGING.has(request.method)) return undefined;
+    const query = request.url.indexOf('?');
+    if (CSRF_EXEMPT.has(query < 0 ? request.url : request.url.slice(0, query))) return undefined;
+    const header = headerText(request.headers.origin ?? request.headers.referer);
+    const source = header ? sourceOf(header) : null;
+    if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
+    if (canonical && source.origin === canonical) return undefined;
+    if (anyOrigin) {
+      const host = (request.headers.host ?? '').toLowerCase();
+      return source.host === host ? undefined : 'Origin does not match the request host (CSRF protection)';
+    }
+    return allowed(source.origin) ? undefined : 'Origin is not allowed (CSRF protection)';
+  };
+}
+
+/** Sent on every answer of the main listener (OWASP ASVS 4.0 14.4); HSTS only when --url is https. */
+function securityHeaders(config: Config): ReadonlyArray<readonly [string, string]> {
+  const headers: Array<readonly [string, string]> = [
+    ['x-content-type-options', 'nosniff'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ['x-frame-options', 'DENY'],
+    ['cross-origin-opener-policy', 'same-origin'],
+  ];
+  if (config.url?.startsWith('https://')) headers.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
+  return headers;
+}
+
+const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * The policy hooks. Callback-style on purpose: each runs on every request, and an async hook costs a
+ * promise per request for nothing. A hook that answers does not call `done` (Fastify's hook contract).
+ */
 export async function registerSecurity(http: FastifyInstance, deps: Deps): Promise<void> {
   const { config } = deps;
+  const corsFor = memoized((origin: string) => corsOptionsFor(config.allowedOrigins, origin));
+  const noOrigin = corsOptionsFor(config.allowedOrigins, undefined);
   await http.register(cors, {
-    delegator: (request, callback) => callback(null, corsOptionsFor(config.allowedOrigins, request.headers.origin)),
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      callback(null, origin === undefined ? noOrigin : corsFor(origin));
+    },
   });
 
-  http.addHook('onRequest', async (request, reply) => {
-    const problem = csrfProblem(config, request);
-    if (problem) return sendRefusal(request, reply, AppError.forbidden(problem));
+  const csrf = csrfRule(config);
+  const expectedClientId = config.clientId ?? '';
+  http.addHook('onRequest', (request, reply, done) => {
+    const problem = csrf(request);
+    if (problem) {
+      sendRefusal(request, reply, AppError.forbidden(problem));
+      return;
+    }
     const clientId = request.headers['x-authorizer-client-id'];
-    if (typeof clientId === 'string' && clientId !== '' && !constantTimeEqual(clientId, config.clientId ?? '')) {
-      return reply.status(400).send({ error: 'invalid_client_id' });
+    if (typeof clientId === 'string' && clientId !== '' && !constantTimeEqual(clientId, expectedClientId)) {
+      reply.status(400).send({ error: 'invalid_client_id' });
+      return;
     }
-    return undefined;
+    done();
   });
 
-  const hsts = config.url?.startsWith('https://');
-  http.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('cross-origin-opener-policy', 'same-origin');
-    if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-    }
-    if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    return payload;
+  const headers = securityHeaders(config);
+  http.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of headers) reply.header(name, value);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
+    done(null, payload);
   });
 }
