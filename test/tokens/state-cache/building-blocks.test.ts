@@ -221,3 +221,50 @@ describe('channel messages', () => {
     }
   });
 });
+
+describe('TokenStateCacheImpl bounds', () => {
+  test('many distinct tokens never hold more claims than the bound, and the sweep drops expired ones', async () => {
+    const { TokenStateCacheImpl, DEFAULT_LIMITS } = await import('../../../server/modules/tokens/state-cache/token-state-cache.ts');
+    const subscribers: unknown[] = [];
+    const storage = { orm: { em: { getEventManager: () => ({ registerSubscriber: (s: unknown) => subscribers.push(s) }) } } };
+    const logger = { warn() {}, error() {}, info() {} };
+    const cache = new TokenStateCacheImpl(storage as never, logger as never, { ...DEFAULT_LIMITS, maxEntries: 50 });
+    try {
+      assert.equal(subscribers.length, 1, 'its hooks are registered on the ORM it was given');
+      const exp = Math.floor(Date.now() / 1000) + 60;
+      for (let i = 0; i < 5000; i++) cache.rememberClaims(`hash-${i}`, { sub: 'u', exp });
+      assert.equal(cache.sizes().claims, 50);
+      assert.deepEqual(cache.verifiedClaims('hash-4999'), { sub: 'u', exp });
+      assert.ok(Object.isFrozen(cache.verifiedClaims('hash-4999')), 'callers cannot change what later hits answer');
+      cache.rememberClaims('expired', { sub: 'u', exp: Math.floor(Date.now() / 1000) - 1 });
+      cache.sweep();
+      assert.equal(cache.verifiedClaims('expired'), undefined);
+      assert.equal(cache.sizes().claims, 49);
+    } finally {
+      await cache.close();
+    }
+  });
+
+  test('trust is long only while the channel delivers: up, silence past the health window, down', async () => {
+    const { TokenStateCacheImpl, DEFAULT_LIMITS } = await import('../../../server/modules/tokens/state-cache/token-state-cache.ts');
+    const storage = { orm: { em: { getEventManager: () => ({ registerSubscriber() {} }) } } };
+    const warnings: string[] = [];
+    const logger = { warn: (msg: string) => warnings.push(msg), error() {}, info() {} };
+    const cache = new TokenStateCacheImpl(storage as never, logger as never, { ...DEFAULT_LIMITS, healthWindowMs: 50 });
+    try {
+      assert.equal(cache.trustMs(), 100, 'no channel: 100 ms');
+      cache.up();
+      assert.equal(cache.trustMs(), 60_000);
+      await new Promise((r) => setTimeout(r, 80));
+      assert.equal(cache.trustMs(), 100, 'no heartbeat within the window: back to 100 ms');
+      cache.message('{"o":"other","h":1}');
+      assert.equal(cache.trustMs(), 60_000);
+      cache.message('not json');
+      assert.equal(warnings.length, 1, 'an unreadable message is reported (and everything cached forgotten)');
+      cache.down('test');
+      assert.equal(cache.trustMs(), 100);
+    } finally {
+      await cache.close();
+    }
+  });
+});
