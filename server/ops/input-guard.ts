@@ -65,6 +65,18 @@ function checkText(text: string, frame: Frame | undefined, key: string | number 
   if (problem) throw AppError.invalid(`${pathOf(frame, key)}${what}: ${problem}`);
 }
 
+/** One value of a frame: text is checked, a list or object gets an empty copy filled from the stack later. */
+function guardedValue(value: unknown, frame: Frame, key: string | number, stack: Frame[]): unknown {
+  if (typeof value === 'string') {
+    checkText(value, frame, key);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Container = Array.isArray(value) ? [] : {};
+  stack.push({ source: value, target: copy, depth: frame.depth + 1, parent: frame, key });
+  return copy;
+}
+
 /**
  * A copy of `raw` without nulls and undefined values in objects (so "absent" has one spelling; list items
  * are kept as they are), refusing what the header above names.
@@ -79,23 +91,22 @@ export function guardInput(raw: unknown): unknown {
     if (frame.depth > MAX_INPUT_DEPTH) {
       throw AppError.invalid(`${pathOf(frame)}: nests deeper than ${MAX_INPUT_DEPTH} levels`);
     }
-    const entries: Array<[string | number, unknown]> = Array.isArray(frame.source)
-      ? frame.source.map((item, index) => [index, item])
-      : Object.entries(frame.source);
-    for (const [key, value] of entries) {
-      if (typeof key === 'string') {
-        if (key === '__proto__') throw AppError.invalid(`${pathOf(frame, '__proto__')}: the key __proto__ is not allowed`);
-        checkText(key, frame, key, ' (the key)');
+    if (Array.isArray(frame.source)) {
+      const target = frame.target as unknown[];
+      const items = frame.source as unknown[];
+      for (let index = 0; index < items.length; index += 1) {
+        const value = items[index];
+        if (value !== undefined) target.push(guardedValue(value, frame, index, stack));
       }
-      if (value === undefined || (value === null && typeof key === 'string')) continue;
-      let copy: unknown = value;
-      if (typeof value === 'string') checkText(value, frame, key);
-      else if (value !== null && typeof value === 'object') {
-        copy = Array.isArray(value) ? [] : {};
-        stack.push({ source: value, target: copy as Container, depth: frame.depth + 1, parent: frame, key });
-      }
-      if (Array.isArray(frame.target)) frame.target.push(copy);
-      else frame.target[key as string] = copy;
+      continue;
+    }
+    const target = frame.target as Record<string, unknown>;
+    const record = frame.source as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key === '__proto__') throw AppError.invalid(`${pathOf(frame, '__proto__')}: the key __proto__ is not allowed`);
+      checkText(key, frame, key, ' (the key)');
+      const value = record[key];
+      if (value !== undefined && value !== null) target[key] = guardedValue(value, frame, key, stack);
     }
   }
   return root;
@@ -106,19 +117,29 @@ export function copyWithoutNulls(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const root: Container = Array.isArray(value) ? [] : {};
   const stack: Array<{ source: object; target: Container }> = [{ source: value, target: root }];
+  const copyOf = (item: object): unknown => {
+    if (item instanceof Date) return item;
+    const copy: Container = Array.isArray(item) ? [] : {};
+    stack.push({ source: item, target: copy });
+    return copy;
+  };
   while (stack.length > 0) {
     const { source, target } = stack.pop()!;
-    const isList = Array.isArray(source);
-    const entries: Array<[string | number, unknown]> = isList ? source.map((item, index) => [index, item]) : Object.entries(source);
-    for (const [key, item] of entries) {
-      if (item === undefined || (item === null && !isList)) continue;
-      let copy: unknown = item;
-      if (item !== null && typeof item === 'object' && !(item instanceof Date)) {
-        copy = Array.isArray(item) ? [] : {};
-        stack.push({ source: item, target: copy as Container });
+    if (Array.isArray(source)) {
+      // List items keep their nulls (a list's positions mean something); undefined has no JSON spelling.
+      for (const item of source as unknown[]) {
+        if (item !== undefined) (target as unknown[]).push(item !== null && typeof item === 'object' ? copyOf(item) : item);
       }
-      if (Array.isArray(target)) target.push(copy);
-      else Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    const record = source as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (item === undefined || item === null) continue;
+      const copy = typeof item === 'object' ? copyOf(item) : item;
+      // Assigning `__proto__` would replace the copy's prototype; every other key is a plain own property.
+      if (key === '__proto__') Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else (target as Record<string, unknown>)[key] = copy;
     }
   }
   return root;
