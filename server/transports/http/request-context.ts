@@ -12,7 +12,8 @@ import { permissionCheckBudget, type RequestBudget } from '../../kernel/request-
 
 /**
  * One permission-check budget per HTTP request: GraphQL builds a context per root field from the same
- * Fastify request, so aliased fields share it (specification part 8 "Checks per request").
+ * Fastify request, so aliased fields share it (specification part 8 "Checks per request"). A REST route
+ * builds the one context of its request, which gets a budget of its own without this table.
  */
 const checkBudgets = new WeakMap<FastifyRequest, RequestBudget>();
 
@@ -56,7 +57,7 @@ export function buildHttpContext(deps: Deps, request: FastifyRequest, protocol: 
     // Fastify's logger is the pino instance buildApp passed in, child-bound to this request id.
     log: request.log as unknown as Logger,
     caller: { kind: 'anonymous' },
-    permissionChecks: checkBudgetOf(request),
+    permissionChecks: protocol === 'graphql' ? checkBudgetOf(request) : permissionCheckBudget(),
   };
 }
 
