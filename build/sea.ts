@@ -13,9 +13,9 @@ import { chmodSync, copyFileSync, existsSync, openSync, readFileSync, readSync, 
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { ROOT, BUNDLE } from './bundle.ts';
+import { SEA_CONFIG, runtimeFlags } from './runtime-flags.ts';
 
 export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
-const SEA_CONFIG = join(ROOT, 'sea-config.json');
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const REQUIRED_MAJOR = 24;
 
@@ -70,7 +70,9 @@ export async function buildExecutable(options: { strip: boolean }): Promise<{ fi
   const node = findNodeBinary();
   const blob = blobPath();
   rmSync(blob, { force: true });
-  execFileSync(node, ['--experimental-sea-config', SEA_CONFIG], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The blob is written under the flags the executable runs with (sea-config.json execArgv): V8 rejects a
+  // code cache made under other flags (--expose-gc changes its flag hash) and warns at every start.
+  execFileSync(node, [...runtimeFlags(), '--experimental-sea-config', SEA_CONFIG], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (!existsSync(blob)) throw new Error(`node --experimental-sea-config did not write ${relative(ROOT, blob)}`);
 
   rmSync(EXECUTABLE, { force: true });

@@ -18,6 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { runtimeFlags } from './runtime-flags.ts';
 
 const SERVER_ENTRY = join(import.meta.dirname, '..', 'server', 'main.ts');
 
@@ -123,7 +124,8 @@ function main(extra: string[]): void {
   console.log(`Portcullis at ${url}`);
   console.log(`admin secret ${created ? 'generated in' : 'kept in'} ${relative(process.cwd(), file)} (with client id, client secret and JWT secret)`);
 
-  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], { stdio: 'inherit' });
+  // The same Node flags as the single executable (sea-config.json execArgv).
+  const child = spawn(process.execPath, [...runtimeFlags(), SERVER_ENTRY, ...args], { stdio: 'inherit' });
   const stopServer = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };

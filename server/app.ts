@@ -29,6 +29,7 @@ import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './m
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
 import { openTokenStateCache } from './modules/tokens/state-cache/index.ts';
+import { startIdleCollector } from './idle-collector.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -98,6 +99,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
   outbox.start(deps);
+  // Memory comes back after a burst of load (idle-collector.ts); a no-op unless --expose-gc.
+  const idleCollector = startIdleCollector();
   return {
     deps,
     registry,
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     outbox,
     async close() {
       shuttingDown = true;
+      idleCollector.stop();
       await http.close();
       await metricsHttp.close();
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));

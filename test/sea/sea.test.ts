@@ -92,6 +92,11 @@ describe('single executable', () => {
       }
     });
 
+    test('runs on the code cache built into it, under the flags of sea-config.json, warning about nothing', () => {
+      // V8 rejects a code cache made under other flags than the executable's execArgv, and Node warns on stderr.
+      assert.equal(server.output().stderr, '');
+    });
+
     test('exits 0 on SIGTERM', async () => {
       const ended = await stop(server);
       assert.deepEqual(ended, { code: 0, signal: null });
