@@ -29,6 +29,8 @@ export const Session = defineEntity({
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
+  // The sweep at each login reads one user's expired sessions: a seek on (user, expiry), see token-record.entity.ts.
+  indexes: [{ name: 'sessions_user_expiry', properties: ['userId', 'expiresAt'] }],
 });
 
 export type SessionRow = InstanceType<typeof Session.class>;
