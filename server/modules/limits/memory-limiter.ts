@@ -2,7 +2,12 @@
  * RateLimiter over rate-limiter-flexible, from any of its stores: memory here (no --redis-url: counters
  * live in this process only, right for one instance and wrong for several), Redis in redis-limiter.ts.
  */
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes as LimiterResult } from 'rate-limiter-flexible';
+// One module each: the package's index requires every store it supports (Redis, Mongo, MySQL, Postgres,
+// DynamoDB, etcd, node:cluster, ...), 36 modules evaluated at start for the three used here.
+import BurstyRateLimiter from 'rate-limiter-flexible/lib/BurstyRateLimiter.js';
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import { LIMIT_BUCKETS, limitRefusal, type LimitBucket, type RateLimiter } from '../../kernel/limits.ts';
 import type { Policies } from './policies.ts';
 
@@ -19,7 +24,7 @@ export const memoryFactory: LimiterFactory = (_bucket, options) => new RateLimit
 
 interface BucketLimiter {
   consume(key: string, points: number): Promise<unknown>;
-  get(key: string): Promise<RateLimiterRes | null>;
+  get(key: string): Promise<LimiterResult | null>;
   parts: RateLimiterAbstract[];
 }
 
