@@ -1,7 +1,7 @@
 /**
- * `npm run bench:validate [-- --seconds S --connections C]`: token validation throughput of the single
- * executable against a bare Fastify route answering the same JSON, both measured in this run (issue target:
- * ours >= 50% of bare Fastify).
+ * `npm run bench:validate [-- --seconds S --connections C --executable PATH]`: token validation throughput
+ * of the single executable against a bare Fastify route answering the same JSON, both measured in this run
+ * (issue target: ours >= 50% of bare Fastify). --executable measures another build than dist/portcullis.
  *
  * Ours: dist/portcullis copied alone into an empty folder, on SQLite, default flags except
  * `--rate-limit-rps 0` (the per-IP limit would measure the limiter: every request here comes from one IP).
@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePorts, isolatedCopy, run, serverFlags, stop, waitFor200 } from '../test/sea/executable.ts';
 import { numberArg, report } from './report.ts';
 
@@ -98,7 +98,10 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const seconds = numberArg(argv, 'seconds', 10);
   const connections = numberArg(argv, 'connections', 16);
-  const copy = isolatedCopy();
+  const executableIndex = argv.indexOf('--executable');
+  const executable = executableIndex >= 0 ? argv[executableIndex + 1] : undefined;
+  if (executableIndex >= 0 && !executable) throw new Error('--executable takes a path');
+  const copy = executable ? isolatedCopy(resolve(executable)) : isolatedCopy();
   const ports = await freePorts();
   const base = `http://127.0.0.1:${ports.http}`;
   const server = run(copy.executable, serverFlags(copy.dir, ports, ['--rate-limit-rps', '0']), copy.dir);
