@@ -12,6 +12,7 @@ import { deleteSessions, expiredSessionsOf, openSession } from '../sessions/inde
 import { sessionsWithLiveRecords, sweepExpiredTokenRecords } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { absoluteEndOf } from './lifetimes.ts';
+import { sweepScheduleOf } from './sweep-schedule.ts';
 import { AppError } from '../../kernel/errors.ts';
 
 /** Scope of a login that asks for none (specification part 4.3: default openid email profile). */
@@ -37,7 +38,8 @@ export interface IssueSessionOptions {
 
 /**
  * Housekeeping for one user, before anything new is queued: expired token records, then sessions whose
- * cookie has expired and that no unexpired refresh chain depends on.
+ * cookie has expired and that no unexpired refresh chain depends on. At most once per user every few
+ * minutes (sweep-schedule.ts): it removes dead rows only, what is refused is refused without it.
  */
 async function sweepForUser(em: EntityManager, userId: string, now: Date): Promise<void> {
   await sweepExpiredTokenRecords(em, userId, now);
@@ -54,7 +56,7 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
   const authTime = options.authTime ?? now;
   const notAfter = absoluteEndOf(authTime);
   if (notAfter.getTime() <= now.getTime()) throw AppError.unauthenticated('the session has reached its maximum lifetime: sign in again');
-  await sweepForUser(em, user.id, now);
+  if (sweepScheduleOf(ctx.deps.storage).due(user.id, now)) await sweepForUser(em, user.id, now);
   const { token, session } = openSession(em, now, {
     userId: user.id,
     roles: options.roles,
