@@ -1,9 +1,11 @@
 /**
  * What a request does not need is not loaded at start (issue "Start and memory": GraphQL schema building and
  * gRPC proto loading are lazy). A child process records every module Node loads while a server starts
- * (test/support/loaded-at-start.ts); graphql-js, mercurius, protobufjs, @grpc/proto-loader and OpenFGA's
- * model parser (loaded with the first model write) must not be among them, and graphql-js and mercurius
- * must be once a first GraphQL request was served (the recording itself works). The bundle keeps the same import structure: esbuild lowers the lazy imports to requires.
+ * (test/support/loaded-at-start.ts). None of these may be among them: graphql-js, mercurius, protobufjs and
+ * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write)
+ * and ajv (no route declares a Fastify schema). graphql-js and mercurius must be there once a first GraphQL
+ * request was served (the recording itself works). The bundle keeps the same import structure: esbuild
+ * lowers the lazy imports to requires.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const CHILD = join(import.meta.dirname, '..', 'support', 'loaded-at-start.ts');
-const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/', '/node_modules/@openfga/syntax-transformer/'];
+const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/', '/node_modules/@openfga/syntax-transformer/', '/node_modules/ajv/'];
 
 function loadedModules(args: string[] = []): string[] {
   const stdout = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8', timeout: 60_000 });

@@ -16,6 +16,7 @@ import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/register.ts';
 import { registerProtocolRoutes } from './protocol/index.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
+import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
 
 export interface HttpServerOptions {
   metrics: HttpMetrics;
@@ -33,6 +34,8 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Inputs are checked by the operation pipeline; Fastify's ajv is never loaded (no-route-schemas.ts).
+    schemaController: { compilersFactory: NO_ROUTE_SCHEMAS },
   });
   // First hook of all: a request over its IP's allowance is refused before any other work.
   registerRateLimit(http, deps);
