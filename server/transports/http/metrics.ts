@@ -10,6 +10,7 @@ import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client
 import type { Metrics } from '../../kernel/metrics.ts';
 import { limitedBucket } from './errors.ts';
 import { accessLogger, lazyRequestLogger } from './request-log.ts';
+import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
 
 export interface HttpMetrics extends Metrics {
   readonly registry: Registry;
@@ -80,7 +81,7 @@ export function registerRequestObserver(http: FastifyInstance, metrics: HttpMetr
 
 /** The metrics listener: GET /metrics and nothing else. */
 export function createMetricsServer(metrics: HttpMetrics): FastifyInstance {
-  const server = Fastify({ logger: false });
+  const server = Fastify({ logger: false, schemaController: { compilersFactory: NO_ROUTE_SCHEMAS } });
   server.get('/metrics', async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
