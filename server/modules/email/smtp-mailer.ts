@@ -8,7 +8,7 @@
  * SMTP code and command only (never the credentials or the message, which carries a secret link) and
  * answers a generic internal error.
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/flags.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -84,12 +84,13 @@ function describeSmtpFailure(err: unknown): Record<string, unknown> {
 }
 
 export function createSmtpMailer(config: SmtpConfig, logger: Logger): Mailer {
-  let transport: ReturnType<typeof createTransport> | undefined;
+  let transport: Transporter | undefined;
   return {
     async send(message) {
       const missing = emailConfigurationProblem(config);
       if (missing) throw AppError.precondition(missing);
-      transport ??= createTransport(smtpTransportOptions(config));
+      // nodemailer (about 40 modules) loads with the first mail, not at start: most servers never send one.
+      transport ??= (await import('nodemailer')).createTransport(smtpTransportOptions(config));
       try {
         await transport.sendMail({
           from: { name: config.smtpSenderName, address: config.smtpSenderEmail! },
