@@ -2,10 +2,10 @@
  * What a request does not need is not loaded at start (issue "Start and memory": GraphQL schema building and
  * gRPC proto loading are lazy). A child process records every module Node loads while a server starts
  * (test/support/loaded-at-start.ts). None of these may be among them: graphql-js, mercurius, protobufjs and
- * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write)
- * ajv (no route declares a Fastify schema) and nodemailer (first mail). graphql-js and mercurius must be there once a first GraphQL
- * request was served (the recording itself works). The bundle keeps the same import structure: esbuild
- * lowers the lazy imports to requires.
+ * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write),
+ * ajv (no route declares a Fastify schema) and nodemailer (first mail). graphql-js and mercurius must be
+ * there once a first GraphQL request was served (the recording itself works). The bundle keeps the same
+ * import structure: esbuild lowers the lazy imports to requires.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
