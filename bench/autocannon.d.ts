@@ -23,6 +23,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string | Buffer;
       requests?: Request[];
+      /** Leaves the result unaggregated, for autocannon.aggregateResult over several runs. */
+      skipAggregateResult?: boolean;
     }
     /** Percentiles of a histogram: p50, p90, p97_5, p99, p99_9 and more, plus the summary figures. */
     interface Histogram {
@@ -60,5 +62,9 @@ declare module 'autocannon' {
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  namespace autocannon {
+    /** Merges runs made with skipAggregateResult: counts add up, latency histograms merge (duration is the first run's). */
+    function aggregateResult(results: Result[], options: Options): Result;
+  }
   export = autocannon;
 }
