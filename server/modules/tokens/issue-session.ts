@@ -49,8 +49,11 @@ async function sweepForUser(em: EntityManager, userId: string, now: Date): Promi
   await deleteSessions(em, expired.filter((id) => !keep.has(id)));
 }
 
+/** Must run inside a transaction (em.transactional), which writes the rows queued here when it commits. */
 export async function issueSession(ctx: HandlerContext, user: UserRow, options: IssueSessionOptions): Promise<TokenSet> {
   const { em } = ctx;
+  // Outside a transaction nothing would ever write the rows queued here: a wiring mistake, refused loudly.
+  if (!em.isInTransaction()) throw new Error('issueSession must run inside a transaction');
   const now = ctx.deps.clock.now();
   const scope = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : [...DEFAULT_SCOPE];
   const authTime = options.authTime ?? now;
@@ -72,7 +75,8 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
     nonce: options.nonce || randomToken(16),
     familyId: scope.includes(OFFLINE_ACCESS) ? randomToken(24) : null,
   });
-  await em.flush();
+  // No flush here: the caller's transaction flushes the session, its token records and whatever else the
+  // caller adds (completeLogin's events) in one unit of work when it commits.
   // The cookie ends with its row: 24 h, or sooner near the absolute end.
   const maxAge = Math.ceil((session.expiresAt.getTime() - now.getTime()) / 1000);
   for (const cookie of sessionCookies(ctx.deps.config, token, maxAge)) ctx.effects.setCookie(cookie);
