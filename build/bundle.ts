@@ -22,10 +22,11 @@
  *   temporary copy at start (build/native-addons.ts).
  */
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedNativeAddons } from './native-addons.ts';
+import { ASSETS_DIR } from './bundle-assets.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = join(ROOT, 'dist', 'portcullis.cjs');
@@ -62,17 +63,23 @@ const PRELUDE = [
 /** Source of the custom claims sandbox's worker thread, and the module that tells how to start it. */
 const SANDBOX_WORKER = join(ROOT, 'server', 'modules', 'tokens', 'script-sandbox', 'worker.ts');
 const SANDBOX_WORKER_SCRIPT = /[\\/]server[\\/]modules[\\/]tokens[\\/]script-sandbox[\\/]worker-script\.ts$/;
+const BUNDLE_ASSETS = join(ROOT, 'build', 'bundle-assets.ts');
 
 /**
  * The sandbox worker (QuickJS with its WebAssembly inlined) is started from a file when run from source;
- * the single executable has no file to start, so worker.ts is bundled on its own into a CommonJS string
- * and worker-script.ts is replaced by a module that hands that string to `new Worker(code, { eval: true })`.
- * Inside an eval worker `require` loads built-in modules only, which is all the bundled worker needs.
+ * the single executable has no file to start, so worker.ts is bundled on its own into one CommonJS script,
+ * carried as the bundle asset SANDBOX_WORKER_ASSET (build/bundle-assets.ts), and worker-script.ts is
+ * replaced by a module that reads that asset and hands it to `new Worker(code, { eval: true })` when the
+ * first custom-claims script runs. Inside an eval worker `require` loads built-in modules only, which is all
+ * the bundled worker needs.
  */
+export const SANDBOX_WORKER_ASSET = 'sandbox-worker.cjs';
+
 function inlineSandboxWorker(): Plugin {
   return {
     name: 'inline-sandbox-worker',
     setup(outer) {
+      let workerCode: string | undefined;
       outer.onLoad({ filter: SANDBOX_WORKER_SCRIPT }, async () => {
         const result = await build({
           entryPoints: [SANDBOX_WORKER],
@@ -93,13 +100,22 @@ function inlineSandboxWorker(): Plugin {
         // (an engine error message); it is data, so it is left out of the check.
         const found = findDynamicImports(code.replace(/`\\0asm(?:[^`\\]|\\.)*`/s, '``'));
         if (found.length > 0) throw new Error(`the sandbox worker still contains dynamic import():\n  ${found.join('\n  ')}`);
-        // Base64, so the main bundle's own check (and any reader) never sees the worker's text as code.
-        const base64 = Buffer.from(code, 'utf8').toString('base64');
+        workerCode = code;
         return {
-          contents: `export function sandboxWorkerScript() { return { script: Buffer.from(${JSON.stringify(base64)}, 'base64').toString('utf8'), eval: true }; }`,
+          contents: [
+            `import { readBundleAssetText } from ${JSON.stringify(BUNDLE_ASSETS)};`,
+            `export function sandboxWorkerScript() { return { script: readBundleAssetText(${JSON.stringify(SANDBOX_WORKER_ASSET)}), eval: true }; }`,
+          ].join('\n'),
           loader: 'js',
+          resolveDir: ROOT,
           watchFiles: [SANDBOX_WORKER],
         };
+      });
+      outer.onEnd((result) => {
+        const outfile = outer.initialOptions.outfile;
+        if (result.errors.length > 0 || outer.initialOptions.write === false || !outfile || workerCode === undefined) return;
+        mkdirSync(join(dirname(outfile), ASSETS_DIR), { recursive: true });
+        writeFileSync(join(dirname(outfile), ASSETS_DIR, SANDBOX_WORKER_ASSET), workerCode);
       });
     },
   };
@@ -176,6 +192,8 @@ function largestPackages(metafile: Metafile, count: number): string[] {
 
 export async function bundle(): Promise<{ file: string; bytes: number }> {
   mkdirSync(dirname(BUNDLE), { recursive: true });
+  // The assets of an earlier build must not travel into the next executable.
+  rmSync(join(dirname(BUNDLE), ASSETS_DIR), { recursive: true, force: true });
   const embeddedAddons: string[] = [];
   const result = await build(buildOptions(embeddedAddons));
   writeFileSync(join(dirname(BUNDLE), 'portcullis.meta.json'), JSON.stringify(result.metafile));

@@ -1,18 +1,18 @@
 /**
- * esbuild plugin: embeds native addons (.node files, e.g. @node-rs/argon2's prebuilt N-API binding) in the
- * bundle. esbuild has no loader for .node files, and the single executable could not load one from disk
+ * esbuild plugin: carries native addons (.node files, e.g. @node-rs/argon2's prebuilt N-API binding) with
+ * the bundle. esbuild has no loader for .node files, and the single executable could not load one from disk
  * anyway. Whatever import resolves to a .node file (a binding package whose `main` is the .node, or a
- * relative path that exists) becomes a small module that hands the embedded bytes to
- * build/embedded-addon-loader.ts, which writes them to a private temporary folder and process.dlopen()s them.
- * Only bindings installed for the build platform resolve; the other platforms' requires stay unresolved
- * inside their packages' try/catch, as on a normal install.
+ * relative path that exists) becomes a small module that asks build/embedded-addon-loader.ts for it by name;
+ * the file itself is copied to the bundle's assets folder (build/bundle-assets.ts), which build/sea.ts puts
+ * into the executable. Only bindings installed for the build platform resolve; the other platforms' requires
+ * stay unresolved inside their packages' try/catch, as on a normal install.
  */
 import type { Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { ASSETS_DIR } from './bundle-assets.ts';
 
 const LOADER = join(import.meta.dirname, 'embedded-addon-loader.ts');
-const BYTES_NAMESPACE = 'embedded-addon-bytes';
 
 export function embedNativeAddons(embedded: string[] = []): Plugin {
   return {
@@ -22,18 +22,17 @@ export function embedNativeAddons(embedded: string[] = []): Plugin {
         embedded.push(args.path);
         const contents = [
           `const { loadEmbeddedAddon } = require(${JSON.stringify(LOADER)});`,
-          `module.exports = loadEmbeddedAddon(${JSON.stringify(basename(args.path))}, require(${JSON.stringify(`${BYTES_NAMESPACE}:${args.path}`)}));`,
+          `module.exports = loadEmbeddedAddon(${JSON.stringify(basename(args.path))});`,
         ].join('\n');
         return { contents, loader: 'js', resolveDir: dirname(args.path) };
       });
-      build.onResolve({ filter: new RegExp(`^${BYTES_NAMESPACE}:`) }, (args) => ({
-        path: args.path.slice(BYTES_NAMESPACE.length + 1),
-        namespace: BYTES_NAMESPACE,
-      }));
-      build.onLoad({ filter: /.*/, namespace: BYTES_NAMESPACE }, (args) => ({
-        contents: readFileSync(args.path),
-        loader: 'binary',
-      }));
+      build.onEnd((result) => {
+        const outfile = build.initialOptions.outfile;
+        if (result.errors.length > 0 || build.initialOptions.write === false || !outfile) return;
+        const assets = join(dirname(outfile), ASSETS_DIR);
+        mkdirSync(assets, { recursive: true });
+        for (const addon of new Set(embedded)) copyFileSync(addon, join(assets, basename(addon)));
+      });
     },
   };
 }

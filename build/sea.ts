@@ -9,10 +9,11 @@
  * crash traces lose symbol names). It needs binutils' `strip`; the Dockerfile uses it.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, openSync, readFileSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ROOT, BUNDLE } from './bundle.ts';
+import { ASSETS_DIR } from './bundle-assets.ts';
 import { SEA_CONFIG, runtimeFlags } from './runtime-flags.ts';
 
 export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
@@ -59,20 +60,36 @@ export function findNodeBinary(): string {
   throw new Error(`no Node ${REQUIRED_MAJOR} ELF binary found; run \`npm ci\` (node devDependency). Rejected: ${rejected.join(', ') || 'none'}`);
 }
 
-function blobPath(): string {
-  const config = JSON.parse(readFileSync(SEA_CONFIG, 'utf8')) as { main: string; output: string };
+interface SeaConfig {
+  main: string;
+  output: string;
+  assets?: Record<string, string>;
+}
+
+/**
+ * sea-config.json plus every file of dist/assets/ (build/bundle-assets.ts) as an asset of the same name,
+ * written to dist/sea-config.json for `node --experimental-sea-config`: the assets depend on the build (the
+ * addon's file name is the platform's), the checked-in file does not.
+ */
+function effectiveConfig(): { file: string; blob: string } {
+  const config = JSON.parse(readFileSync(SEA_CONFIG, 'utf8')) as SeaConfig;
   if (join(ROOT, config.main) !== BUNDLE) throw new Error(`sea-config.json main must be ${relative(ROOT, BUNDLE)}`);
-  return join(ROOT, config.output);
+  const assetsDir = join(dirname(BUNDLE), ASSETS_DIR);
+  const names = existsSync(assetsDir) ? readdirSync(assetsDir) : [];
+  const assets = Object.fromEntries(names.map((name) => [name, join(assetsDir, name)]));
+  const file = join(dirname(BUNDLE), 'sea-config.json');
+  writeFileSync(file, JSON.stringify({ ...config, main: BUNDLE, output: join(ROOT, config.output), assets }, null, 2));
+  return { file, blob: join(ROOT, config.output) };
 }
 
 export async function buildExecutable(options: { strip: boolean }): Promise<{ file: string; bytes: number; node: string }> {
   if (!existsSync(BUNDLE)) throw new Error(`${relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
   const node = findNodeBinary();
-  const blob = blobPath();
+  const { file: seaConfig, blob } = effectiveConfig();
   rmSync(blob, { force: true });
   // The blob is written under the flags the executable runs with (sea-config.json execArgv): V8 rejects a
   // code cache made under other flags (--expose-gc changes its flag hash) and warns at every start.
-  execFileSync(node, [...runtimeFlags(), '--experimental-sea-config', SEA_CONFIG], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(node, [...runtimeFlags(), '--experimental-sea-config', seaConfig], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (!existsSync(blob)) throw new Error(`node --experimental-sea-config did not write ${relative(ROOT, blob)}`);
 
   rmSync(EXECUTABLE, { force: true });

@@ -1,13 +1,14 @@
 /**
  * build/native-addons.ts: a native addon (@node-rs/argon2's N-API binding) bundled with the server's build
- * options works from a folder with no node_modules, and its temporary copy is gone once it is loaded.
+ * options travels as a bundle asset (not as text inside the bundle), works from a folder with no
+ * node_modules, and leaves no temporary file (the executable's temporary copy: test/sea/sea.test.ts logins).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { buildOptions, findDynamicImports, ROOT } from '../../build/bundle.ts';
 
@@ -35,6 +36,8 @@ describe('embedded native addons', () => {
     assert.equal(embedded.length, 1);
     assert.match(embedded[0] ?? '', /argon2\.[\w-]+\.node$/);
     assert.deepEqual(findDynamicImports(readFileSync(outfile, 'utf8')), []);
+    assert.ok(existsSync(join(dir, 'run', 'assets', basename(embedded[0]!))), 'the addon is copied to the assets folder beside the bundle');
+    assert.ok(!readFileSync(outfile, 'utf8').includes('f0VMRgIB'), 'no base64 ELF image inside the bundle');
 
     const privateTmp = join(dir, 'tmp');
     mkdirSync(privateTmp);
