@@ -142,11 +142,14 @@ export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
     logOverride: { 'empty-import-meta': 'error' },
     // Third-party licence comments are kept together at the end of the file.
     legalComments: 'eof',
-    // Whitespace and syntax minification shrink the script V8 must read and compile at every start (the
-    // largest share of start-up time); identifiers and function names are kept, since libraries read
-    // constructor names and stack traces stay readable.
+    // Minification shrinks the script V8 must read and compile at every start and keeps in its heap as
+    // source for as long as the process runs (local identifiers: 8.5 -> 6.3 MiB, about 4 MiB of resident
+    // memory counting the executable's mapped copy). Function and class names are kept (keepNames): libraries
+    // read constructor names, and stack traces stay readable. No bundled library reads local or parameter
+    // names from source; MikroORM's constructor-parameter scan finds no constructor on defineEntity classes.
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
     keepNames: true,
     metafile: true,
     logLevel: 'warning',
