@@ -4,12 +4,12 @@
  * nulls count as absent, so GraphQL, REST and gRPC inputs reach the handler in one shape.
  */
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { TObject, TSchema } from './schema.ts';
 import { copyWithoutNulls, guardInput } from './input-guard.ts';
 import { AppError } from '../kernel/errors.ts';
 import { ONE_LINE_PATTERN, withInputLimits } from './input-limits.ts';
+import { cleanerFor } from './clean.ts';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -38,7 +38,7 @@ export function parseInput<T>(declared: TObject, raw: unknown): T {
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw AppError.invalid('request body must be a JSON object');
   }
-  const value = Value.Clean(schema, guardInput(raw ?? {}));
+  const value = cleanerFor(schema)(guardInput(raw ?? {}));
   const check = checkerFor(schema);
   if (!check.Check(value)) {
     const first = check.Errors(value).First();
@@ -57,7 +57,7 @@ export function parseInput<T>(declared: TObject, raw: unknown): T {
  * flag) can leave the server by accident, whatever the handler returned.
  */
 export function shapeOutput<T>(schema: TObject, value: unknown): T {
-  const cleaned = Value.Clean(schema, dropNulls(value));
+  const cleaned = cleanerFor(schema)(dropNulls(value));
   const check = checkerFor(schema);
   if (!check.Check(cleaned)) {
     const first = check.Errors(cleaned).First();
