@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sendRefusal } from './errors.ts';
-import { corsOptionsFor } from './security.ts';
+import { corsOptionsFor } from './cors.ts';
+import { securityHeaderWriter } from './security.ts';
 import { clientKey } from '../../modules/limits/index.ts';
 
 /**
@@ -31,6 +32,8 @@ function allowCors(deps: Deps, request: FastifyRequest, reply: FastifyReply): vo
 
 export function registerRateLimit(http: FastifyInstance, deps: Deps): void {
   if (deps.config.rateLimitRps <= 0) return;
+  // The policy hook (security.ts) that sets the security headers comes after this one: a refusal sets them.
+  const writeSecurityHeaders = securityHeaderWriter(deps.config);
   http.addHook('onRequest', async (request, reply) => {
     try {
       await deps.limits.consume('ip', clientKey(request.ip));
@@ -41,6 +44,7 @@ export function registerRateLimit(http: FastifyInstance, deps: Deps): void {
         request.log.error({ err }, 'per-IP rate limit unavailable');
         return undefined;
       }
+      writeSecurityHeaders(reply);
       allowCors(deps, request, reply);
       return sendRefusal(request, reply, err);
     }

@@ -1,68 +1,25 @@
 /**
- * Cross-cutting HTTP policy: security headers, CORS per --allowed-origins, the CSRF rule of specification
- * part 5 (state-changing POST needs Origin or Referer; with allowed origins `*` the Origin host must equal
- * the request host), and the SDK's x-authorizer-client-id check (reference.md "Compatibility").
- *
- * CORS never grants credentials to "any origin": under `--allowed-origins *` every origin may read
- * uncredentialed answers (Access-Control-Allow-Origin without Access-Control-Allow-Credentials), and only
- * origins listed explicitly (or by a `*.` wildcard entry) get credentialed CORS. Otherwise any web site could
- * read GET /v1/profile with the visitor's SameSite=None session cookies (Fetch standard, "CORS protocol and
- * credentials"; OWASP ASVS 4.0 14.5.3: the Origin header is checked against an allow list, never echoed).
+ * Cross-cutting HTTP policy, in one onRequest hook: security headers, CORS per --allowed-origins (cors.ts),
+ * the CSRF rule of specification part 5 (state-changing POST needs Origin or Referer; with allowed origins
+ * `*` the Origin host must equal the request host), and the SDK's x-authorizer-client-id check
+ * (reference.md "Compatibility").
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/flags.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { constantTimeEqual } from '../../kernel/crypto.ts';
 import { sendRefusal } from './errors.ts';
 import { originAllowed, originListed, originOf } from '../../kernel/origins.ts';
+import { corsAnswerer, registerPreflightRoute } from './cors.ts';
+import { memoized } from './header-memo.ts';
 
 export { originAllowed, originListed };
+export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 
 /** Endpoints called by back-ends with client credentials, exempt from the CSRF rule (reference.md). */
 const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-export const CORS_ALLOWED_HEADERS = [
-  'Authorization', 'Content-Type', 'x-authorizer-url', 'x-authorizer-client-id', 'x-service-admin-secret', 'x-request-id',
-];
-
-const CORS_COMMON = { allowedHeaders: CORS_ALLOWED_HEADERS, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 };
-
-/**
- * CORS answer for one request's Origin: a listed origin is echoed with credentials; under `*` any other
- * origin gets `Access-Control-Allow-Origin: *`, which browsers never honour for credentialed requests, so
- * cookies may ride along but the answer stays unreadable to the calling page; otherwise no CORS at all.
- */
-export function corsOptionsFor(allowed: readonly string[], origin: string | undefined): FastifyCorsOptions {
-  if (origin === undefined) return { ...CORS_COMMON, origin: false };
-  if (originListed(allowed, origin)) return { ...CORS_COMMON, origin: true, credentials: true };
-  if (allowed.includes('*')) return { ...CORS_COMMON, origin: '*', credentials: false };
-  return { ...CORS_COMMON, origin: false };
-}
-
-/** Distinct header values remembered per memo; past that the memo starts over (memory stays bounded). */
-const MEMO_LIMIT = 512;
-
-/**
- * A pure function of one header value, remembered for the values seen most recently: browsers send the
- * same few Origin values on every request, and parsing one as a URL and matching it against
- * --allowed-origins costs more than the rest of the policy. Any value (an attacker's too) only ever maps
- * to what `compute` says of it; a flood of distinct values clears the memo, it never grows past the limit.
- */
-function memoized<V>(compute: (value: string) => V): (value: string) => V {
-  const memo = new Map<string, V>();
-  return (value) => {
-    let answer = memo.get(value);
-    if (answer === undefined && !memo.has(value)) {
-      answer = compute(value);
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(value, answer);
-    }
-    return answer as V;
-  };
-}
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -97,38 +54,40 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
   };
 }
 
-/** Sent on every answer of the main listener (OWASP ASVS 4.0 14.4); HSTS only when --url is https. */
-function securityHeaders(config: Config): ReadonlyArray<readonly [string, string]> {
+/**
+ * Sent on every answer of the main listener (OWASP ASVS 4.0 14.4); HSTS only when --url is https. Set when
+ * a request arrives, so that every answer after that carries them, refusals and errors included; a route
+ * that needs another Content-Security-Policy sets its own over the default.
+ */
+export function securityHeaderWriter(config: Config): (reply: FastifyReply) => void {
   const headers: Array<readonly [string, string]> = [
     ['x-content-type-options', 'nosniff'],
     ['referrer-policy', 'strict-origin-when-cross-origin'],
     ['x-frame-options', 'DENY'],
     ['cross-origin-opener-policy', 'same-origin'],
+    ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
   ];
   if (config.url?.startsWith('https://')) headers.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
-  return headers;
+  return (reply) => {
+    for (const [name, value] of headers) reply.header(name, value);
+  };
 }
 
-const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'none'";
-
 /**
- * The policy hooks. Callback-style on purpose: each runs on every request, and an async hook costs a
- * promise per request for nothing. A hook that answers does not call `done` (Fastify's hook contract).
+ * The policy hook. One callback-style hook on purpose: it runs on every request, and each further hook (or
+ * an async one) costs a request more than the checks themselves. A hook that answers does not call `done`
+ * (Fastify's hook contract). Order: headers, CORS (a preflight is answered before any check, as browsers
+ * send it without credentials), CSRF, client id.
  */
 export async function registerSecurity(http: FastifyInstance, deps: Deps): Promise<void> {
   const { config } = deps;
-  const corsFor = memoized((origin: string) => corsOptionsFor(config.allowedOrigins, origin));
-  const noOrigin = corsOptionsFor(config.allowedOrigins, undefined);
-  await http.register(cors, {
-    delegator: (request, callback) => {
-      const origin = request.headers.origin;
-      callback(null, origin === undefined ? noOrigin : corsFor(origin));
-    },
-  });
-
+  const writeSecurityHeaders = securityHeaderWriter(config);
+  const answerCors = corsAnswerer(config);
   const csrf = csrfRule(config);
   const expectedClientId = config.clientId ?? '';
   http.addHook('onRequest', (request, reply, done) => {
+    writeSecurityHeaders(reply);
+    if (answerCors(request, reply)) return;
     const problem = csrf(request);
     if (problem) {
       sendRefusal(request, reply, AppError.forbidden(problem));
@@ -141,11 +100,5 @@ export async function registerSecurity(http: FastifyInstance, deps: Deps): Promi
     }
     done();
   });
-
-  const headers = securityHeaders(config);
-  http.addHook('onSend', (_request, reply, payload, done) => {
-    for (const [name, value] of headers) reply.header(name, value);
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
-    done(null, payload);
-  });
+  registerPreflightRoute(http);
 }
