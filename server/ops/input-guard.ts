@@ -112,23 +112,30 @@ export function guardInput(raw: unknown): unknown {
   return root;
 }
 
+interface CopyFrame {
+  source: object;
+  target: Container;
+}
+
+/** A Date as it is; a list or object as an empty copy that the walk fills from `stack` later. */
+function copyOf(item: object, stack: CopyFrame[]): unknown {
+  if (item instanceof Date) return item;
+  const copy: Container = Array.isArray(item) ? [] : {};
+  stack.push({ source: item, target: copy });
+  return copy;
+}
+
 /** `dropNulls` for values the server made (outputs): no refusals, any depth, no recursion. */
 export function copyWithoutNulls(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const root: Container = Array.isArray(value) ? [] : {};
-  const stack: Array<{ source: object; target: Container }> = [{ source: value, target: root }];
-  const copyOf = (item: object): unknown => {
-    if (item instanceof Date) return item;
-    const copy: Container = Array.isArray(item) ? [] : {};
-    stack.push({ source: item, target: copy });
-    return copy;
-  };
+  const stack: CopyFrame[] = [{ source: value, target: root }];
   while (stack.length > 0) {
     const { source, target } = stack.pop()!;
     if (Array.isArray(source)) {
       // List items keep their nulls (a list's positions mean something); undefined has no JSON spelling.
       for (const item of source as unknown[]) {
-        if (item !== undefined) (target as unknown[]).push(item !== null && typeof item === 'object' ? copyOf(item) : item);
+        if (item !== undefined) (target as unknown[]).push(item !== null && typeof item === 'object' ? copyOf(item, stack) : item);
       }
       continue;
     }
@@ -136,7 +143,7 @@ export function copyWithoutNulls(value: unknown): unknown {
     for (const key of Object.keys(record)) {
       const item = record[key];
       if (item === undefined || item === null) continue;
-      const copy = typeof item === 'object' ? copyOf(item) : item;
+      const copy = typeof item === 'object' ? copyOf(item, stack) : item;
       // Assigning `__proto__` would replace the copy's prototype; every other key is a plain own property.
       if (key === '__proto__') Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
       else (target as Record<string, unknown>)[key] = copy;
