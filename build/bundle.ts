@@ -27,6 +27,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedNativeAddons } from './native-addons.ts';
 import { ASSETS_DIR } from './bundle-assets.ts';
+import { separateDrivers } from './driver-bundles.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = join(ROOT, 'dist', 'portcullis.cjs');
@@ -121,12 +122,9 @@ function inlineSandboxWorker(): Plugin {
   };
 }
 
-/** The esbuild options; the plugin records the native addons it embeds into `embeddedAddons`. */
-export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
+/** What the main bundle and the separately bundled drivers (driver-bundles.ts) share. */
+function commonOptions(): BuildOptions {
   return {
-    entryPoints: [join(ROOT, 'server', 'main.ts')],
-    outfile: BUNDLE,
-    bundle: true,
     platform: 'node',
     target: 'node24',
     format: 'cjs',
@@ -151,9 +149,20 @@ export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
     minifySyntax: true,
     minifyIdentifiers: true,
     keepNames: true,
-    metafile: true,
     logLevel: 'warning',
-    plugins: [embedNativeAddons(embeddedAddons), inlineSandboxWorker()],
+  };
+}
+
+/** The esbuild options; the plugin records the native addons it embeds into `embeddedAddons`. */
+export function buildOptions(embeddedAddons: string[] = []): BuildOptions {
+  const common = commonOptions();
+  return {
+    ...common,
+    entryPoints: [join(ROOT, 'server', 'main.ts')],
+    outfile: BUNDLE,
+    bundle: true,
+    metafile: true,
+    plugins: [embedNativeAddons(embeddedAddons), inlineSandboxWorker(), separateDrivers(common)],
   };
 }
 
