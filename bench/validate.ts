@@ -1,61 +1,68 @@
 /**
- * `npm run bench:validate [-- --seconds S --connections C --executable PATH]`: token validation throughput
- * of the single executable against a bare Fastify route answering the same JSON, both measured in this run
- * (issue target: ours >= 50% of bare Fastify). --executable measures another build than dist/portcullis.
+ * `npm run bench:validate [-- --seconds S --slices K --connections C --executable PATH]`: token validation
+ * throughput of the single executable against a bare Fastify route answering the same JSON, both measured
+ * in this run (issue target: ours >= 50% of bare Fastify). --executable measures another build than
+ * dist/portcullis.
  *
- * Ours: dist/portcullis copied alone into an empty folder, on SQLite, default flags except
- * `--rate-limit-rps 0` (the per-IP limit would measure the limiter: every request here comes from one IP).
- * One user signs up and logs in; autocannon then keeps C connections busy for S seconds on
- * POST /v1/validate_jwt_token with that access token (a browser-like Origin, as the CSRF rule asks).
- * Anchor: bench/bare-fastify.ts, the same fastify package in a child process of the same Node binary,
- * answering POST with `{is_valid: true, claims}` (the claims our server answered), measured right after ours
- * with the same load. Both get a short warm-up first so that neither pays for its JIT in the figure.
- * Figures are printed (bench/report.ts), never asserted.
+ * - Ours: dist/portcullis copied alone into an empty folder, on SQLite, default flags except
+ *   `--rate-limit-rps 0` (the per-IP limit would measure the limiter: every request here comes from one
+ *   IP). One user signs up and logs in; autocannon keeps C connections (default 16) busy on
+ *   POST /v1/validate_jwt_token with that access token (a browser-like Origin, as the CSRF rule asks).
+ * - Anchor: bench/bare-fastify.ts, the same fastify package in a child process of the same Node binary,
+ *   answering POST with `{is_valid: true, claims}` (the claims our server answered) under the same load.
+ *
+ * Each gets S seconds in all (default 10), cut into K slices (default 5) taken in turn (ours, bare,
+ * bare, ours, ...), after a 2 s warm-up each, so that a shared machine whose load changes during the run
+ * weighs on both alike. Beside requests/s the bench prints each server's CPU time per answered request
+ * (/proc), which the neighbours' load disturbs much less. Figures are printed (bench/report.ts), never
+ * asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, run, serverFlags, stop, waitFor200 } from '../test/sea/executable.ts';
 import { numberArg, report } from './report.ts';
 
 const PATH = '/v1/validate_jwt_token';
 const WARMUP_SECONDS = 2;
 
-/** The part of autocannon's result this bench reads (autocannon ships no types). */
-interface LoadResult {
-  duration: number;
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  latency: { p50: number; p99: number };
-}
-
-interface LoadOptions {
-  url: string;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-  connections: number;
-  duration: number;
-}
-
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>;
-
 interface Measured {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time (user + system) per answered request, in microseconds. */
+  cpuMicros: number;
 }
 
-async function load(options: LoadOptions): Promise<Measured> {
-  const result = await autocannon(options);
+/**
+ * CPU seconds a process has used (utime + stime of /proc/<pid>/stat, in USER_HZ = 1/100 s ticks on
+ * Linux). Less sensitive than requests/s to what else the machine runs: it is the work one request costs.
+ */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** C connections on one URL for `seconds`, with the server's CPU time over the same span. */
+async function slice(url: string, load: Omit<autocannon.Options, 'url'>, seconds: number, pid: number): Promise<{ result: autocannon.Result; cpu: number }> {
+  const cpuBefore = cpuSeconds(pid);
+  const result = await autocannon({ ...load, url, duration: seconds, skipAggregateResult: true });
+  return { result, cpu: cpuSeconds(pid) - cpuBefore };
+}
+
+function summary(slices: Array<{ result: autocannon.Result; cpu: number }>, url: string, load: Omit<autocannon.Options, 'url'>): Measured {
+  const answered = slices.reduce((sum, s) => sum + s.result['2xx'], 0);
+  const seconds = slices.reduce((sum, s) => sum + s.result.duration, 0);
+  const cpu = slices.reduce((sum, s) => sum + s.cpu, 0);
+  const merged = autocannon.aggregateResult(slices.map((s) => s.result), { ...load, url });
   return {
-    rps: result['2xx'] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
+    rps: answered / seconds,
+    p50: merged.latency.p50,
+    p99: merged.latency.p99,
+    errors: slices.reduce((sum, s) => sum + s.result.non2xx + s.result.errors + s.result.timeouts, 0),
+    cpuMicros: answered > 0 ? (cpu * 1e6) / answered : 0,
   };
 }
 
@@ -98,6 +105,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const seconds = numberArg(argv, 'seconds', 10);
   const connections = numberArg(argv, 'connections', 16);
+  const slices = numberArg(argv, 'slices', 5);
   const executableIndex = argv.indexOf('--executable');
   const executable = executableIndex >= 0 ? argv[executableIndex + 1] : undefined;
   if (executableIndex >= 0 && !executable) throw new Error('--executable takes a path');
@@ -122,16 +130,30 @@ async function main(): Promise<void> {
     const sameAnswer = await postJson(anchorUrl, base, JSON.parse(body));
     if (JSON.stringify(sameAnswer) !== JSON.stringify(validated)) throw new Error('the anchor does not answer the same JSON');
 
-    const headers = { 'content-type': 'application/json', origin: base };
-    const options = (url: string, duration: number): LoadOptions => ({ url, method: 'POST', headers, body, connections, duration });
-    await load(options(`${base}${PATH}`, WARMUP_SECONDS));
-    await load(options(anchorUrl, WARMUP_SECONDS));
-    const ours = await load(options(`${base}${PATH}`, seconds));
-    const bare = await load(options(anchorUrl, seconds));
+    const load = { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body, connections };
+    const ourUrl = `${base}${PATH}`;
+    const ourPid = server.child.pid!;
+    const anchorPid = anchor.child.pid!;
+    await slice(ourUrl, load, WARMUP_SECONDS, ourPid);
+    await slice(anchorUrl, load, WARMUP_SECONDS, anchorPid);
+    const oursSlices: Array<{ result: autocannon.Result; cpu: number }> = [];
+    const bareSlices: Array<{ result: autocannon.Result; cpu: number }> = [];
+    for (let i = 0; i < slices; i++) {
+      // ours, bare, bare, ours, ...: neither side is always the one measured first
+      const turn = [
+        async () => oursSlices.push(await slice(ourUrl, load, seconds / slices, ourPid)),
+        async () => bareSlices.push(await slice(anchorUrl, load, seconds / slices, anchorPid)),
+      ];
+      if (i % 2 === 1) turn.reverse();
+      for (const take of turn) await take();
+    }
+    const ours = summary(oursSlices, ourUrl, load);
+    const bare = summary(bareSlices, anchorUrl, load);
 
-    console.log(`${connections} connections, ${seconds} s each, after ${WARMUP_SECONDS} s of warm-up each`);
-    console.log(`portcullis:   ${ours.rps.toFixed(0)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors}`);
-    console.log(`bare Fastify: ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms, errors ${bare.errors}`);
+    console.log(`${connections} connections, ${seconds} s each in ${slices} alternating slices, after ${WARMUP_SECONDS} s of warm-up each`);
+    for (const [name, m] of [['portcullis:  ', ours], ['bare Fastify:', bare]] as const) {
+      console.log(`${name} ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, server CPU ${m.cpuMicros.toFixed(0)} us/request`);
+    }
     report('validate', [
       {
         figure: `POST ${PATH}, requests/s (${connections} connections, ${seconds} s)`,
@@ -141,7 +163,7 @@ async function main(): Promise<void> {
         unit: 'req/s',
         target: '>= 50% of bare Fastify',
         met: ours.rps >= 0.5 * bare.rps,
-        detail: `p99 ${ours.p99} ms (bare ${bare.p99} ms), errors ${ours.errors} (bare ${bare.errors})`,
+        detail: `p99 ${ours.p99} ms (bare ${bare.p99} ms), errors ${ours.errors} (bare ${bare.errors}), server CPU ${ours.cpuMicros.toFixed(0)} us/request (bare ${bare.cpuMicros.toFixed(0)})`,
       },
     ]);
   } finally {
