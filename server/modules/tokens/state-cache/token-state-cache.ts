@@ -4,8 +4,11 @@
  * architecture.md "Horizontal scale").
  *
  * How long an answer may be trusted without reading the database again:
- * - 60 s while a broadcast channel delivers (channel.ts: heartbeats arrive), because every instance then
- *   hears of a write within milliseconds of its commit and forgets what it ended;
+ * - 10 s while a broadcast channel delivers (channel.ts: heartbeats arrive), because every instance then
+ *   hears of a write within milliseconds of its commit and forgets what it ended. Not longer: a broadcast
+ *   can still be lost (the writer dies between its commit and its NOTIFY, or every retry fails), and this is
+ *   how long another instance may then honour what was revoked; one read per token and user every 10 s
+ *   costs nothing next to the validations it spares;
  * - 100 ms otherwise (SQLite, MariaDB, MySQL or MongoDB without --redis-url, or a channel that is down),
  *   so what another process revoked stops counting within 100 ms everywhere.
  * A write on this instance counts at once either way (transaction-hooks.ts, invalidation-ledger.ts).
@@ -45,7 +48,7 @@ export interface CacheLimits {
 export const DEFAULT_LIMITS: CacheLimits = {
   maxEntries: 10_000,
   shortTrustMs: 100,
-  longTrustMs: 60_000,
+  longTrustMs: 10_000,
   heartbeatMs: 1000,
   healthWindowMs: 3000,
   claimsMaxAgeMs: 5 * 60_000,
