@@ -13,7 +13,7 @@
  */
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { ARGON2_PARAMS } from '../server/modules/passwords/index.ts';
-import { numberArg } from './report.ts';
+import { numberArg } from './harness.ts';
 
 const PASSWORD = 'B3nch!mark';
 /** Algorithm is a const enum in the binding's typings (no runtime object); 2 is Argon2id. */

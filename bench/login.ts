@@ -23,12 +23,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, rssMiB, run, serverFlags, stop, waitFor200, type Running } from '../test/sea/executable.ts';
 import type { CeilingSlice } from './argon2-ceiling.ts';
-import { median, numberArg, report } from './report.ts';
+import { median, report } from './report.ts';
+import { executableArg, numberArg, postJson } from './harness.ts';
 
 const CREDENTIALS = { email: 'bench@example.com', password: 'B3nch!mark' };
 const LIBUV_DEFAULT_POOL = 4;
@@ -55,26 +56,13 @@ interface RunFigures {
 }
 
 function options(argv: readonly string[]): Options {
-  const at = argv.indexOf('--executable');
-  const executable = at >= 0 ? argv[at + 1] : undefined;
-  if (at >= 0 && !executable) throw new Error('--executable takes a path');
   return {
     seconds: numberArg(argv, 'seconds', 10),
     slices: Math.round(numberArg(argv, 'slices', 5)),
     connections: Math.round(numberArg(argv, 'connections', 16)),
     runs: Math.round(numberArg(argv, 'runs', 1)),
-    executable: executable ? resolve(executable) : undefined,
+    executable: executableArg(argv),
   };
-}
-
-async function post(port: number, path: string, body: unknown): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
-    body: JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 function loginLoad(port: number, seconds: number, connections: number): autocannon.Options {
@@ -127,8 +115,8 @@ async function measureRun(opts: Options): Promise<RunFigures> {
   try {
     server = run(copy.executable, flags, copy.dir);
     await waitFor200(`http://127.0.0.1:${ports.http}/healthz`, server, performance.now());
-    const created = await post(ports.http, '/v1/signup', { ...CREDENTIALS, confirm_password: CREDENTIALS.password });
-    if (created !== 200) throw new Error(`signup answered ${created}`);
+    const base = `http://127.0.0.1:${ports.http}`;
+    await postJson(`${base}/v1/signup`, base, { ...CREDENTIALS, confirm_password: CREDENTIALS.password });
     for (const threads of poolSizes) workers.push(await ceilingWorker(threads));
     await autocannon(loginLoad(ports.http, 1, opts.connections)); // warm-up: JIT, statements, the pool's threads
     await sleep(DRAIN_MS);

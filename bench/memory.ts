@@ -11,50 +11,13 @@
  * after the load ends, while idle. The peak during the load is printed beside it. Figures are printed, not
  * asserted.
  */
-import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, rssMiB, run, serverFlags, SECRETS, stop, waitFor200 } from '../test/sea/executable.ts';
-import { numberArg, report } from './report.ts';
+import { report } from './report.ts';
+import { executableArg, numberArg, postJson, signUpAndLogIn, sleep } from './harness.ts';
 
 const IDLE_MS = 2_000;
 const WITHIN = 0.2;
-
-interface LoadResult {
-  duration: number;
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-interface LoadOptions {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-}
-
-/** autocannon ships no types; this is the part used. */
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function stringArg(argv: readonly string[], name: string): string | undefined {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-}
-
-async function call(url: string, origin: string, body: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin, ...headers },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 const MODEL = `model
   schema 1.1
@@ -72,20 +35,16 @@ type doc
 /** One user with a token, and an FGA model whose checks walk a few relations. */
 async function setUp(base: string): Promise<{ token: string; credentials: { email: string; password: string } }> {
   const credentials = { email: 'bench-memory@example.com', password: 'B3nch!mark-memory' };
-  await call(`${base}/v1/signup`, base, { ...credentials, confirm_password: credentials.password });
-  const login = await call(`${base}/v1/login`, base, credentials);
-  const token = login.access_token;
-  if (typeof token !== 'string') throw new Error('login answered no access_token');
-  const validated = await call(`${base}/v1/validate_jwt_token`, base, { token_type: 'access_token', token });
-  const sub = (validated.claims as { sub?: unknown } | undefined)?.sub;
+  const { token, validated } = await signUpAndLogIn(base, credentials);
+  const sub = validated.claims.sub;
   if (typeof sub !== 'string') throw new Error(`validation answered no sub: ${JSON.stringify(validated)}`);
   const admin = { 'x-service-admin-secret': SECRETS.adminSecret };
-  await call(`${base}/v1/admin/fga/model`, base, { dsl: MODEL }, admin);
+  await postJson(`${base}/v1/admin/fga/model`, base, { dsl: MODEL }, admin);
   const tuples = [
     { user: `user:${sub}`, relation: 'member', object: 'team:core' },
     ...Array.from({ length: 20 }, (_, i) => ({ user: 'team:core#member', relation: 'editor', object: `doc:${i}` })),
   ];
-  await call(`${base}/v1/admin/fga/tuples`, base, { tuples }, admin);
+  await postJson(`${base}/v1/admin/fga/tuples`, base, { tuples }, admin);
   return { token, credentials };
 }
 
@@ -107,7 +66,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const seconds = numberArg(argv, 'seconds', 20);
   const settleMs = numberArg(argv, 'settle-ms', 5_000);
-  const copy = isolatedCopy(stringArg(argv, 'executable'));
+  const copy = isolatedCopy(executableArg(argv));
   const ports = await freePorts();
   const base = `http://127.0.0.1:${ports.http}`;
   const server = run(copy.executable, serverFlags(copy.dir, ports, ['--rate-limit-rps', '0', '--log-level', 'warn']), copy.dir);
@@ -121,7 +80,7 @@ async function main(): Promise<void> {
     const json = { 'content-type': 'application/json', origin: base };
     const bearer = { ...json, authorization: `Bearer ${token}` };
     const checks = Array.from({ length: 10 }, (_, i) => ({ relation: 'viewer', object: `doc:${i * 2}` }));
-    const streams: Record<string, LoadOptions> = {
+    const streams: Record<string, autocannon.Options> = {
       validate: { url: `${base}/v1/validate_jwt_token`, method: 'POST', headers: json, body: JSON.stringify({ token_type: 'access_token', token }), connections: 6, duration: seconds },
       profile: { url: `${base}/v1/profile`, method: 'GET', headers: bearer, connections: 4, duration: seconds },
       check: { url: `${base}/v1/check_permissions`, method: 'POST', headers: bearer, body: JSON.stringify({ checks }), connections: 4, duration: seconds },

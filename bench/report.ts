@@ -74,11 +74,3 @@ export function median(values: readonly number[]): number {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
-
-/** `--name value` from argv as a positive number, or the fallback. */
-export function numberArg(argv: readonly string[], name: string, fallback: number): number {
-  const index = argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} takes a positive number`);
-  return value;
-}

@@ -13,7 +13,8 @@
 import { join } from 'node:path';
 import { findNodeBinary } from '../build/sea.ts';
 import { freePort, freePorts, isolatedCopy, rssMiB, run, serverFlags, stop, waitFor200, type Running } from '../test/sea/executable.ts';
-import { median, numberArg, report } from './report.ts';
+import { median, report } from './report.ts';
+import { executableArg, numberArg, sleep } from './harness.ts';
 
 const TARGET_MS = 500;
 const TARGET_MIB = 100;
@@ -23,7 +24,6 @@ interface Sample {
   idleRssMiB: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Spawns, waits for the first 200 on `url`, waits `idleMs`, reads RSS, stops. */
 async function measure(start: () => Running, url: string, idleMs: number): Promise<Sample> {
@@ -52,17 +52,12 @@ async function measurePortcullis(executable: string, dir: string, run_: number, 
   return measure(() => run(executable, flags, dir), `http://127.0.0.1:${ports.http}/readyz`, idleMs);
 }
 
-function stringArg(argv: readonly string[], name: string): string | undefined {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const runs = numberArg(argv, 'runs', 5);
   const idleMs = numberArg(argv, 'idle-ms', 2_000);
   const node = findNodeBinary();
-  const copy = isolatedCopy(stringArg(argv, 'executable'));
+  const copy = isolatedCopy(executableArg(argv));
   const ours: Sample[] = [];
   const anchor: Sample[] = [];
   try {

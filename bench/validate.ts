@@ -19,10 +19,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, run, serverFlags, stop, waitFor200 } from '../test/sea/executable.ts';
-import { numberArg, report } from './report.ts';
+import { report } from './report.ts';
+import { executableArg, numberArg, postJson, signUpAndLogIn } from './harness.ts';
 
 const PATH = '/v1/validate_jwt_token';
 const WARMUP_SECONDS = 2;
@@ -66,17 +67,6 @@ function summary(slices: Array<{ result: autocannon.Result; cpu: number }>, url:
   };
 }
 
-async function postJson(url: string, origin: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
 /** Starts bench/bare-fastify.ts and resolves with its port once it listens. */
 function startAnchor(claims: unknown): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'bare-fastify.ts'), PATH], {
@@ -106,24 +96,16 @@ async function main(): Promise<void> {
   const seconds = numberArg(argv, 'seconds', 10);
   const connections = numberArg(argv, 'connections', 16);
   const slices = numberArg(argv, 'slices', 5);
-  const executableIndex = argv.indexOf('--executable');
-  const executable = executableIndex >= 0 ? argv[executableIndex + 1] : undefined;
-  if (executableIndex >= 0 && !executable) throw new Error('--executable takes a path');
-  const copy = executable ? isolatedCopy(resolve(executable)) : isolatedCopy();
+  const executable = executableArg(argv);
+  const copy = executable ? isolatedCopy(executable) : isolatedCopy();
   const ports = await freePorts();
   const base = `http://127.0.0.1:${ports.http}`;
   const server = run(copy.executable, serverFlags(copy.dir, ports, ['--rate-limit-rps', '0']), copy.dir);
   let anchor: { child: ChildProcess; port: number } | undefined;
   try {
     await waitFor200(`${base}/healthz`, server, performance.now());
-    const credentials = { email: 'bench@example.com', password: 'B3nch!mark-validate' };
-    await postJson(`${base}/v1/signup`, base, { ...credentials, confirm_password: credentials.password });
-    const login = await postJson(`${base}/v1/login`, base, credentials);
-    const token = login.access_token;
-    if (typeof token !== 'string') throw new Error('login answered no access_token');
+    const { token, validated } = await signUpAndLogIn(base, { email: 'bench@example.com', password: 'B3nch!mark-validate' });
     const body = JSON.stringify({ token_type: 'access_token', token });
-    const validated = await postJson(`${base}${PATH}`, base, JSON.parse(body));
-    if (validated.is_valid !== true) throw new Error(`validation answered ${JSON.stringify(validated)}`);
 
     anchor = await startAnchor(validated.claims);
     const anchorUrl = `http://127.0.0.1:${anchor.port}${PATH}`;
