@@ -39,12 +39,16 @@ export function findSession(em: EntityManager, sessionId: string): Promise<Sessi
   return em.findOne(Session, { id: sessionId });
 }
 
+/** A session that still opens: neither revoked nor expired. */
+export function sessionIsLive(session: SessionRow | null, now: Date): session is SessionRow {
+  return session !== null && session.revokedAt == null && session.expiresAt.getTime() > now.getTime();
+}
+
 /** The session a raw token opens, when it is neither revoked nor expired. */
 export async function findLiveSessionByToken(em: EntityManager, token: string, now: Date): Promise<SessionRow | null> {
   if (!token) return null;
   const session = await em.findOne(Session, { id: sha256Hex(token) });
-  if (!session || session.revokedAt != null || session.expiresAt.getTime() <= now.getTime()) return null;
-  return session;
+  return sessionIsLive(session, now) ? session : null;
 }
 
 /** `keep` spares one session of the user (a password change keeps the caller signed in). */

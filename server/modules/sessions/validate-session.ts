@@ -8,13 +8,9 @@ import { inTransaction, type OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import type { UserRow } from '../users/user.entity.ts';
-import { findLiveSessionByToken } from './session-store.ts';
+import { findLiveSessionByToken, sessionIsLive } from './session-store.ts';
 import type { SessionRow } from './session.entity.ts';
 import { activeUser, findActiveUser } from './active-user.ts';
-
-function isLive(session: SessionRow | null, now: Date): session is SessionRow {
-  return session !== null && session.revokedAt == null && session.expiresAt.getTime() > now.getTime();
-}
 
 export async function validateSessionToken(
   ctx: OpContext & { em?: EntityManager },
@@ -31,7 +27,7 @@ export async function validateSessionToken(
     return { session, user };
   }
   const session = raw ? await cache.session(sha256Hex(raw)) : null;
-  if (!isLive(session, ctx.deps.clock.now())) throw AppError.unauthenticated('invalid or expired session');
+  if (!sessionIsLive(session, ctx.deps.clock.now())) throw AppError.unauthenticated('invalid or expired session');
   const user = activeUser(await cache.user(session.userId));
   if (!user) throw AppError.unauthenticated('user access has been revoked');
   return { session, user };
