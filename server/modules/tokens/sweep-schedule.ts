@@ -6,6 +6,7 @@
  * two ORM statements (about 0.7 ms of the event loop, a seventh of a login's own work). So a user is swept
  * at most once per SWEEP_INTERVAL_MS per database and process; a user not seen recently is swept at once.
  */
+import { BoundedMap } from '../../kernel/bounded-map.ts';
 
 /** Leftover expired rows of an active user stay at most this old before a login sweeps them. */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -14,13 +15,13 @@ export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 export const SWEPT_USERS_KEPT = 4096;
 
 export class SweepSchedule {
-  readonly #lastSweep = new Map<string, number>();
+  /** Least recently swept first: a write makes an entry the newest, and the oldest go past the bound. */
+  readonly #lastSweep: BoundedMap<string, number>;
   readonly #intervalMs: number;
-  readonly #kept: number;
 
   constructor(intervalMs = SWEEP_INTERVAL_MS, kept = SWEPT_USERS_KEPT) {
     this.#intervalMs = intervalMs;
-    this.#kept = kept;
+    this.#lastSweep = new BoundedMap(kept);
   }
 
   get size(): number {
@@ -35,10 +36,7 @@ export class SweepSchedule {
     const at = now.getTime();
     const last = this.#lastSweep.get(userId);
     if (last !== undefined && at >= last && at - last < this.#intervalMs) return false;
-    // Re-inserted so that the map's order stays least recently swept first.
-    this.#lastSweep.delete(userId);
     this.#lastSweep.set(userId, at);
-    if (this.#lastSweep.size > this.#kept) this.#lastSweep.delete(this.#lastSweep.keys().next().value!);
     return true;
   }
 }

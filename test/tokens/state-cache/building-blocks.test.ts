@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedMap } from '../../../server/modules/tokens/state-cache/bounded-map.ts';
+import { BoundedMap } from '../../../server/kernel/bounded-map.ts';
 import { InvalidationLedger } from '../../../server/modules/tokens/state-cache/invalidation-ledger.ts';
 import { CachedTable } from '../../../server/modules/tokens/state-cache/cached-table.ts';
 import { TokenStateHooks } from '../../../server/modules/tokens/state-cache/transaction-hooks.ts';

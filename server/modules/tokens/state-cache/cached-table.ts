@@ -7,7 +7,7 @@
  * Concurrent misses of one id share one read, but only while nothing was invalidated since that read
  * began: a request that arrives after a revocation never joins a read that may have seen the row before it.
  */
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from '../../../kernel/bounded-map.ts';
 import type { InvalidationLedger } from './invalidation-ledger.ts';
 
 interface Entry<T> {

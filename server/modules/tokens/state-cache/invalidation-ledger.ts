@@ -12,7 +12,7 @@
  * The ledger is bounded: forgetting a key raises a floor below which every cached answer counts as stale,
  * which can only cause extra reads, never a stale answer.
  */
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from '../../../kernel/bounded-map.ts';
 
 export class InvalidationLedger {
   #epoch = 0;

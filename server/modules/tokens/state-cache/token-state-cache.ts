@@ -22,7 +22,7 @@ import { User, type UserRow } from '../../users/user.entity.ts';
 import { Session, type SessionRow } from '../../sessions/session.entity.ts';
 import { TokenRecord } from '../token-record.entity.ts';
 import type { Claims } from '../jwt.ts';
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from '../../../kernel/bounded-map.ts';
 import { CachedTable } from './cached-table.ts';
 import { InvalidationLedger } from './invalidation-ledger.ts';
 import { TokenStateHooks, sessionKey, userKey } from './transaction-hooks.ts';
