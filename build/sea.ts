@@ -11,9 +11,10 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { ROOT, BUNDLE } from './bundle.ts';
 import { ASSETS_DIR } from './bundle-assets.ts';
+import { UI_DIR } from './ui.ts';
 import { SEA_CONFIG, runtimeFlags } from './runtime-flags.ts';
 
 export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
@@ -76,7 +77,15 @@ function effectiveConfig(): { file: string; blob: string } {
   if (join(ROOT, config.main) !== BUNDLE) throw new Error(`sea-config.json main must be ${relative(ROOT, BUNDLE)}`);
   const assetsDir = join(dirname(BUNDLE), ASSETS_DIR);
   const names = existsSync(assetsDir) ? readdirSync(assetsDir) : [];
-  const assets = Object.fromEntries(names.map((name) => [name, join(assetsDir, name)]));
+  const assets: Record<string, string> = Object.fromEntries(names.map((name) => [name, join(assetsDir, name)]));
+  // The frontends (build/ui.ts) as `ui/<path under dist/ui>`, read by server/transports/http/ui/ui-assets.ts.
+  if (existsSync(UI_DIR)) {
+    for (const file of readdirSync(UI_DIR, { recursive: true, withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const path = join(file.parentPath, file.name);
+      assets[`ui/${relative(UI_DIR, path).split(sep).join('/')}`] = path;
+    }
+  }
   const file = join(dirname(BUNDLE), 'sea-config.json');
   writeFileSync(file, JSON.stringify({ ...config, main: BUNDLE, output: join(ROOT, config.output), assets }, null, 2));
   return { file, blob: join(ROOT, config.output) };

@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { runtimeFlags } from './runtime-flags.ts';
@@ -111,7 +111,30 @@ export function localFlags(dataDir: string, clientId: string, extra: readonly st
   return { url, args };
 }
 
-function main(extra: string[]): void {
+/**
+ * The frontends are served from dist/ui (build/ui.ts). A fresh clone has none, and an edited source makes
+ * it stale, so `npm start` builds them first in either case (a few seconds); otherwise it starts at once.
+ */
+async function ensureUiBuilt(): Promise<void> {
+  const { UI_APPS, UI_DIR, UI_MANIFEST } = await import('./ui.ts');
+  const manifest = join(UI_DIR, UI_MANIFEST);
+  const builtAt = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
+  const root = join(import.meta.dirname, '..');
+  const sources = [...UI_APPS.map((app) => app.source), 'ui-shared'];
+  const newest = Math.max(
+    ...sources.flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+    ),
+  );
+  if (builtAt >= newest) return;
+  console.log('building the login UI and the console (dist/ui)…');
+  const { buildUi } = await import('./ui.ts');
+  await buildUi();
+}
+
+async function main(extra: string[]): Promise<void> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) {
     console.error(`npm start needs Node 24 (this is ${process.version}); run it through npm so node_modules/.bin/node is used`);
@@ -121,6 +144,7 @@ function main(extra: string[]): void {
   const { file, secrets, created } = loadOrCreateSecrets(dataDir);
   writeSecretFiles(dataDir, secrets);
   const { url, args } = localFlags(relative(process.cwd(), dataDir) || '.', secrets.clientId, extra);
+  await ensureUiBuilt();
   console.log(`Portcullis at ${url}`);
   console.log(`admin secret ${created ? 'generated in' : 'kept in'} ${relative(process.cwd(), file)} (with client id, client secret and JWT secret)`);
 
@@ -147,4 +171,9 @@ function main(extra: string[]): void {
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0)));
 }
 
-if (process.argv[1] && import.meta.filename === process.argv[1]) main(process.argv.slice(2));
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  main(process.argv.slice(2)).catch((err: Error) => {
+    console.error(`npm start failed: ${err.message}`);
+    process.exit(1);
+  });
+}

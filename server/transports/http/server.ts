@@ -17,6 +17,7 @@ import { registerGraphql } from '../graphql/register.ts';
 import { registerProtocolRoutes } from './protocol/index.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
+import { registerUiRoutes } from './ui/ui-routes.ts';
 
 export interface HttpServerOptions {
   metrics: HttpMetrics;
@@ -53,5 +54,6 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);
   await registerGraphql(http, deps, registry);
+  registerUiRoutes(http, deps);
   return http;
 }

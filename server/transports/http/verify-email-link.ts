@@ -9,43 +9,20 @@
  * nothing of the query in it. Tokens never travel in the redirect URL; the application reads its session
  * with the cookie (the SDK's getSession).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
 import { verifyEmailOp } from '../../modules/accounts/email-link.ops.ts';
 import { boundRedirectUri } from '../../modules/accounts/redirect-uri.ts';
-import { escapeHtml } from '../../modules/email/index.ts';
+import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 
 function withParams(target: string, params: Record<string, string>): string {
   const url = new URL(target);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.toString();
-}
-
-/**
- * The error page. Only the operation's public message goes in, escaped; the page loads nothing
- * (Content-Security-Policy default-src 'none') and sends no Referer (the URL holds the token).
- */
-function sendErrorPage(reply: FastifyReply, status: number, message: string): FastifyReply {
-  const text = escapeHtml(message);
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Link not valid</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;max-width:560px;margin:48px auto;padding:0 24px;color:#111827">
-<h1 style="font-size:20px">This link cannot be used</h1>
-<p>${text}.</p>
-<p>Links work once and expire. Ask for a new one from the application.</p>
-</body></html>
-`;
-  return reply
-    .status(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(html);
 }
 
 export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void {
@@ -60,7 +37,11 @@ export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void
       const error = toAppError(err, ctx.req.requestId);
       // RFC 9110 section 10.2.3, as for every refusal with a wait.
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return sendErrorPage(reply, HTTP_ERROR_MAP[error.kind].status, error.message);
+      return sendHtmlErrorPage(reply, HTTP_ERROR_MAP[error.kind].status, {
+        title: 'Link not valid',
+        heading: 'This link cannot be used',
+        paragraphs: [`${error.message}.`, 'Links work once and expire. Ask for a new one from the application.'],
+      });
     }
     applyEffects(reply, ctx.effects);
     const target = (await boundRedirectUri(deps, token)) ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;

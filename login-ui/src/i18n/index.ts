@@ -1,0 +1,3 @@
+import { en } from './en.ts';
+
+export const resources = { en: { translation: en } };

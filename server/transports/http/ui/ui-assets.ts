@@ -1,0 +1,63 @@
+/**
+ * The built frontends (build/ui.ts: dist/ui/manifest.json and the files it lists), read from the single
+ * executable's SEA assets (`ui/<path>`, read in place) or, for the bundle or the sources run by plain node,
+ * from dist/ui on disk. Only paths listed in the manifest are ever read, so a request path never reaches
+ * the file system (no traversal). Loaded on the first UI request, not at start.
+ */
+import { getRawAsset, isSea } from 'node:sea';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface UiFile {
+  type: string;
+  etag: string;
+  immutable: boolean;
+  br: boolean;
+  size: number;
+}
+
+export interface UiAssets {
+  /** The manifest entry of `key` (e.g. "app/index.html"), or undefined. */
+  file(key: string): UiFile | undefined;
+  /** The bytes of a listed file, or of its brotli copy. */
+  read(key: string, brotli?: boolean): Buffer;
+}
+
+const MANIFEST = 'manifest.json';
+
+/** dist/ui beside the bundle (dist/portcullis.cjs), or under the repository root for the sources. */
+function diskRoot(): string | undefined {
+  const candidates = [join(import.meta.dirname, 'ui'), join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'ui')];
+  return candidates.find((dir) => existsSync(join(dir, MANIFEST)));
+}
+
+function seaHas(key: string): boolean {
+  try {
+    getRawAsset(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** undefined when no UI was built into this server (`npm run build` makes it). */
+export function openUiAssets(): UiAssets | undefined {
+  let readBytes: (path: string) => Buffer;
+  if (isSea()) {
+    if (!seaHas(`ui/${MANIFEST}`)) return undefined;
+    readBytes = (path) => Buffer.from(getRawAsset(`ui/${path}`));
+  } else {
+    const root = diskRoot();
+    if (!root) return undefined;
+    readBytes = (path) => readFileSync(join(root, path));
+  }
+  const files = (JSON.parse(readBytes(MANIFEST).toString('utf8')) as { files: Record<string, UiFile> }).files;
+  const listed = new Map(Object.entries(files));
+  return {
+    file: (key) => listed.get(key),
+    read(key, brotli = false) {
+      if (!listed.has(key)) throw new Error(`not a UI file: ${key}`);
+      return readBytes(brotli ? `${key}.br` : key);
+    },
+  };
+}
