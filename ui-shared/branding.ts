@@ -6,6 +6,8 @@
 export interface Branding {
   organizationName: string;
   organizationLogo: string;
+  /** --enable-playground: the console links to its GraphQL playground. */
+  playground: boolean;
 }
 
 function metaContent(name: string): string {
@@ -16,5 +18,6 @@ export function readBranding(): Branding {
   return {
     organizationName: metaContent('portcullis:organization-name') || 'Portcullis',
     organizationLogo: metaContent('portcullis:organization-logo'),
+    playground: metaContent('portcullis:playground') === 'on',
   };
 }

@@ -45,11 +45,15 @@ export function contentSecurityPolicy(config: Pick<Config, 'organizationLogo'>):
   ].join('; ');
 }
 
-/** The branding <meta> tags ui-shared/branding.ts reads; escaped, so a flag value cannot add markup. */
-function brandingTags(config: Pick<Config, 'organizationName' | 'organizationLogo'>): string {
+/**
+ * The <meta> tags ui-shared/branding.ts reads (branding, and whether the console offers the GraphQL
+ * playground); escaped, so a flag value cannot add markup.
+ */
+function brandingTags(config: Pick<Config, 'organizationName' | 'organizationLogo' | 'enablePlayground'>): string {
   return [
     `<meta name="portcullis:organization-name" content="${escapeHtml(config.organizationName)}">`,
     `<meta name="portcullis:organization-logo" content="${escapeHtml(config.organizationLogo)}">`,
+    `<meta name="portcullis:playground" content="${config.enablePlayground ? 'on' : 'off'}">`,
   ].join('\n    ');
 }
 
