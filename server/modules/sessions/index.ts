@@ -4,6 +4,7 @@
  */
 import { defineModule } from '../manifest.ts';
 import { Session } from './session.entity.ts';
+import { sessionAdminOperations } from './admin-sessions.ops.ts';
 
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
@@ -13,4 +14,6 @@ export {
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
 
-export const sessionsModule = defineModule({ name: 'sessions', entities: [Session] });
+export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
+
+export const sessionsModule = defineModule({ name: 'sessions', entities: [Session], operations: sessionAdminOperations });
