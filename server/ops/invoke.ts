@@ -28,29 +28,46 @@ function withLazyUnitOfWork(ctx: OpContext, afterCommit: AfterCommit): HandlerCo
   };
 }
 
+/**
+ * Authenticates the caller and runs the handler on an input that already matches the operation's input
+ * schema (parseInput's result, or what a transport proved equal to it), then the after-commit work.
+ * Answers the handler's result as it is: shaping it to the output schema is the caller's step.
+ */
+export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const authenticator = ctx.deps.authenticators[op.auth];
+  if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
+  ctx.caller = await authenticator(ctx);
+  let pending: Array<() => Promise<void>> | undefined;
+  const afterCommit: AfterCommit = (task) => void (pending ??= []).push(task);
+  const result =
+    (op.transaction ?? op.kind === 'mutation')
+      ? await ctx.deps.storage.fork().transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
+      : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
+  // Handlers that open their own transactions (transaction: false) have committed them by now too.
+  if (pending) for (const task of pending) await task();
+  return result;
+}
+
+/**
+ * What a failed operation answers: an AppError, with anything unexpected logged in full and answered as a
+ * generic internal error naming the request id (architecture.md, error table).
+ */
+export function refusalOf(op: AnyOperation, ctx: OpContext, err: unknown): AppError {
+  const appError = toAppError(err, ctx.req.requestId);
+  if (appError.kind === 'internal') {
+    ctx.log.error({ err, op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');
+  } else {
+    ctx.log.debug({ op: op.name, kind: appError.kind, msg: appError.message }, 'operation refused');
+  }
+  return appError;
+}
+
 export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown): Promise<Record<string, unknown>> {
   try {
     const input = parseInput<Record<string, unknown>>(op.input, rawInput);
-    const authenticator = ctx.deps.authenticators[op.auth];
-    if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
-    ctx.caller = await authenticator(ctx);
-    let pending: Array<() => Promise<void>> | undefined;
-    const afterCommit: AfterCommit = (task) => void (pending ??= []).push(task);
-    const result =
-      (op.transaction ?? op.kind === 'mutation')
-        ? await ctx.deps.storage.fork().transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
-        : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
-    // Handlers that open their own transactions (transaction: false) have committed them by now too.
-    if (pending) for (const task of pending) await task();
-    return shapeOutput<Record<string, unknown>>(op.output, result);
+    return shapeOutput<Record<string, unknown>>(op.output, await runHandler(op, ctx, input));
   } catch (err) {
-    const appError = toAppError(err, ctx.req.requestId);
-    if (appError.kind === 'internal') {
-      ctx.log.error({ err, op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');
-    } else {
-      ctx.log.debug({ op: op.name, kind: appError.kind, msg: appError.message }, 'operation refused');
-    }
-    throw appError;
+    throw refusalOf(op, ctx, err);
   }
 }
 

@@ -14,6 +14,7 @@ import { verifyToken, type Claims, type TokenType } from './jwt.ts';
 import { findTokenRecord, recordIsLive } from './token-records.ts';
 import type { TokenKind } from './token-record.entity.ts';
 import type { TokenRecordState, TokenStateCache } from './state-cache/index.ts';
+import { deepFreeze } from './state-cache/snapshots.ts';
 
 const KIND_OF: Record<TokenType, TokenKind> = { access_token: 'access', id_token: 'id', refresh_token: 'refresh' };
 
@@ -66,16 +67,42 @@ export function currentRolesOf(issued: IssuedToken, roleClaim: string): string[]
   return heldRoles(user, claims.roles ?? claims[roleClaim]);
 }
 
+interface AnsweredClaims {
+  readonly user: UserRow;
+  readonly roleClaim: string;
+  readonly claims: Claims;
+}
+
 /**
- * The claims validate_jwt_token answers: the token's, with its role claims narrowed to what the user holds
- * now (and allowed_roles to the user's current roles), so a resource server reading roles from the answer
- * does not act on a role that was taken away after the token was signed.
+ * withCurrentRoles' answer per verified-claims object, while the user snapshot it was narrowed with is the
+ * one the token state cache still answers. Both are frozen cache entries (state-cache/snapshots.ts): the
+ * same objects mean the same token and the same roles, so the narrowed claims are the same too. A new
+ * user snapshot (a role change, or the cache reading the row again) makes a new answer. Keyed weakly on
+ * the claims object, so an entry lives no longer than the cache keeps those claims.
  */
-export function withCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
+const answeredClaims = new WeakMap<Claims, AnsweredClaims>();
+
+function narrowedToCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
   const roles = currentRolesOf(issued, roleClaim);
   const claims: Claims = { ...issued.claims };
   if (claims.roles !== undefined) claims.roles = roles;
   if (roleClaim !== 'roles' && claims[roleClaim] !== undefined) claims[roleClaim] = roles;
   if (claims.allowed_roles !== undefined) claims.allowed_roles = [...issued.user.roles];
+  return claims;
+}
+
+/**
+ * The claims validate_jwt_token answers: the token's, with its role claims narrowed to what the user holds
+ * now (and allowed_roles to the user's current roles), so a resource server reading roles from the answer
+ * does not act on a role that was taken away after the token was signed. Answers from the token state
+ * cache get the same frozen object for as long as the claims and the user snapshot are the same, so a
+ * transport may keep what it made of it (the REST body, transports/http/validate-route.ts).
+ */
+export function withCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
+  if (!Object.isFrozen(issued.claims) || !Object.isFrozen(issued.user)) return narrowedToCurrentRoles(issued, roleClaim);
+  const known = answeredClaims.get(issued.claims);
+  if (known && known.user === issued.user && known.roleClaim === roleClaim) return known.claims;
+  const claims = deepFreeze(narrowedToCurrentRoles(issued, roleClaim));
+  answeredClaims.set(issued.claims, { user: issued.user, roleClaim, claims });
   return claims;
 }

@@ -3,28 +3,28 @@
  * bodies in, bare objects out, GET where the specification says GET, 405 `method_not_allowed` for any other
  * method on a known path, and a clear refusal for operations that REST does not carry.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { invoke, notOnThisProtocol } from '../../ops/invoke.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { applyEffects, buildHttpContext } from './request-context.ts';
+import { buildHttpContext } from './request-context.ts';
 import { sendAppError } from './errors.ts';
+import { sendRefused, sendResult, type RestHandler } from './rest-answers.ts';
+import { LEAN_REST_HANDLERS } from './lean-routes.ts';
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-function restHandler(deps: Deps, op: AnyOperation) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+/** The generic REST handler of an operation: the whole invoke pipeline (ops/invoke.ts). */
+export function restHandler(deps: Deps, op: AnyOperation): RestHandler {
+  return async (request, reply) => {
     const ctx = buildHttpContext(deps, request, 'rest');
     const raw = request.method === 'GET' ? request.query : request.body;
     try {
-      const result = await invoke(op, ctx, raw);
-      applyEffects(reply, ctx.effects);
-      return reply.status(200).send(result);
+      return sendResult(reply, ctx, await invoke(op, ctx, raw));
     } catch (err) {
-      applyEffects(reply, ctx.effects);
-      return sendAppError(reply, err as AppError);
+      return sendRefused(reply, ctx, err as AppError);
     }
   };
 }
@@ -34,7 +34,9 @@ export function registerRestRoutes(http: FastifyInstance, deps: Deps, registry: 
   for (const op of registry.all) {
     if (!op.restRoute) continue;
     const { method, path } = op.restRoute;
-    http.route({ method, url: path, handler: restHandler(deps, op) });
+    const generic = restHandler(deps, op);
+    const lean = LEAN_REST_HANDLERS[op.name];
+    http.route({ method, url: path, handler: lean ? lean(deps, op, generic) : generic });
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(method));
   }
   for (const op of registry.all) {
