@@ -1,13 +1,41 @@
-import { Center, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+/**
+ * The console's routes under /dashboard (the server's SPA fallback serves index.html for every path below
+ * it). Everything sits behind AdminGate: a signed-out visitor sees only the sign-in form.
+ */
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AdminGate } from './auth/admin-gate.tsx';
+import { ConsoleShell } from './shell/console-shell.tsx';
+import { UsersPage } from './users/users-page.tsx';
+import { UserPage } from './users/user-page.tsx';
+import { VerificationRequestsPage } from './verification/verification-requests-page.tsx';
+import { SettingsPage } from './settings/settings-page.tsx';
+import { NotFoundPage } from './shell/not-found-page.tsx';
+import { FgaPage, PlaygroundPage } from './fga/index.tsx';
 import { readBranding } from '../../ui-shared/branding.ts';
 
+const router = createBrowserRouter(
+  [
+    {
+      element: (
+        <AdminGate>
+          <ConsoleShell />
+        </AdminGate>
+      ),
+      children: [
+        { index: true, element: <Navigate to="/users" replace /> },
+        { path: 'users', element: <UsersPage /> },
+        { path: 'users/:userId', element: <UserPage /> },
+        { path: 'verification-requests', element: <VerificationRequestsPage /> },
+        { path: 'settings', element: <SettingsPage /> },
+        { path: 'fga/*', element: <FgaPage /> },
+        ...(readBranding().playground ? [{ path: 'playground', element: <PlaygroundPage /> }] : []),
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: '/dashboard' },
+);
+
 export function App() {
-  const { t } = useTranslation();
-  const branding = readBranding();
-  return (
-    <Center mih="100vh">
-      <Title order={1}>{t('console.title', { organization: branding.organizationName })}</Title>
-    </Center>
-  );
+  return <RouterProvider router={router} />;
 }

@@ -1,7 +1,10 @@
 import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { theme } from '../../ui-shared/theme.ts';
 import { initI18n } from '../../ui-shared/i18n.ts';
@@ -15,7 +18,10 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <App />
+        <ModalsProvider>
+          <Notifications position="top-right" />
+          <App />
+        </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

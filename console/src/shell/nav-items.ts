@@ -1,0 +1,20 @@
+/** The console's sections (issue 10 item 2), in navbar order; the playground only with --enable-playground. */
+import type { ComponentType } from 'react';
+import { IconAdjustments, IconCode, IconHierarchy3, IconMailCheck, IconUsers } from '@tabler/icons-react';
+
+export interface NavItem {
+  to: string;
+  labelKey: string;
+  icon: ComponentType<{ size?: number; stroke?: number }>;
+}
+
+export function navItems(playground: boolean): NavItem[] {
+  const items: NavItem[] = [
+    { to: '/users', labelKey: 'nav.users', icon: IconUsers },
+    { to: '/verification-requests', labelKey: 'nav.verificationRequests', icon: IconMailCheck },
+    { to: '/fga', labelKey: 'nav.fga', icon: IconHierarchy3 },
+    { to: '/settings', labelKey: 'nav.settings', icon: IconAdjustments },
+  ];
+  if (playground) items.push({ to: '/playground', labelKey: 'nav.playground', icon: IconCode });
+  return items;
+}

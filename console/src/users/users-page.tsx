@@ -1,0 +1,130 @@
+/**
+ * Users (issue 10 item 2): server-side search (`_users` query, a case-insensitive substring of id, email and
+ * names) debounced while typing, server-side pagination, a link to each user's page, and invitations.
+ */
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconMailPlus, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useUsers } from '../api/queries.ts';
+import { PageHeader } from '../common/page-header.tsx';
+import { QueryError } from '../common/query-error.tsx';
+import { TablePager } from '../common/table-pager.tsx';
+import { displayName, formatTimestamp, userLabel } from '../common/format.ts';
+import { UserStatusBadge } from './user-status-badge.tsx';
+import { InviteMembersModal } from './invite-members-modal.tsx';
+
+const PAGE_SIZE = 10;
+const SEARCH_DEBOUNCE_MS = 300;
+
+export function UsersPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  const [inviting, setInviting] = useState(false);
+  // A new search starts from its first page.
+  const [searched, setSearched] = useState(debounced);
+  if (searched !== debounced) {
+    setSearched(debounced);
+    setPage(1);
+  }
+  const users = useUsers(debounced, { page, limit: PAGE_SIZE });
+
+  return (
+    <Stack gap={0}>
+      <PageHeader
+        title={t('users.title')}
+        description={t('users.description')}
+        actions={
+          <Button leftSection={<IconMailPlus size={16} />} onClick={() => setInviting(true)}>
+            {t('users.invite.open')}
+          </Button>
+        }
+      />
+      <Paper withBorder radius="md" p="md">
+        <TextInput
+          label={t('users.search.label')}
+          placeholder={t('users.search.placeholder')}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          type="search"
+          mb="md"
+          rightSection={users.isFetching && !users.isPending ? <Text size="xs" c="dimmed">…</Text> : null}
+        />
+        {users.isError ? (
+          <QueryError error={users.error} onRetry={() => void users.refetch()} />
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm" highlightOnHover aria-busy={users.isFetching}>
+              <Table.Caption>{t('users.caption')}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('users.columns.user')}</Table.Th>
+                  <Table.Th>{t('users.columns.roles')}</Table.Th>
+                  <Table.Th>{t('users.columns.status')}</Table.Th>
+                  <Table.Th>{t('users.columns.created')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: users.isPlaceholderData ? 0.6 : 1 }}>
+                {users.isPending &&
+                  Array.from({ length: 5 }, (_, i) => (
+                    <Table.Tr key={i}>
+                      {Array.from({ length: 4 }, (_, j) => (
+                        <Table.Td key={j}>
+                          <Skeleton height={14} radius="sm" />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                {users.data?.users.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={4}>
+                      <Text c="dimmed" ta="center" py="lg">
+                        {debounced ? t('users.emptySearch', { query: debounced }) : t('users.empty')}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+                {users.data?.users.map((user) => (
+                  <Table.Tr key={user.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/users/${encodeURIComponent(user.id)}`} fw={600} size="sm">
+                        {userLabel(user)}
+                      </Anchor>
+                      {displayName(user) && (
+                        <Text size="xs" c="dimmed">
+                          {displayName(user)}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {user.roles.map((role) => (
+                          <Badge key={role} variant="outline" size="sm" tt="none">
+                            {role}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <UserStatusBadge user={user} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatTimestamp(user.created_at)}</Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <TablePager pagination={users.data?.pagination} onPage={setPage} label={t('users.pager')} />
+      </Paper>
+      <InviteMembersModal opened={inviting} onClose={() => setInviting(false)} />
+    </Stack>
+  );
+}
