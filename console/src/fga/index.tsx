@@ -1,11 +1,82 @@
 /**
  * The console's FGA section (routed at /dashboard/fga/*) and the GraphQL playground page (/dashboard/playground).
- * Placeholders until the section is built.
+ * The section's tabs follow the URL (fga/, fga/tuples, fga/tester), so each can be linked to and the
+ * browser's back button moves between them.
  */
-export function FgaPage() {
-  return <div>FGA</div>;
+import { lazy, Suspense } from 'react';
+import { Box, Center, Loader, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconCode, IconListDetails, IconShieldCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { TupleBrowser } from './tuple-browser.tsx';
+import { Tester } from './tester.tsx';
+
+// CodeMirror and the parser are the section's weight: fetched when the model tab opens, not with the console.
+const ModelEditor = lazy(() => import('./model-editor.tsx').then((module) => ({ default: module.ModelEditor })));
+
+const TABS = ['model', 'tuples', 'tester'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * The section's own path (e.g. /fga), from the current location minus the part the `fga/*` route matched,
+ * so navigation stays right whatever prefix the shell mounts the section under.
+ */
+function useSectionPath(): { base: string; rest: string } {
+  const rest = useParams()['*'] ?? '';
+  const { pathname } = useLocation();
+  const base = pathname.slice(0, pathname.length - rest.length).replace(/\/+$/, '');
+  return { base, rest: rest.replace(/\/+$/, '') };
 }
 
+export function FgaPage() {
+  const { t } = useTranslation('fga');
+  const navigate = useNavigate();
+  const { base, rest } = useSectionPath();
+  const tab: Tab | undefined = rest === '' ? 'model' : TABS.find((name) => name !== 'model' && name === rest);
+  if (!tab) return <Navigate to={base} replace />;
+
+  return (
+    <Stack gap="lg">
+      <Box>
+        <Title order={1}>{t('title')}</Title>
+        <Text c="dimmed">{t('intro')}</Text>
+      </Box>
+      <Tabs value={tab} onChange={(value) => navigate(value === 'model' || !value ? base : `${base}/${value}`)} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="model" leftSection={<IconCode size={16} />}>{t('tabs.model')}</Tabs.Tab>
+          <Tabs.Tab value="tuples" leftSection={<IconListDetails size={16} />}>{t('tabs.tuples')}</Tabs.Tab>
+          <Tabs.Tab value="tester" leftSection={<IconShieldCheck size={16} />}>{t('tabs.tester')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="model" pt="lg">
+          <Suspense fallback={<Skeleton height={420} aria-label={t('loading')} />}>
+            <ModelEditor />
+          </Suspense>
+        </Tabs.Panel>
+        <Tabs.Panel value="tuples" pt="lg"><TupleBrowser /></Tabs.Panel>
+        <Tabs.Panel value="tester" pt="lg"><Tester /></Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+const Playground = lazy(() => import('./playground.tsx'));
+
 export function PlaygroundPage() {
-  return <div>Playground</div>;
+  const { t } = useTranslation('fga');
+  return (
+    <Stack gap="sm" h="calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--mantine-spacing-md))" mih={560}>
+      <Title order={1} size="h3">{t('playground.title')}</Title>
+      <Box style={{ flex: 1, minHeight: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
+        <Suspense
+          fallback={
+            <Center h="100%" role="status" aria-label={t('playground.loading')}>
+              <Loader />
+            </Center>
+          }
+        >
+          <Playground />
+        </Suspense>
+      </Box>
+    </Stack>
+  );
 }
