@@ -1,0 +1,44 @@
+/**
+ * The public GraphQL operations the login UI calls: the same surface the SDK uses (specification part 4.1,
+ * reference.md "Requests"), so whatever this page does an integrator can do too. Only user fields are
+ * selected from AuthResponse: tokens are never read into script (the session lives in the server's
+ * HttpOnly cookies; specification part 5).
+ */
+
+/** The fields of the signed-in person the pages show. */
+export const USER_FIELDS = 'id email phone_number given_name family_name nickname email_verified phone_number_verified';
+
+export const META = `query Meta { meta {
+  is_sign_up_enabled is_basic_authentication_enabled is_mobile_basic_authentication_enabled
+  is_strong_password_enabled is_magic_link_login_enabled is_email_verification_enabled is_phone_verification_enabled
+} }`;
+
+export const SESSION = `query Session { session { user { ${USER_FIELDS} } } }`;
+
+export const LOGIN = `mutation Login($params: LoginRequest!) { login(params: $params) {
+  message should_show_mobile_otp_screen user { ${USER_FIELDS} }
+} }`;
+
+export const SIGNUP = `mutation Signup($params: SignUpRequest!) { signup(params: $params) {
+  message should_show_mobile_otp_screen user { ${USER_FIELDS} }
+} }`;
+
+export const LOGOUT = 'mutation Logout { logout { message } }';
+
+export const MAGIC_LINK_LOGIN = `mutation MagicLink($params: MagicLinkLoginRequest!) { magic_link_login(params: $params) { message } }`;
+
+export const FORGOT_PASSWORD = `mutation ForgotPassword($params: ForgotPasswordRequest!) {
+  forgot_password(params: $params) { message should_show_mobile_otp_screen }
+}`;
+
+export const RESET_PASSWORD = `mutation ResetPassword($params: ResetPasswordRequest!) { reset_password(params: $params) { message } }`;
+
+export const VERIFY_OTP = `mutation VerifyOtp($params: VerifyOTPRequest!) { verify_otp(params: $params) {
+  message user { ${USER_FIELDS} }
+} }`;
+
+export const RESEND_OTP = `mutation ResendOtp($params: ResendOTPRequest!) { resend_otp(params: $params) { message } }`;
+
+export const RESEND_VERIFY_EMAIL = `mutation ResendVerifyEmail($params: ResendVerifyEmailRequest!) {
+  resend_verify_email(params: $params) { message }
+}`;

@@ -1,0 +1,105 @@
+/**
+ * Sign in with email or phone number and password (specification part 4.1 login). A wrong password shows
+ * the server's message; an account waiting for verification is offered the way to finish it (resend the
+ * email link, or text a code to the phone).
+ */
+import { Button, Divider, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { login } from '../api/operations.ts';
+import type { Identifier, Meta } from '../api/types.ts';
+import { IdentifierField } from '../identifier/identifier-field.tsx';
+import { identifierErrorKey, identifierModes, parseIdentifier } from '../identifier/identifier.ts';
+import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
+import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
+import { FormError } from '../layout/form-error.tsx';
+import { ReturnNotice } from '../round-trip/return-notice.tsx';
+import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
+import { UnverifiedAction } from './unverified-action.tsx';
+
+interface LoginValues {
+  identifier: string;
+  password: string;
+}
+
+export function LoginPage({ meta }: { meta: Meta }) {
+  const { t } = useTranslation();
+  const modes = identifierModes(meta);
+  const finishSignIn = useFinishSignIn();
+  const { register, handleSubmit, formState } = useForm<LoginValues>({ defaultValues: { identifier: '', password: '' } });
+  const mutation = useMutation({
+    mutationFn: (input: { who: Identifier; password: string }) => login({ ...input.who, password: input.password }),
+    onSuccess: (answer) => {
+      if (answer.user) finishSignIn(answer.user);
+    },
+  });
+  const onSubmit = handleSubmit((values) => {
+    const who = parseIdentifier(values.identifier, modes);
+    if (who) mutation.mutate({ who, password: values.password });
+  });
+  const passwordEnabled = modes.email || modes.phone;
+
+  return (
+    <AuthLayout
+      title={t('login.title', { organization: organizationName })}
+      subtitle={t('login.subtitle')}
+      footer={
+        meta.is_sign_up_enabled && passwordEnabled ? (
+          <Text fz="sm" c="dimmed">
+            {t('login.noAccount')} <AppLink to="/signup">{t('login.createAccount')}</AppLink>
+          </Text>
+        ) : null
+      }
+    >
+      <ReturnNotice />
+      {passwordEnabled ? (
+        <form onSubmit={onSubmit} noValidate aria-label={t('login.submit')}>
+          <Stack gap="md">
+            <FormError
+              title={t('login.failed')}
+              error={mutation.error}
+              action={<UnverifiedAction error={mutation.error} who={mutation.variables?.who} />}
+            />
+            <IdentifierField
+              modes={modes}
+              purpose="sign-in"
+              autoFocus
+              error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
+              {...register('identifier', {
+                required: 'validation.required',
+                validate: (value) => (parseIdentifier(value, modes) ? true : identifierErrorKey(modes)),
+              })}
+            />
+            <Stack gap={4}>
+              <PasswordInput
+                label={t('fields.password')}
+                autoComplete="current-password"
+                withAsterisk
+                error={formState.errors.password?.message ? t(formState.errors.password.message) : undefined}
+                {...register('password', { required: 'validation.required' })}
+              />
+              <Group justify="flex-end">
+                <AppLink to="/forgot-password">{t('login.forgot')}</AppLink>
+              </Group>
+            </Stack>
+            <Button type="submit" fullWidth loading={mutation.isPending}>
+              {t('login.submit')}
+            </Button>
+          </Stack>
+        </form>
+      ) : (
+        <Text fz="sm">{t('login.disabled')}</Text>
+      )}
+      {meta.is_magic_link_login_enabled ? (
+        <>
+          {passwordEnabled ? <Divider label={t('login.or')} labelPosition="center" /> : null}
+          <Button component={Link} to={withRoundTrip('/magic-link')} variant="default" fullWidth>
+            {t('login.magicLink')}
+          </Button>
+        </>
+      ) : null}
+    </AuthLayout>
+  );
+}
