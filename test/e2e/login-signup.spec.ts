@@ -33,7 +33,7 @@ test('sign up, verify the email from the mail, sign out and sign in again', asyn
   await expect(page.getByTestId('check-email')).toContainText(email);
 
   // Before the link is opened the account cannot sign in, and the form offers a new link.
-  const mail = await portcullis.mailTo(email);
+  const mail = await portcullis.mailTo(email, /Verify your email/);
   const link = linkIn(mail, `${portcullis.url}/verify_email`);
   await page.goto(`${portcullis.url}/app`);
   await signIn(page, email, STRONG_PASSWORD);

@@ -3,7 +3,8 @@
  * working at once). Reached directly on /app, after the emailed verification or magic link lands here,
  * or after sign-in without an application to return to.
  */
-import { Avatar, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { IconLogout } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +25,25 @@ function initials(name: string): string {
   return letters.join('') || '?';
 }
 
+/** Long addresses wrap instead of being cut off: the person must see all of who they are signed in as. */
+const WRAP_ANYWHERE = { overflowWrap: 'anywhere' } as const;
+
+function ContactRow({ label, value, badge, testId }: { label: string; value: string; badge: ReactNode; testId: string }) {
+  return (
+    <Paper withBorder radius="md" px="md" py="sm" bg="gray.0">
+      <Text fz="xs" c="dimmed" fw={600} tt="uppercase" lts={0.4}>
+        {label}
+      </Text>
+      <Group gap="xs" justify="space-between" wrap="nowrap" align="center">
+        <Text fz="sm" style={WRAP_ANYWHERE} data-testid={testId}>
+          {value}
+        </Text>
+        {badge}
+      </Group>
+    </Paper>
+  );
+}
+
 /** A session that already ended (expired, revoked elsewhere) is what signing out wants: not an error. */
 async function logoutUnlessGone(): Promise<void> {
   try {
@@ -39,7 +59,7 @@ export function SignedInPage({ user }: { user: SessionUser }) {
   const signOut = useMutation({ mutationFn: logoutUnlessGone, onSuccess: () => setSignedOut(client) });
   const name = displayName(user);
   const verification = (verified: boolean) => (
-    <Badge size="sm" variant="light" color={verified ? 'teal' : 'gray'}>
+    <Badge size="sm" variant="light" color={verified ? 'teal' : 'gray'} style={{ flexShrink: 0 }}>
       {verified ? t('signedIn.verified') : t('signedIn.unverified')}
     </Badge>
   );
@@ -54,41 +74,19 @@ export function SignedInPage({ user }: { user: SessionUser }) {
             <Text fz="sm" c="dimmed">
               {t('signedIn.subtitle', { organization: organizationName })}
             </Text>
-            <Text fw={600} truncate="end" data-testid="signed-in-name">
+            <Text fw={600} style={WRAP_ANYWHERE} data-testid="signed-in-name">
               {name}
             </Text>
           </Stack>
         </Group>
-        <Table variant="vertical" layout="fixed" withTableBorder fz="sm">
-          <Table.Tbody>
-            {user.email ? (
-              <Table.Tr>
-                <Table.Th w={120}>{t('signedIn.email')}</Table.Th>
-                <Table.Td>
-                  <Group gap="xs" wrap="wrap">
-                    <Text fz="sm" truncate="end" maw="100%" data-testid="signed-in-email">
-                      {user.email}
-                    </Text>
-                    {verification(user.email_verified)}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
-            {user.phone_number ? (
-              <Table.Tr>
-                <Table.Th w={120}>{t('signedIn.phone')}</Table.Th>
-                <Table.Td>
-                  <Group gap="xs" wrap="wrap">
-                    <Text fz="sm" data-testid="signed-in-phone">
-                      {user.phone_number}
-                    </Text>
-                    {verification(user.phone_number_verified)}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
-          </Table.Tbody>
-        </Table>
+        <Stack gap="sm">
+          {user.email ? (
+            <ContactRow label={t('signedIn.email')} value={user.email} badge={verification(user.email_verified)} testId="signed-in-email" />
+          ) : null}
+          {user.phone_number ? (
+            <ContactRow label={t('signedIn.phone')} value={user.phone_number} badge={verification(user.phone_number_verified)} testId="signed-in-phone" />
+          ) : null}
+        </Stack>
         <FormError title={t('signedIn.logoutFailed')} error={signOut.error} />
         <Button variant="default" leftSection={<IconLogout size={18} />} loading={signOut.isPending} onClick={() => signOut.mutate()}>
           {t('signedIn.logout')}

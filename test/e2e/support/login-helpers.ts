@@ -46,7 +46,7 @@ export async function createVerifiedAccount(portcullis: Portcullis, email: strin
   await graphql(portcullis, 'mutation($p: SignUpRequest!) { signup(params: $p) { message } }', {
     p: { email, password, confirm_password: password },
   });
-  const mail = await portcullis.mailTo(email);
+  const mail = await portcullis.mailTo(email, /Verify your email/);
   const verify = await fetch(linkIn(mail, `${portcullis.url}/verify_email`), { redirect: 'manual' });
   expect(verify.status, 'the verification link redirects once it has verified').toBe(303);
 }
