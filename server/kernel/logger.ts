@@ -26,13 +26,31 @@ export const REDACT_PATHS = [
  */
 const STDOUT_BUFFERING = { fd: 1, sync: false, minLength: 4096, periodicFlush: 200 } as const;
 
+/**
+ * pino's isoTime (`,"time":"<ISO 8601>"`), made once per millisecond: every access line of a busy second
+ * would otherwise format the same Date again (about 2% of a token validation's CPU). Same text as isoTime
+ * for every millisecond; Date.now() is read on every line, so a line is never stamped late.
+ */
+export function isoTimeOncePerMs(): () => string {
+  let lastMs = -1;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (now !== lastMs) {
+      lastMs = now;
+      text = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return text;
+  };
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'portcullis' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs(),
     },
     destination ?? pino.destination(STDOUT_BUFFERING),
   );

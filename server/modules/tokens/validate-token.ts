@@ -58,37 +58,54 @@ export async function validateToken(ctx: OpContext & { em?: EntityManager }, tok
   return (await checkIssuedToken(ctx, token, tokenType)).claims;
 }
 
-/**
- * The roles a token may use now: those it carries (`roles`, or the --jwt-role-claim of an ID token) that
- * its user still holds. A role removed by an administrator stops counting at once, not when the token expires.
- */
-export function currentRolesOf(issued: IssuedToken, roleClaim: string): string[] {
+/** The roles of `issued` its user still holds (see currentRolesOf), computed afresh. */
+function heldRolesOf(issued: IssuedToken, roleClaim: string): string[] {
   const { claims, user } = issued;
   return heldRoles(user, claims.roles ?? claims[roleClaim]);
 }
 
-interface AnsweredClaims {
-  readonly user: UserRow;
-  readonly roleClaim: string;
-  readonly claims: Claims;
-}
-
-/**
- * withCurrentRoles' answer per verified-claims object, while the user snapshot it was narrowed with is the
- * one the token state cache still answers. Both are frozen cache entries (state-cache/snapshots.ts): the
- * same objects mean the same token and the same roles, so the narrowed claims are the same too. A new
- * user snapshot (a role change, or the cache reading the row again) makes a new answer. Keyed weakly on
- * the claims object, so an entry lives no longer than the cache keeps those claims.
- */
-const answeredClaims = new WeakMap<Claims, AnsweredClaims>();
-
-function narrowedToCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
-  const roles = currentRolesOf(issued, roleClaim);
+/** The token's claims with its role claims narrowed to `roles` (see withCurrentRoles), computed afresh. */
+function narrowedClaims(issued: IssuedToken, roleClaim: string, roles: string[]): Claims {
   const claims: Claims = { ...issued.claims };
   if (claims.roles !== undefined) claims.roles = roles;
   if (roleClaim !== 'roles' && claims[roleClaim] !== undefined) claims[roleClaim] = roles;
   if (claims.allowed_roles !== undefined) claims.allowed_roles = [...issued.user.roles];
   return claims;
+}
+
+interface CurrentAnswer {
+  readonly user: UserRow;
+  readonly roleClaim: string;
+  readonly roles: readonly string[];
+  readonly claims: Claims;
+}
+
+/**
+ * The current roles and narrowed claims per verified-claims object, while the user snapshot they were
+ * computed with is the one the token state cache still answers. Both are frozen cache entries
+ * (state-cache/snapshots.ts): the same objects mean the same token and the same roles held, so the answer
+ * is the same too. A new user snapshot (a role change, or the cache reading the row again) makes a new
+ * answer. Keyed weakly on the claims object, so an entry lives no longer than the cache keeps those claims.
+ */
+const currentAnswers = new WeakMap<Claims, CurrentAnswer>();
+
+/** The frozen answer for cache entries (remembered), or undefined for rows read outside the cache. */
+function rememberedAnswer(issued: IssuedToken, roleClaim: string): CurrentAnswer | undefined {
+  if (!Object.isFrozen(issued.claims) || !Object.isFrozen(issued.user)) return undefined;
+  const known = currentAnswers.get(issued.claims);
+  if (known && known.user === issued.user && known.roleClaim === roleClaim) return known;
+  const roles = heldRolesOf(issued, roleClaim);
+  const answer = deepFreeze({ user: issued.user, roleClaim, roles, claims: narrowedClaims(issued, roleClaim, roles) });
+  currentAnswers.set(issued.claims, answer);
+  return answer;
+}
+
+/**
+ * The roles a token may use now: those it carries (`roles`, or the --jwt-role-claim of an ID token) that
+ * its user still holds. A role removed by an administrator stops counting at once, not when the token expires.
+ */
+export function currentRolesOf(issued: IssuedToken, roleClaim: string): readonly string[] {
+  return rememberedAnswer(issued, roleClaim)?.roles ?? heldRolesOf(issued, roleClaim);
 }
 
 /**
@@ -99,10 +116,5 @@ function narrowedToCurrentRoles(issued: IssuedToken, roleClaim: string): Claims 
  * transport may keep what it made of it (the REST body, transports/http/validate-route.ts).
  */
 export function withCurrentRoles(issued: IssuedToken, roleClaim: string): Claims {
-  if (!Object.isFrozen(issued.claims) || !Object.isFrozen(issued.user)) return narrowedToCurrentRoles(issued, roleClaim);
-  const known = answeredClaims.get(issued.claims);
-  if (known && known.user === issued.user && known.roleClaim === roleClaim) return known.claims;
-  const claims = deepFreeze(narrowedToCurrentRoles(issued, roleClaim));
-  answeredClaims.set(issued.claims, { user: issued.user, roleClaim, claims });
-  return claims;
+  return rememberedAnswer(issued, roleClaim)?.claims ?? narrowedClaims(issued, roleClaim, heldRolesOf(issued, roleClaim));
 }

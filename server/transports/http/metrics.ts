@@ -17,6 +17,11 @@ export interface HttpMetrics extends Metrics {
   observe(route: string, method: string, status: number, seconds: number): void;
 }
 
+interface RequestSeries {
+  readonly requests: { inc(): void };
+  readonly latency: { observe(seconds: number): void };
+}
+
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -45,6 +50,22 @@ export function createHttpMetrics(): HttpMetrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  /**
+   * The counter and histogram children of one (route, method, status), resolved once: prom-client hashes
+   * a labels object on every inc/observe otherwise. Routes are the registered patterns (or 'unmatched'),
+   * methods and statuses the few HTTP has, so the table stays as small as the metrics themselves.
+   */
+  const children = new Map<string, RequestSeries>();
+  const childrenOf = (route: string, method: string, status: number): RequestSeries => {
+    const key = `${status} ${method} ${route}`;
+    let series = children.get(key);
+    if (!series) {
+      const labels = { route, method, status: String(status) };
+      series = { requests: requests.labels(labels), latency: latency.labels(labels) };
+      children.set(key, series);
+    }
+    return series;
+  };
   return {
     registry,
     limited(route, bucket) {
@@ -54,9 +75,9 @@ export function createHttpMetrics(): HttpMetrics {
       logins.inc({ outcome });
     },
     observe(route, method, status, seconds) {
-      const labels = { route, method, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const children = childrenOf(route, method, status);
+      children.requests.inc();
+      children.latency.observe(seconds);
     },
   };
 }
