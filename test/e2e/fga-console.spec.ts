@@ -54,6 +54,7 @@ test('the FGA section edits the model, writes and deletes tuples, and answers ch
   await expect(page.getByRole('status').filter({ hasText: 'Model saved' })).toBeVisible();
   await expect(page.getByText(/^Version [0-9A-Z]{26}$/)).toBeVisible();
   await expect(refusal).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'fga-model-editor');
 
   // Reloading shows the stored model, not the example.
@@ -61,7 +62,7 @@ test('the FGA section edits the model, writes and deletes tuples, and answers ch
   await expect(page.locator('.cm-content')).toContainText('define member: [user]');
 
   // Tuples: write two, see them, filter, delete one after confirming.
-  await page.getByRole('tab', { name: 'Relationships' }).click();
+  await page.getByRole('tab', { name: 'Tuples' }).click();
   await expect(page).toHaveURL(/\/dashboard\/fga\/tuples$/);
   const writeForm = page.getByRole('region', { name: 'Write a tuple' });
   for (const [user, relation, object] of [['user:anne', 'viewer', 'document:roadmap'], ['user:carl', 'owner', 'document:budget']]) {
@@ -88,6 +89,7 @@ test('the FGA section edits the model, writes and deletes tuples, and answers ch
   await filters.getByRole('button', { name: 'Apply filters' }).click();
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).not.toContainText('document:roadmap');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'fga-tuples');
 
   await page.getByRole('button', { name: 'Delete user:carl owner document:budget' }).click();
@@ -132,11 +134,21 @@ test('the FGA section edits the model, writes and deletes tuples, and answers ch
   await list.getByRole('button', { name: 'List objects' }).click();
   await expect(list.getByTestId('list-answer')).toContainText('user:anne is viewer of 1 document:');
   await expect(list.getByTestId('list-answer')).toContainText('document:roadmap');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'fga-tester');
 
   // The contextual tuple was never stored.
-  await page.getByRole('tab', { name: 'Relationships' }).click();
+  await page.getByRole('tab', { name: 'Tuples' }).click();
   await expect(page.getByRole('table', { name: 'Stored relationship tuples' }).getByRole('row')).toHaveCount(2);
+
+  // On a phone (375 px) every tab fits the width: the tables scroll inside their own box, forms stack.
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const path of ['', '/tuples', '/tester']) {
+    await page.goto(`${portcullis.url}/dashboard/fga${path}`);
+    await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  }
+  await screenshot(page, 'fga-tester-phone');
   expect(errors).toEqual([]);
 });
 
@@ -150,11 +162,13 @@ test('the playground runs a query with GraphiQL served from the executable', asy
   await page.goto(`${portcullis.url}/dashboard/playground`);
   await expect(page.getByRole('heading', { name: 'GraphQL playground' })).toBeVisible();
   const run = page.getByRole('button', { name: /Execute query/ });
-  await expect(run).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('.graphiql-query-editor')).toContainText('version');
+  await expect(run).toBeVisible({ timeout: 30_000 });
+  // Monaco (its workers under the page's CSP) has rendered the default operation.
+  await expect(page.locator('.graphiql-query-editor .view-lines')).toContainText('version', { timeout: 30_000 });
   await run.click();
   await expect(page.locator('.graphiql-response')).toContainText('"version"', { timeout: 15_000 });
   await expect(page.locator('.graphiql-response')).toContainText('portcullis');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'playground');
   expect(outside).toEqual([]);
   expect(errors).toEqual([]);

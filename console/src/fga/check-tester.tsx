@@ -3,7 +3,7 @@
  * explicit `user` (specification part 4.1; the explicit subject is honoured for super-admins), with
  * optional contextual tuples that count for this one check and are never stored (part 2).
  */
-import { ActionIcon, Alert, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Grid, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { IconCircleCheck, IconCircleX, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -61,29 +61,37 @@ export function CheckTester() {
             <Text component="legend" size="sm" fw={600}>{t('tester.contextualTitle')}</Text>
             <Text size="xs" c="dimmed">{t('tester.contextualHint')}</Text>
             {contextual.fields.map((field, index) => (
-              <Group key={field.id} gap="xs" align="flex-end" wrap="nowrap">
-                <TextInput
-                  style={{ flex: 4 }}
-                  label={t('tester.contextualUser', { n: index + 1 })}
-                  error={errors.contextualTuples?.[index]?.user?.message}
-                  {...form.register(`contextualTuples.${index}.user`, required)}
-                />
-                <TextInput
-                  style={{ flex: 3 }}
-                  label={t('tester.contextualRelation', { n: index + 1 })}
-                  error={errors.contextualTuples?.[index]?.relation?.message}
-                  {...form.register(`contextualTuples.${index}.relation`, required)}
-                />
-                <TextInput
-                  style={{ flex: 4 }}
-                  label={t('tester.contextualObject', { n: index + 1 })}
-                  error={errors.contextualTuples?.[index]?.object?.message}
-                  {...form.register(`contextualTuples.${index}.object`, required)}
-                />
-                <ActionIcon variant="subtle" color="gray" size="lg" mb={2} aria-label={t('tester.removeContextual', { n: index + 1 })} onClick={() => contextual.remove(index)}>
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Group>
+              <Grid key={field.id} gap="xs" align="flex-end">
+                <Grid.Col span={{ base: 12, sm: 4 }}>
+                  <TextInput
+                    label={t('fields.user')}
+                    aria-label={t('tester.contextualUser', { n: index + 1 })}
+                    error={errors.contextualTuples?.[index]?.user?.message}
+                    {...form.register(`contextualTuples.${index}.user`, required)}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 3 }}>
+                  <TextInput
+                    label={t('fields.relation')}
+                    aria-label={t('tester.contextualRelation', { n: index + 1 })}
+                    error={errors.contextualTuples?.[index]?.relation?.message}
+                    {...form.register(`contextualTuples.${index}.relation`, required)}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 10, sm: 4 }}>
+                  <TextInput
+                    label={t('fields.object')}
+                    aria-label={t('tester.contextualObject', { n: index + 1 })}
+                    error={errors.contextualTuples?.[index]?.object?.message}
+                    {...form.register(`contextualTuples.${index}.object`, required)}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 2, sm: 1 }}>
+                  <ActionIcon variant="subtle" color="gray" size="lg" mb={2} aria-label={t('tester.removeContextual', { n: index + 1 })} onClick={() => contextual.remove(index)}>
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Grid.Col>
+              </Grid>
             ))}
             <div>
               <Button

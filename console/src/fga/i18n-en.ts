@@ -6,7 +6,7 @@ export const fgaEn = {
   cancel: 'Cancel',
   tabs: {
     model: 'Model',
-    tuples: 'Relationships',
+    tuples: 'Tuples',
     tester: 'Tester',
   },
   fields: {
@@ -41,7 +41,7 @@ export const fgaEn = {
     savedBody: 'It is now the current model (version {{id}}).',
   },
   tuples: {
-    title: 'Relationships',
+    title: 'Relationship tuples',
     filterTitle: 'Filter',
     applyFilters: 'Apply filters',
     clearFilters: 'Clear',
@@ -95,6 +95,7 @@ export const fgaEn = {
   },
   playground: {
     title: 'GraphQL playground',
+    intro: 'Run any GraphQL operation of this server as the signed-in admin; admin fields start with an underscore.',
     loading: 'Loading the playground',
   },
 };

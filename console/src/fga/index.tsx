@@ -4,10 +4,11 @@
  * browser's back button moves between them.
  */
 import { lazy, Suspense } from 'react';
-import { Box, Center, Loader, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Box, Center, Loader, Skeleton, Stack, Tabs } from '@mantine/core';
 import { IconCode, IconListDetails, IconShieldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../common/page-header.tsx';
 import { TupleBrowser } from './tuple-browser.tsx';
 import { Tester } from './tester.tsx';
 
@@ -36,11 +37,8 @@ export function FgaPage() {
   if (!tab) return <Navigate to={base} replace />;
 
   return (
-    <Stack gap="lg">
-      <Box>
-        <Title order={1}>{t('title')}</Title>
-        <Text c="dimmed">{t('intro')}</Text>
-      </Box>
+    <Stack gap={0}>
+      <PageHeader title={t('title')} description={t('intro')} />
       <Tabs value={tab} onChange={(value) => navigate(value === 'model' || !value ? base : `${base}/${value}`)} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="model" leftSection={<IconCode size={16} />}>{t('tabs.model')}</Tabs.Tab>
@@ -64,9 +62,10 @@ const Playground = lazy(() => import('./playground.tsx'));
 export function PlaygroundPage() {
   const { t } = useTranslation('fga');
   return (
-    <Stack gap="sm" h="calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--mantine-spacing-md))" mih={560}>
-      <Title order={1} size="h3">{t('playground.title')}</Title>
-      <Box style={{ flex: 1, minHeight: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
+    // The editor fills the main area below the shell's header (AppShell's own variables).
+    <Stack gap={0} h="calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--app-shell-padding, 0rem))" mih={560}>
+      <PageHeader title={t('playground.title')} description={t('playground.intro')} />
+      <Box bg="white" style={{ flex: 1, minHeight: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
         <Suspense
           fallback={
             <Center h="100%" role="status" aria-label={t('playground.loading')}>

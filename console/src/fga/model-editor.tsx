@@ -36,7 +36,7 @@ export function ModelEditor() {
       <Group justify="space-between" align="baseline">
         <Title order={2}>{t('model.title')}</Title>
         {model.data?.id ? (
-          <Badge variant="light" aria-label={t('model.versionLabel', { id: model.data.id })}>
+          <Badge variant="light" tt="none" size="lg" aria-label={t('model.versionLabel', { id: model.data.id })}>
             {t('model.version', { id: model.data.id })}
           </Badge>
         ) : null}

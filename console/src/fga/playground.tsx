@@ -44,8 +44,7 @@ const storage: Storage = {
   removeItem: (key) => sessionStorage.removeItem(NAMESPACE + key),
 };
 
-const DEFAULT_QUERY = `# The admin console's cookie authenticates these calls: admin fields start with "_".
-{
+const DEFAULT_QUERY = `{
   meta {
     version
   }
