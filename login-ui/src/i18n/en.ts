@@ -25,7 +25,6 @@ export const en = {
     emailPlaceholder: 'you@example.com',
     phonePlaceholder: '+1 555 123 4567',
     phoneDescription: 'Include the country code, for example +1.',
-    codeDescription: 'The 6-digit code we texted to {{phone}}.',
   },
   validation: {
     required: 'This field is required.',

@@ -4,7 +4,7 @@
  * The number comes from that screen in memory (router state), never from the URL; without one, the
  * person types it and a code is texted. A verified code signs the person in (session cookies).
  */
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -84,7 +84,6 @@ function CodeForm({ phone, onChangeNumber }: { phone: string; onChangeNumber: ()
         {resend.isSuccess ? <Notice title={t('verifyPhone.resent')}>{resend.data.message}</Notice> : null}
         <TextInput
           label={t('fields.code')}
-          description={t('fields.codeDescription', { phone })}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
@@ -97,13 +96,13 @@ function CodeForm({ phone, onChangeNumber }: { phone: string; onChangeNumber: ()
         <Button type="submit" fullWidth loading={verify.isPending}>
           {t('verifyPhone.submit')}
         </Button>
-        <Group justify="space-between" gap="xs">
-          <Button variant="subtle" size="compact-sm" loading={resend.isPending} onClick={() => resend.mutate()}>
+        <Group justify="space-between" gap="xs" wrap="wrap">
+          <Anchor component="button" type="button" fz="sm" disabled={resend.isPending} onClick={() => resend.mutate()}>
             {t('verifyPhone.resend')}
-          </Button>
-          <Button variant="subtle" size="compact-sm" color="gray" onClick={onChangeNumber}>
+          </Anchor>
+          <Anchor component="button" type="button" fz="sm" c="dimmed" onClick={onChangeNumber}>
             {t('verifyPhone.changeNumber')}
-          </Button>
+          </Anchor>
         </Group>
       </Stack>
     </form>
