@@ -49,12 +49,12 @@ export function SignInPage() {
                 </Avatar>
               )}
               <Stack gap={0}>
-                <Text size="sm" c="dimmed">
-                  {branding.organizationName}
-                </Text>
                 <Title order={1} size="h3">
-                  {t('auth.title')}
+                  {t('auth.title', { organization: branding.organizationName })}
                 </Title>
+                <Text size="sm" c="dimmed">
+                  {t('auth.subtitle')}
+                </Text>
               </Stack>
             </Group>
             <Text size="sm" c="dimmed">

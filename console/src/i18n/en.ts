@@ -21,7 +21,8 @@ export const en = {
   },
   auth: {
     checking: 'Checking your admin session',
-    title: 'Admin console',
+    title: '{{organization}} console',
+    subtitle: 'Administrator sign-in',
     intro: 'Sign in with the admin secret of this instance (the --admin-secret flag, or the file the first start wrote under ./data).',
     secretLabel: 'Admin secret',
     secretHint: 'It is sent once; the console keeps only a secure, HttpOnly session cookie.',

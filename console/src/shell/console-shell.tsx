@@ -2,7 +2,7 @@
  * The signed-in frame: header with the organization's name and sign out, navbar of the sections, the page in
  * the main area. Below the `sm` breakpoint the navbar folds behind a burger (responsive to 375 px).
  */
-import { AppShell, Avatar, Burger, Button, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { ActionIcon, AppShell, Avatar, Burger, Button, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout, IconShieldLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -54,9 +54,21 @@ export function ConsoleShell() {
             leftSection={<IconLogout size={16} />}
             onClick={() => signOut.mutate(undefined)}
             loading={signOut.isPending}
+            visibleFrom="xs"
           >
             {t('shell.signOut')}
           </Button>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={t('shell.signOut')}
+            onClick={() => signOut.mutate(undefined)}
+            loading={signOut.isPending}
+            hiddenFrom="xs"
+          >
+            <IconLogout size={18} />
+          </ActionIcon>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label={t('shell.navigation')}>

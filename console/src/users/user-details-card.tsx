@@ -55,7 +55,14 @@ export function UserDetailsCard({ user }: { user: AdminUser }) {
         </Field>
         <Field label={t('user.details.nickname')}>{user.nickname ? <Text size="sm">{user.nickname}</Text> : none}</Field>
         <Field label={t('user.details.signupMethods')}>
-          <Text size="sm">{user.signup_methods || '—'}</Text>
+          <Text size="sm">
+            {user.signup_methods
+              ? user.signup_methods
+                  .split(',')
+                  .map((method) => t(`user.sessions.methods.${method.trim()}`, { defaultValue: method.trim() }))
+                  .join(', ')
+              : '—'}
+          </Text>
         </Field>
         <Field label={t('user.details.mfa')}>
           <Text size="sm">{user.is_multi_factor_auth_enabled ? t('common.on') : t('common.off')}</Text>
