@@ -10,6 +10,12 @@ import { expect, test } from './support/login-server.ts';
 test('a wrong password shows the server message and keeps the form usable', async ({ page, portcullis }) => {
   const email = uniqueEmail('wrong');
   await createVerifiedAccount(portcullis, email);
+  // Nothing the page does breaks its Content-Security-Policy or throws.
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${portcullis.url}/app`);
   await expect(page).toHaveTitle('Sign in to Acme Cloud · Acme Cloud');
   await screenshot(page, 'login');
@@ -26,6 +32,7 @@ test('a wrong password shows the server message and keeps the form usable', asyn
   await page.goto(`${portcullis.url}/app`);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('This field is required.')).toHaveCount(2);
+  expect(problems).toEqual([]);
 });
 
 test('keyboard only: Tab to each field, Enter signs in', async ({ page, portcullis }) => {

@@ -3,7 +3,7 @@
  * --organization-logo), one card with the screen's h1, and the page title "<screen> · <organization>".
  * A single column that fits a 320 px phone (WCAG 1.4.10 reflow).
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Box, Center, Group, Image, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
@@ -41,6 +41,12 @@ function Brand() {
 
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
   useDocumentTitle(`${title} · ${branding.organizationName}`);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A new screen without a field to type in announces its heading: focus would otherwise fall back to the
+  // page body when the link that led here unmounts (WCAG 2.4.3 focus order).
+  useEffect(() => {
+    if (document.activeElement === document.body || document.activeElement === null) heading.current?.focus();
+  }, [title]);
   return (
     <Box component="main" mih="100dvh" bg="gray.0" px="md" py={{ base: 'xl', sm: 64 }}>
       <Center>
@@ -49,7 +55,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
           <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', sm: 'xl' }}>
             <Stack gap="lg">
               <Stack gap={6}>
-                <Title order={1} fz={{ base: 22, sm: 26 }} lh={1.25}>
+                <Title order={1} fz={{ base: 22, sm: 26 }} lh={1.25} ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
                   {title}
                 </Title>
                 {subtitle ? (
