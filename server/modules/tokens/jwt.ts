@@ -1,15 +1,16 @@
 /**
  * Signing and verifying the server's JWTs with the keys of --jwt-type (deps.keys, imported once at start).
- * Verification pins the algorithm to --jwt-type (no alg confusion), and checks iss (= --url), aud (the
+ * Signing is node:crypto's synchronous HMAC and sign (jws-sign.ts), not WebCrypto; verification pins the algorithm to --jwt-type (no alg confusion), and checks iss (= --url), aud (the
  * instance client id), exp against the injected clock, and the token_type claim, so an ID or refresh token
  * is never accepted where an access token is expected.
  */
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../../config/flags.ts';
 import type { Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { TokenStateCache } from './state-cache/index.ts';
+import { signCompactJwt } from './jws-sign.ts';
 
 export type TokenType = 'access_token' | 'id_token' | 'refresh_token';
 export const TOKEN_TYPES: readonly TokenType[] = ['access_token', 'id_token', 'refresh_token'];
@@ -27,8 +28,9 @@ export function issuerOf(config: Pick<Config, 'url'>): string {
   return (config.url ?? '').replace(/\/+$/, '');
 }
 
-export function signToken(keys: SigningKeys, claims: Claims): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: keys.alg, kid: keys.kid, typ: 'JWT' }).sign(keys.signKey);
+/** A compact JWS of `claims` with the header {alg, kid, typ: 'JWT'}; synchronous (see jws-sign.ts). */
+export function signToken(keys: SigningKeys, claims: Claims): string {
+  return signCompactJwt(keys, claims);
 }
 
 export interface VerifyDeps {
