@@ -19,8 +19,21 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
+/**
+ * Whether `text` holds more than `limit` opening brackets, strings included (indexOf runs at memory speed;
+ * a body of a few brackets, as nearly every body is, then needs no scan).
+ */
+function bracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) if (++count > limit) return true;
+  for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) if (++count > limit) return true;
+  return false;
+}
+
 /** The first offset where nesting passes `limit`, or -1. Strings are skipped, escapes included. */
 export function depthExceededAt(text: string, limit: number): number {
+  // Nesting deeper than `limit` needs more than `limit` opening brackets.
+  if (!bracketsExceed(text, limit)) return -1;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {

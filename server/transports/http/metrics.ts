@@ -55,14 +55,17 @@ export function createHttpMetrics(): HttpMetrics {
    * a labels object on every inc/observe otherwise. Routes are the registered patterns (or 'unmatched'),
    * methods and statuses the few HTTP has, so the table stays as small as the metrics themselves.
    */
-  const children = new Map<string, RequestSeries>();
+  const children = new Map<string, Map<string, Map<number, RequestSeries>>>();
   const childrenOf = (route: string, method: string, status: number): RequestSeries => {
-    const key = `${status} ${method} ${route}`;
-    let series = children.get(key);
+    let byMethod = children.get(route);
+    if (!byMethod) children.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
     if (!series) {
       const labels = { route, method, status: String(status) };
       series = { requests: requests.labels(labels), latency: latency.labels(labels) };
-      children.set(key, series);
+      byStatus.set(status, series);
     }
     return series;
   };
