@@ -61,8 +61,18 @@ test('the FGA section edits the model, writes and deletes tuples, and answers ch
   await page.reload();
   await expect(page.locator('.cm-content')).toContainText('define member: [user]');
 
-  // Tuples: write two, see them, filter, delete one after confirming.
+  // Unsaved edits are not lost by a click on another tab: the console asks first.
+  await replaceEditorText(page, `${MODEL}\ntype folder\n`);
+  const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
   await page.getByRole('tab', { name: 'Tuples' }).click();
+  await leave.getByRole('button', { name: 'Cancel' }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(/\/dashboard\/fga$/);
+  await expect(page.locator('.cm-content')).toContainText('type folder');
+  await page.getByRole('tab', { name: 'Tuples' }).click();
+  await leave.getByRole('button', { name: 'Discard and leave' }).click();
+
+  // Tuples: write two, see them, filter, delete one after confirming.
   await expect(page).toHaveURL(/\/dashboard\/fga\/tuples$/);
   const writeForm = page.getByRole('region', { name: 'Write a tuple' });
   for (const [user, relation, object] of [['user:anne', 'viewer', 'document:roadmap'], ['user:carl', 'owner', 'document:budget']]) {

@@ -3,7 +3,7 @@
  * the server's refusal is shown inside the dialog, which stays open so the person can read it.
  */
 import type { ReactNode } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 export interface ConfirmDialogProps {
@@ -21,7 +21,7 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog({ opened, title, children, confirmLabel, pending, error, onConfirm, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation('fga');
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={650}>{title}</Text>} centered closeOnClickOutside={!pending}>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!pending}>
       <Stack gap="md">
         {children}
         {error ? <Alert color="red" role="alert">{error}</Alert> : null}

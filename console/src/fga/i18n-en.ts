@@ -39,6 +39,9 @@ export const fgaEn = {
     saveFailed: 'The server refused the model',
     saved: 'Model saved',
     savedBody: 'It is now the current model (version {{id}}).',
+    unsavedTitle: 'Leave without saving?',
+    unsavedBody: 'The model has changes that are not saved. They will be lost.',
+    discardAndLeave: 'Discard and leave',
   },
   tuples: {
     title: 'Relationship tuples',

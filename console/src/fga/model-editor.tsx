@@ -16,6 +16,7 @@ import { dslLinter } from './dsl-lint.ts';
 import { fgaDsl } from './dsl-language.ts';
 import type { DslProblem } from './dsl-diagnostics.ts';
 import { EXAMPLE_MODEL } from './example-model.ts';
+import { UnsavedChangesGuard } from './unsaved-changes-guard.tsx';
 
 export function ModelEditor() {
   const { t } = useTranslation('fga');
@@ -69,9 +70,11 @@ function ModelDraft({ stored, save }: { stored: FgaModel; save: UseMutationResul
     [t],
   );
   const unchanged = draft === stored.dsl;
+  const dirty = draft !== (stored.dsl || EXAMPLE_MODEL);
 
   return (
     <Stack gap="sm">
+      <UnsavedChangesGuard dirty={dirty && !save.isPending} />
       {!stored.id ? (
         <Alert color="blue" variant="light" title={t('model.emptyTitle')}>
           {t('model.emptyBody')}
@@ -104,7 +107,7 @@ function ModelDraft({ stored, save }: { stored: FgaModel; save: UseMutationResul
         </Alert>
       ) : null}
       <Group justify="flex-end" gap="sm">
-        <Button variant="default" disabled={unchanged || save.isPending} onClick={() => { setDraft(stored.dsl || EXAMPLE_MODEL); save.reset(); }}>
+        <Button variant="default" disabled={!dirty || save.isPending} onClick={() => { setDraft(stored.dsl || EXAMPLE_MODEL); save.reset(); }}>
           {t('model.revert')}
         </Button>
         <Button leftSection={<IconDeviceFloppy size={18} />} loading={save.isPending} disabled={unchanged && !!stored.id} onClick={() => save.mutate(draft)}>
