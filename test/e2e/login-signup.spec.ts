@@ -31,6 +31,7 @@ test('sign up, verify the email from the mail, sign out and sign in again', asyn
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
   await expect(page.getByTestId('check-email')).toContainText(email);
+  await screenshot(page, 'login-check-email');
 
   // Before the link is opened the account cannot sign in, and the form offers a new link.
   const mail = await portcullis.mailTo(email, /Verify your email/);

@@ -12,6 +12,7 @@ import { resendVerifyEmail } from '../api/operations.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
+import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 
 export function CheckEmailPage() {
@@ -22,7 +23,7 @@ export function CheckEmailPage() {
   return (
     <AuthLayout title={t('checkEmail.title')} footer={<AppLink to="/">{t('common.backToSignIn')}</AppLink>}>
       <Stack gap="md" data-testid="check-email">
-        <Text fz="sm">{t('checkEmail.body', { email })}</Text>
+        <Text fz="sm"><RichText i18nKey="checkEmail.body" name="email" value={email} /></Text>
         <Text fz="sm" c="dimmed">
           {t('checkEmail.hint')}
         </Text>

@@ -15,6 +15,7 @@ import { identifierErrorKey, parseIdentifier, type IdentifierModes } from '../id
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
+import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
 
@@ -37,7 +38,7 @@ export function ForgotPasswordPage({ meta }: { meta: Meta }) {
       <AuthLayout title={t('forgotPassword.sentTitle')} footer={footer}>
         <Stack gap="md" data-testid="forgot-password-sent">
           <Notice title={mutation.data.message} />
-          <Text fz="sm">{t('forgotPassword.sentBody', { email: mutation.variables.email })}</Text>
+          <Text fz="sm"><RichText i18nKey="forgotPassword.sentBody" name="email" value={mutation.variables.email} /></Text>
         </Stack>
       </AuthLayout>
     );

@@ -16,6 +16,7 @@ import { looksLikeEmail } from '../identifier/identifier.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
+import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
@@ -36,7 +37,7 @@ export function MagicLinkPage({ meta }: { meta: Meta }) {
       <AuthLayout title={t('magicLink.sentTitle')} footer={footer}>
         <Stack gap="md" data-testid="magic-link-sent">
           <Notice title={mutation.data.message} />
-          <Text fz="sm">{t('magicLink.sentBody', { email: mutation.variables, organization: organizationName })}</Text>
+          <Text fz="sm"><RichText i18nKey="magicLink.sentBody" name="email" value={mutation.variables} values={{ organization: organizationName }} /></Text>
         </Stack>
       </AuthLayout>
     );

@@ -17,6 +17,7 @@ import type { Meta } from '../api/types.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
+import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
 
@@ -70,7 +71,7 @@ export function ResetPasswordPage({ meta }: { meta: Meta }) {
   return (
     <AuthLayout
       title={t('resetPassword.title')}
-      subtitle={token ? t('resetPassword.subtitle') : t('resetPassword.phoneSubtitle', { phone })}
+      subtitle={token ? t('resetPassword.subtitle') : <RichText i18nKey="resetPassword.phoneSubtitle" name="phone" value={phone!} />}
       footer={footer}
     >
       <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate aria-label={t('resetPassword.submit')}>

@@ -16,6 +16,7 @@ import { parseIdentifier } from '../identifier/identifier.ts';
 import { AppLink } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
+import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
 
@@ -28,7 +29,7 @@ export function VerifyPhonePage() {
   return (
     <AuthLayout
       title={t('verifyPhone.title')}
-      subtitle={phone ? t('verifyPhone.subtitle', { phone }) : t('verifyPhone.askPhone')}
+      subtitle={phone ? <RichText i18nKey="verifyPhone.subtitle" name="phone" value={phone} /> : t('verifyPhone.askPhone')}
       footer={footer}
     >
       {phone ? <CodeForm phone={phone} onChangeNumber={() => setPhone(undefined)} /> : <PhoneForm onSent={setPhone} />}
