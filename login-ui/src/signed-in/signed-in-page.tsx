@@ -34,7 +34,7 @@ function ContactRow({ label, value, badge, testId }: { label: string; value: str
       <Text fz="xs" c="dimmed" fw={600} tt="uppercase" lts={0.4}>
         {label}
       </Text>
-      <Group gap="xs" justify="space-between" wrap="nowrap" align="center">
+      <Group gap="xs" wrap="wrap" align="center">
         <Text fz="sm" style={WRAP_ANYWHERE} data-testid={testId}>
           {value}
         </Text>
