@@ -21,6 +21,7 @@ export const en = {
     password: 'Password',
     newPassword: 'New password',
     confirmPassword: 'Confirm password',
+    togglePassword: 'Show or hide the password',
     code: 'Verification code',
     emailPlaceholder: 'you@example.com',
     phonePlaceholder: '+1 555 123 4567',

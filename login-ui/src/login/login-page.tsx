@@ -3,7 +3,7 @@
  * the server's message; an account waiting for verification is offered the way to finish it (resend the
  * email link, or text a code to the phone).
  */
-import { Button, Divider, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
+import { PasswordField } from '../password/password-field.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
 
 interface LoginValues {
@@ -73,7 +74,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
               })}
             />
             <Stack gap={4}>
-              <PasswordInput
+              <PasswordField
                 label={t('fields.password')}
                 autoComplete="current-password"
                 withAsterisk

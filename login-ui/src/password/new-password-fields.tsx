@@ -2,11 +2,12 @@
  * New password + confirmation with the policy shown as a live checklist (signup and reset). Registered on
  * the caller's react-hook-form form; the checklist is linked to the field (aria-describedby).
  */
-import { List, PasswordInput, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { List, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconPointFilled } from '@tabler/icons-react';
 import { useId } from 'react';
 import type { FieldErrors, UseFormRegister, UseFormWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { PasswordField } from './password-field.tsx';
 import { passwordRules, ruleMet, validatePassword } from './password-rules.ts';
 
 export interface NewPasswordValues {
@@ -31,7 +32,7 @@ export function NewPasswordFields<T extends NewPasswordValues>({ register, watch
   const fieldErrors = errors as FieldErrors<NewPasswordValues>;
   return (
     <Stack gap="sm">
-      <PasswordInput
+      <PasswordField
         label={label ?? t('fields.password')}
         autoComplete="new-password"
         withAsterisk
@@ -67,7 +68,7 @@ export function NewPasswordFields<T extends NewPasswordValues>({ register, watch
           })}
         </List>
       </Stack>
-      <PasswordInput
+      <PasswordField
         label={t('fields.confirmPassword')}
         autoComplete="new-password"
         withAsterisk
