@@ -37,3 +37,27 @@ export async function replaceEditorText(page: Page, text: string): Promise<void>
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(text);
 }
+
+/** One GraphQL call with the admin cookie of the page's context (after signInAsAdmin); fails on any error. */
+export async function adminGraphql<T>(page: Page, portcullis: Portcullis, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await page.request.post(`${portcullis.url}/graphql`, {
+    headers: { origin: portcullis.url, 'content-type': 'application/json' },
+    data: { query, variables },
+  });
+  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data as T;
+}
+
+/** Saves `dsl` as the current model and writes `tuples`, the state a tab's journey starts from. */
+export async function seedFga(page: Page, portcullis: Portcullis, dsl: string, tuples: { user: string; relation: string; object: string }[]): Promise<void> {
+  await adminGraphql(page, portcullis, 'mutation($dsl: String!) { _fga_write_model(params: { dsl: $dsl }) { id } }', { dsl });
+  if (tuples.length > 0) {
+    await adminGraphql(page, portcullis, 'mutation($tuples: [TupleInput!]!) { _fga_write_tuples(params: { tuples: $tuples }) { message } }', { tuples });
+  }
+}
+
+/** Ids no other test uses, so journeys sharing one server do not see each other's tuples. */
+export function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
