@@ -8,6 +8,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ApiError } from '../../../ui-shared/graphql-client.ts';
 import { login } from '../api/operations.ts';
 import type { Identifier, Meta } from '../api/types.ts';
 import { IdentifierField } from '../identifier/identifier-field.tsx';
@@ -31,10 +32,13 @@ export function LoginPage({ meta }: { meta: Meta }) {
   const finishSignIn = useFinishSignIn();
   const { register, handleSubmit, formState } = useForm<LoginValues>({ defaultValues: { identifier: '', password: '' } });
   const mutation = useMutation({
-    mutationFn: (input: { who: Identifier; password: string }) => login({ ...input.who, password: input.password }),
-    onSuccess: (answer) => {
-      if (answer.user) finishSignIn(answer.user);
+    mutationFn: async (input: { who: Identifier; password: string }) => {
+      const answer = await login({ ...input.who, password: input.password });
+      // A further step this page does not offer yet (a second factor): say so in the server's words.
+      if (!answer.user) throw new ApiError(answer.message, 'INCOMPLETE');
+      return answer.user;
     },
+    onSuccess: (user) => finishSignIn(user),
   });
   const onSubmit = handleSubmit((values) => {
     const who = parseIdentifier(values.identifier, modes);
