@@ -64,6 +64,11 @@ test('the model editor shows the parser\'s problems as you type, and saves only 
   // Reloading shows the stored model, not the example.
   await page.reload();
   await expect(page.locator('.cm-content')).toContainText('define member: [user]');
+  // Tab indents inside the editor; Escape then Tab moves on (no keyboard trap, WCAG 2.1.2).
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.cm-content')).not.toBeFocused();
 
   // Unsaved edits are not lost by a click on another tab: the console asks first.
   await replaceEditorText(page, `${MODEL}\ntype folder\n`);

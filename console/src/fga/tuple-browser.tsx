@@ -102,7 +102,12 @@ export function TupleBrowser() {
           {tuples.data && tuples.data.tuples.length === 0 ? (
             <Text c="dimmed" ta="center" py="lg">{page === 0 ? t('tuples.none') : t('tuples.noMore')}</Text>
           ) : null}
-          {tuples.data && tuples.data.tuples.length > 0 ? <TupleTable tuples={tuples.data.tuples} /> : null}
+          {tuples.data && tuples.data.tuples.length > 0 ? (
+            // The previous page stays in view while the next loads, dimmed and marked busy, never passed off as the answer.
+            <div aria-busy={tuples.isPlaceholderData} style={{ opacity: tuples.isPlaceholderData ? 0.5 : 1, transition: 'opacity 120ms' }}>
+              <TupleTable tuples={tuples.data.tuples} />
+            </div>
+          ) : null}
           <Group justify="space-between">
             <Text size="sm" c="dimmed" aria-live="polite">{t('tuples.pageNumber', { page: page + 1 })}</Text>
             <Group gap="xs">

@@ -3,7 +3,7 @@
  * not held to the current model's type restrictions, so a tuple written under an older model stays removable).
  */
 import { useState } from 'react';
-import { ActionIcon, Code, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Code, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +36,7 @@ export function TupleTable({ tuples }: { tuples: Tuple[] }) {
               <Table.Th scope="col">{t('fields.user')}</Table.Th>
               <Table.Th scope="col">{t('fields.relation')}</Table.Th>
               <Table.Th scope="col">{t('fields.object')}</Table.Th>
-              <Table.Th scope="col" w={56}><span className="mantine-visually-hidden">{t('tuples.actions')}</span></Table.Th>
+              <Table.Th scope="col" w={56}><VisuallyHidden>{t('tuples.actions')}</VisuallyHidden></Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
