@@ -37,14 +37,18 @@ export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record
   const authenticator = ctx.deps.authenticators[op.auth];
   if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
   ctx.caller = await authenticator(ctx);
-  let pending: Array<() => Promise<void>> | undefined;
-  const afterCommit: AfterCommit = (task) => void (pending ??= []).push(task);
+  // A property, not a named local: the bundle names every named closure it makes (build/bundle.ts
+  // keepNames), which costs a property definition on each call of this function.
+  const queue: { pending?: Array<() => Promise<void>>; afterCommit: AfterCommit } = {
+    afterCommit: (task) => void (queue.pending ??= []).push(task),
+  };
+  const { afterCommit } = queue;
   const result =
     (op.transaction ?? op.kind === 'mutation')
       ? await ctx.deps.storage.fork().transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
       : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
   // Handlers that open their own transactions (transaction: false) have committed them by now too.
-  if (pending) for (const task of pending) await task();
+  if (queue.pending) for (const task of queue.pending) await task();
   return result;
 }
 
