@@ -1,6 +1,7 @@
 /**
- * How many argon2 computations run at once (passwords/hashing-pool.ts): one per core, queued in order beyond
- * that, on a libuv pool with a thread to spare, sized at process entry unless UV_THREADPOOL_SIZE is set.
+ * How many argon2 computations run at once (passwords/hashing-pool.ts): one per core on a pool of one thread
+ * per core, one more waiting in libuv's queue, the rest queued in order in the process; the pool is sized at
+ * process entry unless UV_THREADPOOL_SIZE is set.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,25 +22,30 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../server/m
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('pool size and hashing concurrency', () => {
-  test('the preferred pool has one thread per core plus one, never fewer than libuv default of 4', () => {
-    assert.equal(preferredPoolSize(1), LIBUV_DEFAULT_POOL_SIZE);
-    assert.equal(preferredPoolSize(2), 4);
-    assert.equal(preferredPoolSize(4), 5);
-    assert.equal(preferredPoolSize(16), 17);
-    assert.equal(preferredPoolSize(0), 4, 'a machine reporting no cores still gets a pool');
+  test('the preferred pool has one thread per core', () => {
+    assert.equal(preferredPoolSize(1), 1);
+    assert.equal(preferredPoolSize(2), 2);
+    assert.equal(preferredPoolSize(16), 16);
+    assert.equal(preferredPoolSize(0), 1, 'a machine reporting no cores still gets a pool');
     assert.equal(preferredPoolSize(5000), 1024, 'libuv caps its pool at 1024');
   });
 
-  test('hashes at once: one per core, with a pool thread left for other work', () => {
-    assert.equal(hashingConcurrency(4, 2), 2, '2 cores, default pool: 2 hashes, 2 threads free');
-    assert.equal(hashingConcurrency(4, 8), 3, 'a pool of 4 on 8 cores: 3 hashes, 1 thread free');
+  test('hashes handed to libuv: every thread of a pool no larger than the cores, plus one queued ahead', () => {
+    assert.equal(hashingConcurrency(2, 2), 3, 'the preferred pool on 2 cores: 2 hashing, 1 waiting in libuv');
+    assert.equal(hashingConcurrency(16, 16), 17);
+    assert.equal(hashingConcurrency(1, 4), 2, 'a pool of one: one hashing, one waiting');
+    assert.equal(hashingConcurrency(3, 8), 4, "an operator's pool smaller than the cores");
+  });
+
+  test('a pool larger than the cores keeps its spare threads: one hash per core, none queued ahead', () => {
+    assert.equal(hashingConcurrency(4, 2), 2, "libuv's default pool on 2 cores: 2 hashes, 2 threads free");
     assert.equal(hashingConcurrency(17, 16), 16);
-    assert.equal(hashingConcurrency(1, 4), 1, 'a pool of one still hashes');
     assert.equal(hashingConcurrency(2, 1), 1);
+    assert.equal(hashingConcurrency(4, 0), 1, 'a machine reporting no cores still hashes');
   });
 
   test('UV_THREADPOOL_SIZE is read as libuv reads it', () => {
-    assert.equal(libuvPoolSize(undefined), 4);
+    assert.equal(libuvPoolSize(undefined), LIBUV_DEFAULT_POOL_SIZE);
     assert.equal(libuvPoolSize('6'), 6);
     assert.equal(libuvPoolSize('0'), 1);
     assert.equal(libuvPoolSize('many'), 1);
@@ -48,8 +54,8 @@ describe('pool size and hashing concurrency', () => {
 
   test('sizeThreadPool sets the variable when unset and keeps an operator value', () => {
     const unset: NodeJS.ProcessEnv = {};
-    assert.equal(sizeThreadPool(unset, 8), 9);
-    assert.equal(unset.UV_THREADPOOL_SIZE, '9');
+    assert.equal(sizeThreadPool(unset, 8), 8);
+    assert.equal(unset.UV_THREADPOOL_SIZE, '8');
     const chosen: NodeJS.ProcessEnv = { UV_THREADPOOL_SIZE: '3' };
     assert.equal(sizeThreadPool(chosen, 8), 3);
     assert.equal(chosen.UV_THREADPOOL_SIZE, '3');
@@ -126,6 +132,52 @@ describe('SlotQueue', () => {
 });
 
 describe('argon2 work goes through the slots', () => {
+  test('a pool thread that finishes a hash starts the queued one while the event loop is blocked', () => {
+    // A fresh process with the preferred pool of 2 threads hands three verifications to libuv, then blocks
+    // its event loop until the pool threads stop using CPU (read from /proc while blocked). The third must
+    // have run meanwhile, its thread having taken it from libuv's queue: then all three answer in the same
+    // turn once the loop is free. Were the third started by the event loop, it would answer a whole hash
+    // after the other two.
+    const script = [
+      `const { readdirSync, readFileSync } = await import('node:fs');`,
+      `const { hashPassword, verifyPassword } = await import(${JSON.stringify(join(ROOT, 'server', 'modules', 'passwords', 'index.ts'))});`,
+      `const { argon2Slots } = await import(${JSON.stringify(join(ROOT, 'server', 'modules', 'passwords', 'hashing-pool.ts'))});`,
+      `const poolTicks = () => readdirSync('/proc/self/task').reduce((sum, tid) => {`,
+      `  const stat = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');`,
+      `  if (!stat.includes('(libuv-worker)')) return sum;`,
+      `  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');`,
+      `  return sum + Number(fields[11]) + Number(fields[12]);`,
+      `}, 0);`,
+      `const stored = await hashPassword('Secret#123');`,
+      `let began = performance.now(); await verifyPassword(stored, 'Secret#123'); const one = performance.now() - began;`,
+      `const answeredAt = [];`,
+      `const work = [0, 1, 2].map((i) => verifyPassword(stored, 'Secret#123').then((ok) => { answeredAt[i] = performance.now(); return ok; }));`,
+      `const handedToLibuv = argon2Slots().running;`,
+      `const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);`,
+      `sleep(one * 2);`,
+      `for (let last = poolTicks(), idle = 0, deadline = performance.now() + 30000; idle < 5 && performance.now() < deadline; ) {`,
+      `  sleep(Math.max(20, one));`,
+      `  const now = poolTicks();`,
+      `  idle = now === last ? idle + 1 : 0;`,
+      `  last = now;`,
+      `}`,
+      `const results = await Promise.all(work);`,
+      `console.log(JSON.stringify({ handedToLibuv, results, spreadMs: Math.max(...answeredAt) - Math.min(...answeredAt), oneMs: one }));`,
+    ].join('\n');
+    const { UV_THREADPOOL_SIZE: _ignored, ...inherited } = process.env;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...inherited, UV_THREADPOOL_SIZE: '2' },
+      encoding: 'utf8',
+    });
+    const answer = JSON.parse(out.trim()) as { handedToLibuv: number; results: boolean[]; spreadMs: number; oneMs: number };
+    assert.equal(answer.handedToLibuv, hashingConcurrency(2, availableParallelism()));
+    assert.deepEqual(answer.results, [true, true, true]);
+    if (availableParallelism() >= 2) {
+      assert.equal(answer.handedToLibuv, 3, 'two hashing, one queued ahead');
+      assert.ok(answer.spreadMs < answer.oneMs / 2, `all three answered together (${answer.spreadMs.toFixed(1)} ms apart, one hash ${answer.oneMs.toFixed(1)} ms)`);
+    }
+  });
+
   test('verifications and hashes beyond the concurrency wait in line, and all complete', async () => {
     const slots = argon2Slots();
     const limit = hashingConcurrency(libuvPoolSize(process.env.UV_THREADPOOL_SIZE), availableParallelism());

@@ -2,16 +2,25 @@
  * How many argon2id computations run at once, and how many threads libuv's pool has for them.
  *
  * @node-rs/argon2 computes on libuv's thread pool, which the rest of the process shares (asynchronous fs,
- * dns.lookup, WebCrypto jobs such as jose's signatures). Each computation is CPU- and memory-bound (19 MiB
- * walked twice, ARGON2_PARAMS): more of them at once than there are cores only makes them evict each other
- * from the caches and adds 19 MiB each, it does not add throughput. Measured here on 2 vCPUs with
- * bench/argon2-ceiling.ts: 2 threads about 120 verifications/s, libuv's default of 4 threads about 62/s.
+ * dns.lookup, WebCrypto jobs such as jose's verifications). Each computation is CPU- and memory-bound
+ * (19 MiB walked twice, ARGON2_PARAMS): more of them at once than there are cores only makes them evict
+ * each other from the caches and adds 19 MiB each, it does not add throughput. Measured here on 2 vCPUs
+ * with bench/argon2-ceiling.ts: 2 threads about 120 verifications/s, libuv's default of 4 threads about 62/s.
  *
- * So: at most one computation per core (`hashingConcurrency`), queued in order in this process beyond that,
- * and a pool with at least one thread more than that (`preferredPoolSize`), so that a file read or a token
- * signature never waits behind a queue of password hashes. The queue holds what libuv's queue held before
- * (every login in flight), so no request is refused or reordered by it; the timing of a login for an
- * unknown account stays that of a real one (the dummy verification takes a slot like any other).
+ * So the pool has one thread per core (`preferredPoolSize`), and the process keeps one computation more
+ * than that in libuv's queue (`hashingConcurrency`): when a thread finishes a hash it takes the waiting one
+ * at once, on its own. With exactly one per thread (and a spare thread, as before), a finished hash left
+ * its core without work until the event loop came round to start the next, which under load it does late:
+ * it is then busy with other requests, or blocked in SQLite's commit fsync (storage/sqlite-dialect.ts), for
+ * a millisecond or more each time, out of about 8-15 ms of hashing. The rest wait in order in this process
+ * (SlotQueue), as libuv's queue held them before, so no request is refused or reordered; the timing of a
+ * login for an unknown account stays that of a real one (the dummy verification takes a slot like any
+ * other). The cost: under a login flood, other pool work (a first verification of a token by jose,
+ * a file read, a DNS lookup) waits behind at most the one queued hash, never behind the whole line. Token
+ * signing, the one pool job of every login before, is synchronous now (tokens/jws-sign.ts).
+ *
+ * An operator's UV_THREADPOOL_SIZE larger than the cores keeps threads to spare: then one hash per core runs
+ * and none is queued ahead (a queued hash would start on a spare thread and oversubscribe the cores).
  */
 import { availableParallelism } from 'node:os';
 
@@ -27,14 +36,18 @@ export function libuvPoolSize(value: string | undefined): number {
   return Math.min(parsed, LIBUV_MAX_POOL_SIZE);
 }
 
-/** One thread per core for hashing plus one for everything else, and never fewer than libuv's default. */
+/** One thread per core: every thread can hash without two hashes sharing a core. */
 export function preferredPoolSize(cores: number): number {
-  return Math.min(LIBUV_MAX_POOL_SIZE, Math.max(LIBUV_DEFAULT_POOL_SIZE, Math.max(1, cores) + 1));
+  return Math.min(LIBUV_MAX_POOL_SIZE, Math.max(1, cores));
 }
 
-/** Hashes at once: one per core, leaving at least one pool thread free when the pool has two or more. */
+/**
+ * Hashes handed to libuv at once. A pool no larger than the cores: every thread hashes and one more waits
+ * in libuv's queue for the first thread to finish. A larger pool: one per core, the other threads spare.
+ */
 export function hashingConcurrency(poolSize: number, cores: number): number {
-  return Math.max(1, Math.min(Math.max(1, cores), poolSize - 1));
+  const usableCores = Math.max(1, cores);
+  return poolSize <= usableCores ? poolSize + 1 : usableCores;
 }
 
 /**
