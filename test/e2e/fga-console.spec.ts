@@ -52,6 +52,11 @@ test('the model editor shows the parser\'s problems as you type, and saves only 
   const refusal = page.getByRole('alert').filter({ hasText: 'The server refused the model' });
   await expect(refusal).toContainText('`usr` is not a valid type');
 
+  // The server's own bound on nesting is checked here too, before the parser runs.
+  const deep = `${'('.repeat(17)}owner${')'.repeat(17)}`;
+  await replaceEditorText(page, MODEL.replace('define owner: [user]', `define owner: [user]\n    define deep: ${deep}`));
+  await expect(status).toContainText('Parentheses nest deeper than 16 levels.');
+
   await replaceEditorText(page, MODEL);
   await expect(status).toContainText('No problems found by the parser.');
   await page.getByRole('button', { name: 'Save model' }).click();

@@ -6,11 +6,19 @@
  * one the server's parser accepts; the server stays the authority when the model is saved (its own size,
  * nesting and schema checks, and its message is shown on refusal).
  *
- * This module is loaded on demand (dynamic import from dsl-lint.ts): the parser and its ANTLR runtime are
- * only fetched when the model editor opens.
+ * It runs in the editor's worker (dsl-worker.ts): the parser and its ANTLR runtime are fetched only when
+ * the model editor first checks a model, and never run on the page's own thread.
  */
 import { errors as fgaErrors, validator } from '@openfga/syntax-transformer';
 import { useSllPrediction } from '../../../server/modules/fga/model/sll-prediction.ts';
+import { MAX_MODEL_DSL_BYTES } from '../../../server/modules/fga/model/model-limits.ts';
+
+/**
+ * The server's bound on nested parentheses (server/modules/fga/model/parse-model.ts MAX_MODEL_NESTING,
+ * which lives beside the parser there, so it is named again here): deeper models are refused before
+ * parsing, on the server and here alike, which also keeps the parse here linear in the model's size.
+ */
+export const MAX_MODEL_NESTING = 16;
 
 try {
   useSllPrediction();
@@ -39,9 +47,34 @@ function problemOf(err: { msg?: string; message?: string; line?: { start: number
   };
 }
 
-/** Every problem the parser and validator report; [] for a valid model. */
+/** Where the parentheses first nest deeper than the server allows, in one pass (as parse-model.ts checkNesting). */
+function tooDeep(dsl: string): DslProblem | undefined {
+  let depth = 0;
+  let line = 0;
+  let column = 0;
+  for (let i = 0; i < dsl.length; i += 1) {
+    const code = dsl.charCodeAt(i);
+    if (code === 10) {
+      line += 1;
+      column = 0;
+      continue;
+    }
+    if (code === 40 && ++depth > MAX_MODEL_NESTING) {
+      return { line, columnStart: column, columnEnd: column + 1, message: `Parentheses nest deeper than ${MAX_MODEL_NESTING} levels.` };
+    }
+    if (code === 41 && depth > 0) depth -= 1;
+    column += 1;
+  }
+  return undefined;
+}
+
+/** Every problem the parser and validator report, after the server's own bounds; [] for a valid model. */
 export function diagnoseDsl(dsl: string): DslProblem[] {
   if (dsl.trim() === '') return [{ line: 0, columnStart: 0, message: 'The model is empty: it starts with `model` and `schema 1.1`, then the types.' }];
+  const bytes = new TextEncoder().encode(dsl).length;
+  if (bytes > MAX_MODEL_DSL_BYTES) return [{ message: `The model is ${bytes} bytes; the server accepts at most ${MAX_MODEL_DSL_BYTES}.` }];
+  const deep = tooDeep(dsl);
+  if (deep) return [deep];
   try {
     validator.validateDSL(dsl);
     return [];

@@ -1,17 +1,11 @@
 /**
- * The CodeMirror linter of the model editor (@codemirror/lint): it runs the server's parser
- * (dsl-diagnostics.ts, loaded on first use) a moment after typing stops and marks each problem in the text.
+ * The CodeMirror linter of the model editor (@codemirror/lint): a moment after typing stops it asks the
+ * server's parser, running in a worker (dsl-checker.ts), and marks each problem in the text.
  */
 import { linter, type Diagnostic } from '@codemirror/lint';
 import type { Text } from '@codemirror/state';
 import type { DslProblem } from './dsl-diagnostics.ts';
-
-let diagnostics: Promise<typeof import('./dsl-diagnostics.ts')> | undefined;
-
-function loadDiagnostics() {
-  diagnostics ??= import('./dsl-diagnostics.ts');
-  return diagnostics;
-}
+import { checkDsl, type DslCheck } from './dsl-checker.ts';
 
 /** Problem positions (zero-based line and columns) as document offsets, clamped to the text. */
 export function toDiagnostic(doc: Text, problem: DslProblem): Diagnostic {
@@ -23,17 +17,16 @@ export function toDiagnostic(doc: Text, problem: DslProblem): Diagnostic {
 }
 
 /**
- * `onProblems` receives every run's problems, so the page can say "no problems" or count them beside the
- * save button (the lint gutter alone is not announced to a screen reader).
+ * `onCheck` receives every run's outcome, so the page can say "no problems", list them beside the save
+ * button (the lint gutter alone is not announced to a screen reader), or say the check could not run.
  */
-export function dslLinter(onProblems: (problems: DslProblem[]) => void) {
+export function dslLinter(onCheck: (check: DslCheck) => void) {
   return linter(
     async (view) => {
-      const text = view.state.doc.toString();
-      const { diagnoseDsl } = await loadDiagnostics();
-      const problems = diagnoseDsl(text);
-      onProblems(problems);
-      return problems.map((problem) => toDiagnostic(view.state.doc, problem));
+      const doc = view.state.doc;
+      const check = await checkDsl(doc.toString());
+      onCheck(check);
+      return check.kind === 'checked' ? check.problems.map((problem) => toDiagnostic(doc, problem)) : [];
     },
     { delay: 400 },
   );

@@ -31,6 +31,8 @@ export const fgaEn = {
     emptyBody: 'This store has no model. An example to start from is below: edit it and save.',
     checking: 'Checking the model…',
     noProblems: 'No problems found by the parser.',
+    checkTooSlow: 'This model takes too long to check as you type; the server checks it when you save.',
+    checkUnavailable: 'The model cannot be checked as you type here; the server checks it when you save.',
     problems_one: 'The parser found {{count}} problem',
     problems_other: 'The parser found {{count}} problems',
     problemAt: 'Line {{line}}, column {{column}}: {{message}}',

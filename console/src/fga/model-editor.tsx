@@ -14,7 +14,7 @@ import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import { fgaKeys, readModel, writeModel, type FgaModel } from './api.ts';
 import { dslLinter } from './dsl-lint.ts';
 import { fgaDsl } from './dsl-language.ts';
-import type { DslProblem } from './dsl-diagnostics.ts';
+import type { DslCheck } from './dsl-checker.ts';
 import { EXAMPLE_MODEL } from './example-model.ts';
 import { UnsavedChangesGuard } from './unsaved-changes-guard.tsx';
 
@@ -58,11 +58,11 @@ export function ModelEditor() {
 function ModelDraft({ stored, save }: { stored: FgaModel; save: UseMutationResult<FgaModel, Error, string> }) {
   const { t } = useTranslation('fga');
   const [draft, setDraft] = useState(stored.dsl || EXAMPLE_MODEL);
-  const [problems, setProblems] = useState<DslProblem[] | undefined>(undefined);
+  const [check, setCheck] = useState<DslCheck | undefined>(undefined);
   const extensions = useMemo(
     () => [
       fgaDsl,
-      dslLinter(setProblems),
+      dslLinter(setCheck),
       lintGutter(),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': t('model.editorLabel') }),
@@ -95,7 +95,7 @@ function ModelDraft({ stored, save }: { stored: FgaModel; save: UseMutationResul
         />
       </Paper>
       <Text size="xs" c="dimmed">{t('model.keyboardHint')}</Text>
-      <ProblemSummary problems={problems} />
+      <ProblemSummary check={check} />
       {save.isError ? (
         <Alert color="red" icon={<IconAlertTriangle />} title={t('model.saveFailed')} role="alert">
           {errorMessage(save.error)}
@@ -119,11 +119,19 @@ function ModelDraft({ stored, save }: { stored: FgaModel; save: UseMutationResul
 }
 
 /** What the parser found, in words (announced politely), so the result is not only a squiggle in the gutter. */
-function ProblemSummary({ problems }: { problems: DslProblem[] | undefined }) {
+function ProblemSummary({ check }: { check: DslCheck | undefined }) {
   const { t } = useTranslation('fga');
-  if (problems === undefined) {
+  if (check === undefined) {
     return <Text size="sm" c="dimmed" aria-live="polite">{t('model.checking')}</Text>;
   }
+  if (check.kind !== 'checked') {
+    return (
+      <Text size="sm" c="dimmed" aria-live="polite" data-testid="dsl-status">
+        {check.kind === 'too-slow' ? t('model.checkTooSlow') : t('model.checkUnavailable')}
+      </Text>
+    );
+  }
+  const { problems } = check;
   if (problems.length === 0) {
     return (
       <Group gap={6} aria-live="polite" data-testid="dsl-status">
