@@ -27,7 +27,7 @@ export interface Portcullis {
   sms: SmsSink;
   /** An application on another loopback port, allowed as a redirect target (--allowed-origins). */
   app: RelyingApp;
-  /** The newest mail to `to` whose subject matches, waiting for it to arrive. */
+  /** The first mail to `to` whose subject matches (received already or arriving within the timeout). */
   mailTo(to: string, subject?: RegExp, timeoutMs?: number): Promise<ReceivedEmail>;
   /** The server's output so far (for failure messages). */
   output(): string;
@@ -55,53 +55,60 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
+type WorkerFixture = (args: object, use: (value: Portcullis) => Promise<void>) => Promise<void>;
+
+/**
+ * The worker fixture body: a server with the shared flags plus `extraFlags` (they come last and win), for
+ * suites that need more switched on (login-server.ts).
+ */
+export function portcullisFixture(extraFlags: readonly string[] = []): WorkerFixture {
+  return async ({}, use) => {
+    // A copy elsewhere can be tested while dist/ is being rebuilt (PORTCULLIS_E2E_EXECUTABLE=/tmp/x/portcullis).
+    const executable = process.env.PORTCULLIS_E2E_EXECUTABLE || requireExecutable();
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-e2e-'));
+    const smtp = await startSmtpSink();
+    const sms = await startSmsSink();
+    const app = await startRelyingApp();
+    const ports = await freePorts();
+    const url = `http://127.0.0.1:${ports.http}`;
+    app.setServerUrl(url);
+    const flags = serverFlags(dir, ports, [
+      ...smtp.flags(),
+      '--twilio-api-url', sms.url,
+      '--twilio-account-sid', 'AC-e2e',
+      '--twilio-api-key', 'e2e-key',
+      '--twilio-api-secret', 'e2e-secret',
+      '--twilio-sender', '+15550000000',
+      '--allowed-origins', `${url},${app.origin}`,
+      '--organization-name', 'Acme Cloud',
+      '--rate-limit-rps', '0',
+      ...extraFlags,
+    ]);
+    const running = run(executable, flags, dir);
+    await waitFor200(`${url}/readyz`, running, performance.now(), 30_000);
+    const output = () => `${running.output().stdout}\n${running.output().stderr}`;
+    await use({
+      url,
+      adminSecret: SECRETS.adminSecret,
+      clientId: 'sea-client',
+      smtp,
+      sms,
+      app,
+      output,
+      async mailTo(to, subject, timeoutMs = 15_000) {
+        return smtp.waitFor((mail) => mail.envelope.to.includes(to) && (!subject || subject.test(mail.subject)), timeoutMs);
+      },
+    });
+    await stop(running);
+    await app.close();
+    await sms.close();
+    await smtp.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
 export const test = base.extend<object, { portcullis: Portcullis }>({
-  portcullis: [
-    async ({}, use) => {
-      // A copy elsewhere can be tested while dist/ is being rebuilt (PORTCULLIS_E2E_EXECUTABLE=/tmp/x/portcullis).
-      const executable = process.env.PORTCULLIS_E2E_EXECUTABLE || requireExecutable();
-      const dir = mkdtempSync(join(tmpdir(), 'portcullis-e2e-'));
-      const smtp = await startSmtpSink();
-      const sms = await startSmsSink();
-      const app = await startRelyingApp();
-      const ports = await freePorts();
-      const url = `http://127.0.0.1:${ports.http}`;
-      app.setServerUrl(url);
-      const flags = serverFlags(dir, ports, [
-        ...smtp.flags(),
-        '--twilio-api-url', sms.url,
-        '--twilio-account-sid', 'AC-e2e',
-        '--twilio-api-key', 'e2e-key',
-        '--twilio-api-secret', 'e2e-secret',
-        '--twilio-sender', '+15550000000',
-        '--allowed-origins', `${url},${app.origin}`,
-        '--organization-name', 'Acme Cloud',
-        '--rate-limit-rps', '0',
-      ]);
-      const running = run(executable, flags, dir);
-      const started = performance.now();
-      await waitFor200(`${url}/readyz`, running, started, 30_000);
-      const output = () => `${running.output().stdout}\n${running.output().stderr}`;
-      await use({
-        url,
-        adminSecret: SECRETS.adminSecret,
-        clientId: 'sea-client',
-        smtp,
-        sms,
-        app,
-        output,
-        async mailTo(to, subject, timeoutMs = 15_000) {
-          return smtp.waitFor((mail) => mail.envelope.to.includes(to) && (!subject || subject.test(mail.subject)), timeoutMs);
-        },
-      });
-      await stop(running);
-      await app.close();
-      await sms.close();
-      await smtp.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
+  portcullis: [portcullisFixture(), { scope: 'worker', timeout: 60_000 }],
 });
 
 export { expect };
