@@ -28,7 +28,7 @@ RUN npm run build && npm run sea -- --strip
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && groupadd --system --gid 10001 portcullis \
  && useradd --system --uid 10001 --gid portcullis --home-dir /data --no-create-home --shell /usr/sbin/nologin portcullis \
  && install -d -o portcullis -g portcullis -m 0700 /data
