@@ -52,10 +52,13 @@ export function UserSessionsCard({ userId }: { userId: string }) {
     >
       {sessions.isError ? (
         <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : sessions.data?.sessions.length === 0 ? (
+        <Text c="dimmed" size="sm" py="sm">
+          {t('user.sessions.empty')}
+        </Text>
       ) : (
         <Table.ScrollContainer minWidth={620}>
-          <Table verticalSpacing="xs" aria-busy={sessions.isFetching}>
-            <Table.Caption>{t('user.sessions.caption')}</Table.Caption>
+          <Table aria-label={t('user.sessions.caption')} verticalSpacing="xs" aria-busy={sessions.isFetching}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('user.sessions.columns.started')}</Table.Th>
@@ -72,15 +75,6 @@ export function UserSessionsCard({ userId }: { userId: string }) {
                 <Table.Tr>
                   <Table.Td colSpan={5}>
                     <Skeleton height={14} />
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {sessions.data?.sessions.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text c="dimmed" ta="center" py="md" size="sm">
-                      {t('user.sessions.empty')}
-                    </Text>
                   </Table.Td>
                 </Table.Tr>
               )}

@@ -3,9 +3,9 @@
  * names) debounced while typing, server-side pagination, a link to each user's page, and invitations.
  */
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, EmptyState, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconMailPlus, IconSearch } from '@tabler/icons-react';
+import { IconMailPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useUsers } from '../api/queries.ts';
@@ -57,10 +57,17 @@ export function UsersPage() {
         />
         {users.isError ? (
           <QueryError error={users.error} onRetry={() => void users.refetch()} />
+        ) : users.data?.users.length === 0 ? (
+          <EmptyState
+            size="sm"
+            icon={<IconUsers size={28} />}
+            withIndicatorBackground
+            title={debounced ? t('users.emptySearch', { query: debounced }) : t('users.empty')}
+            py="xl"
+          />
         ) : (
           <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover aria-busy={users.isFetching}>
-              <Table.Caption>{t('users.caption')}</Table.Caption>
+            <Table aria-label={t('users.caption')} verticalSpacing="sm" highlightOnHover aria-busy={users.isFetching}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('users.columns.user')}</Table.Th>
@@ -80,15 +87,6 @@ export function UsersPage() {
                       ))}
                     </Table.Tr>
                   ))}
-                {users.data?.users.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={4}>
-                      <Text c="dimmed" ta="center" py="lg">
-                        {debounced ? t('users.emptySearch', { query: debounced }) : t('users.empty')}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
                 {users.data?.users.map((user) => (
                   <Table.Tr key={user.id}>
                     <Table.Td>

@@ -4,7 +4,8 @@
  * shown.
  */
 import { useState } from 'react';
-import { Badge, Paper, Skeleton, Table, Text } from '@mantine/core';
+import { Badge, EmptyState, Paper, Skeleton, Table, Text } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useVerificationRequests } from '../api/queries.ts';
 import { formatTimestamp } from '../common/format.ts';
@@ -25,10 +26,11 @@ export function VerificationRequestsPage() {
       <Paper withBorder radius="md" p="md">
         {requests.isError ? (
           <QueryError error={requests.error} onRetry={() => void requests.refetch()} />
+        ) : requests.data?.verification_requests.length === 0 ? (
+          <EmptyState size="sm" icon={<IconMailCheck size={28} />} withIndicatorBackground title={t('verification.empty')} py="xl" />
         ) : (
           <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" aria-busy={requests.isFetching}>
-              <Table.Caption>{t('verification.caption')}</Table.Caption>
+            <Table aria-label={t('verification.caption')} verticalSpacing="sm" aria-busy={requests.isFetching}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('verification.columns.email')}</Table.Th>
@@ -47,15 +49,6 @@ export function VerificationRequestsPage() {
                       </Table.Td>
                     </Table.Tr>
                   ))}
-                {requests.data?.verification_requests.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={5}>
-                      <Text c="dimmed" ta="center" py="lg">
-                        {t('verification.empty')}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
                 {requests.data?.verification_requests.map((request) => {
                   const expired = request.expires != null && request.expires * 1000 < Date.now();
                   return (
