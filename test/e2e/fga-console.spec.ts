@@ -55,7 +55,7 @@ test('the model editor shows the parser\'s problems as you type, and saves only 
   // The server's own bound on nesting is checked here too, before the parser runs.
   const deep = `${'('.repeat(17)}owner${')'.repeat(17)}`;
   await replaceEditorText(page, MODEL.replace('define owner: [user]', `define owner: [user]\n    define deep: ${deep}`));
-  await expect(status).toContainText('Parentheses nest deeper than 16 levels.');
+  await expect(status).toContainText('Parentheses nest deeper than 16 levels, more than the server accepts.');
 
   await replaceEditorText(page, MODEL);
   await expect(status).toContainText('No problems found by the parser.');

@@ -26,7 +26,11 @@ try {
   // Only a speed setting: without it the parser gives the same answers, a little slower.
 }
 
+/** The bounds checked before the parser: the page words them from its catalogue (the parser's own text is English). */
+export type DslBound = { code: 'empty' } | { code: 'too-large'; bytes: number; max: number } | { code: 'too-deep'; max: number };
+
 export interface DslProblem {
+  bound?: DslBound;
   /** Zero-based line, when the parser placed the problem. */
   line?: number;
   /** Zero-based columns on that line; end is exclusive. */
@@ -60,7 +64,13 @@ function tooDeep(dsl: string): DslProblem | undefined {
       continue;
     }
     if (code === 40 && ++depth > MAX_MODEL_NESTING) {
-      return { line, columnStart: column, columnEnd: column + 1, message: `Parentheses nest deeper than ${MAX_MODEL_NESTING} levels.` };
+      return {
+        line,
+        columnStart: column,
+        columnEnd: column + 1,
+        bound: { code: 'too-deep', max: MAX_MODEL_NESTING },
+        message: `Parentheses nest deeper than ${MAX_MODEL_NESTING} levels.`,
+      };
     }
     if (code === 41 && depth > 0) depth -= 1;
     column += 1;
@@ -70,9 +80,11 @@ function tooDeep(dsl: string): DslProblem | undefined {
 
 /** Every problem the parser and validator report, after the server's own bounds; [] for a valid model. */
 export function diagnoseDsl(dsl: string): DslProblem[] {
-  if (dsl.trim() === '') return [{ line: 0, columnStart: 0, message: 'The model is empty: it starts with `model` and `schema 1.1`, then the types.' }];
+  if (dsl.trim() === '') return [{ line: 0, columnStart: 0, bound: { code: 'empty' }, message: 'The model is empty.' }];
   const bytes = new TextEncoder().encode(dsl).length;
-  if (bytes > MAX_MODEL_DSL_BYTES) return [{ message: `The model is ${bytes} bytes; the server accepts at most ${MAX_MODEL_DSL_BYTES}.` }];
+  if (bytes > MAX_MODEL_DSL_BYTES) {
+    return [{ bound: { code: 'too-large', bytes, max: MAX_MODEL_DSL_BYTES }, message: `The model is larger than ${MAX_MODEL_DSL_BYTES} bytes.` }];
+  }
   const deep = tooDeep(dsl);
   if (deep) return [deep];
   try {

@@ -3,17 +3,28 @@
  * server's parser, running in a worker (dsl-checker.ts), and marks each problem in the text.
  */
 import { linter, type Diagnostic } from '@codemirror/lint';
+import i18next from 'i18next';
 import type { Text } from '@codemirror/state';
 import type { DslProblem } from './dsl-diagnostics.ts';
 import { checkDsl, type DslCheck } from './dsl-checker.ts';
 
+/** A problem in words: the catalogue's for the bounds checked before parsing, else the parser's own. */
+export function describeProblem(problem: DslProblem): string {
+  const bound = problem.bound;
+  if (!bound) return problem.message;
+  if (bound.code === 'empty') return i18next.t('fga:model.bounds.empty');
+  if (bound.code === 'too-large') return i18next.t('fga:model.bounds.tooLarge', { bytes: bound.bytes, max: bound.max });
+  return i18next.t('fga:model.bounds.tooDeep', { max: bound.max });
+}
+
 /** Problem positions (zero-based line and columns) as document offsets, clamped to the text. */
 export function toDiagnostic(doc: Text, problem: DslProblem): Diagnostic {
-  if (problem.line === undefined) return { from: 0, to: Math.min(doc.length, doc.line(1).to), severity: 'error', message: problem.message };
+  const message = describeProblem(problem);
+  if (problem.line === undefined) return { from: 0, to: Math.min(doc.length, doc.line(1).to), severity: 'error', message };
   const line = doc.line(Math.min(Math.max(problem.line + 1, 1), doc.lines));
   const from = Math.min(line.from + (problem.columnStart ?? 0), line.to);
   const end = problem.columnEnd === undefined ? line.to : line.from + problem.columnEnd;
-  return { from, to: Math.max(from, Math.min(end, line.to)), severity: 'error', message: problem.message };
+  return { from, to: Math.max(from, Math.min(end, line.to)), severity: 'error', message };
 }
 
 /**

@@ -36,6 +36,11 @@ export const fgaEn = {
     problems_one: 'The parser found {{count}} problem',
     problems_other: 'The parser found {{count}} problems',
     problemAt: 'Line {{line}}, column {{column}}: {{message}}',
+    bounds: {
+      empty: 'The model is empty: it starts with `model` and `schema 1.1`, then the types.',
+      tooLarge: 'The model is {{bytes}} bytes; the server accepts at most {{max}}.',
+      tooDeep: 'Parentheses nest deeper than {{max}} levels, more than the server accepts.',
+    },
     save: 'Save model',
     revert: 'Discard changes',
     saveFailed: 'The server refused the model',

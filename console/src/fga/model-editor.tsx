@@ -12,7 +12,7 @@ import { IconAlertTriangle, IconCircleCheck, IconDeviceFloppy } from '@tabler/ic
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import { fgaKeys, readModel, writeModel, type FgaModel } from './api.ts';
-import { dslLinter } from './dsl-lint.ts';
+import { describeProblem, dslLinter } from './dsl-lint.ts';
 import { fgaDsl } from './dsl-language.ts';
 import type { DslCheck } from './dsl-checker.ts';
 import { EXAMPLE_MODEL } from './example-model.ts';
@@ -145,7 +145,9 @@ function ProblemSummary({ check }: { check: DslCheck | undefined }) {
       <List size="sm" spacing={2}>
         {problems.slice(0, 10).map((problem, index) => (
           <List.Item key={index}>
-            {problem.line === undefined ? problem.message : t('model.problemAt', { line: problem.line + 1, column: (problem.columnStart ?? 0) + 1, message: problem.message })}
+            {problem.line === undefined
+              ? describeProblem(problem)
+              : t('model.problemAt', { line: problem.line + 1, column: (problem.columnStart ?? 0) + 1, message: describeProblem(problem) })}
           </List.Item>
         ))}
       </List>
