@@ -91,6 +91,7 @@ test('invitations fill more than one page of users; pages and verification reque
 
   // Twelve matches at ten a page: two pages, the second holds the two oldest.
   await page.getByRole('searchbox', { name: 'Search users' }).fill(batch);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/users\\?q=${batch}$`));
   await expect(page.getByText('Showing 1–10 of 12')).toBeVisible();
   await expect(page.getByRole('table').getByRole('row')).toHaveCount(11);
   await page.getByRole('button', { name: 'Page 2' }).click();
@@ -100,6 +101,10 @@ test('invitations fill more than one page of users; pages and verification reque
   // A new search starts again from page 1.
   await page.getByRole('searchbox', { name: 'Search users' }).fill(`${batch}-05`);
   await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`\\?q=${batch}-05$`));
+  // The list is in the URL: back returns to page 2 of the wider search.
+  await page.goBack();
+  await expect(page.getByText('Showing 11–12 of 12')).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Verification requests' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Verification requests' })).toBeVisible();

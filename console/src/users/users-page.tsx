@@ -2,12 +2,12 @@
  * Users (issue 10 item 2): server-side search (`_users` query, a case-insensitive substring of id, email and
  * names) debounced while typing, server-side pagination, a link to each user's page, and invitations.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Anchor, Badge, Button, EmptyState, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMailPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useUsers } from '../api/queries.ts';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
@@ -21,17 +21,28 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
+  // The search and the page live in the URL (?q=&page=): a reload, the back button or a shared link shows the same list.
+  const [params, setParams] = useSearchParams();
+  const query = params.get('q') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [search, setSearch] = useState(query);
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
   const [inviting, setInviting] = useState(false);
-  // A new search starts from its first page.
-  const [searched, setSearched] = useState(debounced);
-  if (searched !== debounced) {
-    setSearched(debounced);
-    setPage(1);
-  }
-  const users = useUsers(debounced, { page, limit: PAGE_SIZE });
+  // The last search this page wrote to the URL: a change of `q` from elsewhere (back button) refills the box.
+  const written = useRef(query);
+  useEffect(() => {
+    if (debounced === written.current) return;
+    written.current = debounced;
+    // A new search starts from its first page.
+    if (debounced !== query) setParams(debounced ? { q: debounced } : {});
+  }, [debounced, query, setParams]);
+  useEffect(() => {
+    if (query === written.current) return;
+    written.current = query;
+    setSearch(query);
+  }, [query]);
+  const setPage = (next: number) => setParams({ ...(query ? { q: query } : {}), page: String(next) });
+  const users = useUsers(query, { page, limit: PAGE_SIZE });
 
   return (
     <Stack gap={0}>
@@ -62,7 +73,7 @@ export function UsersPage() {
             size="sm"
             icon={<IconUsers size={28} />}
             withIndicatorBackground
-            title={debounced ? t('users.emptySearch', { query: debounced }) : t('users.empty')}
+            title={query ? t('users.emptySearch', { query }) : t('users.empty')}
             py="xl"
           />
         ) : (

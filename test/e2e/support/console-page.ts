@@ -12,5 +12,6 @@ export async function signInToConsole(page: Page, server: ConsoleServer): Promis
 /** Types into the users search and waits for the table to show exactly that user's row. */
 export async function searchUsers(page: Page, query: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search users' }).fill(query);
+  await expect(page).toHaveURL(/[?]q=/);
   await expect(page.getByRole('table').getByRole('row')).toHaveCount(2); // header + the one match
 }
