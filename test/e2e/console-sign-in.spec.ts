@@ -72,4 +72,11 @@ test('settings show what _admin_meta reports, and the console works at phone wid
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await screenshot(page, 'console-phone');
+
+  // The admin cookie goes away (expiry, sign out elsewhere): the next read brings back the sign-in form.
+  await page.context().clearCookies();
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByLabel('Admin secret')).toBeVisible();
+  await expect(page.getByRole('navigation')).toHaveCount(0);
 });
