@@ -7,7 +7,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../../ui-shared/graphql-client.ts';
-import { theme } from '../../ui-shared/theme.ts';
+import { cssVariablesResolver, theme } from '../../ui-shared/theme.ts';
 import { initI18n } from '../../ui-shared/i18n.ts';
 import { resources } from './i18n/index.ts';
 import { App } from './app.tsx';
@@ -27,7 +27,7 @@ const queryClient = new QueryClient({ queryCache, defaultOptions: { queries: { r
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

@@ -1,15 +1,11 @@
 /**
  * The console journeys' server: the same built executable as fixtures.ts, with what the console screens need
- * on top: several roles (a role can be changed) and the playground link (--enable-playground). A worker
- * fixture of its own, since fixtures.ts builds its flag list inside; everything else (SQLite file, SMTP sink,
- * organization name, no rate limit) is alike. Plus the API calls a journey makes as the user under test.
+ * on top: several roles (a role can be changed) and the playground link (--enable-playground), started by
+ * fixtures.ts's portcullisFixture with those flags added. Plus the API calls a journey makes as the user
+ * under test.
  */
 import { test as base, expect } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePorts, requireExecutable, run, serverFlags, stop, waitFor200, SECRETS } from '../../sea/executable.ts';
-import { startSmtpSink } from '../../support/smtp-sink.ts';
+import { portcullisFixture } from './fixtures.ts';
 
 export const CONSOLE_ROLES = ['user', 'editor', 'auditor'];
 
@@ -21,31 +17,7 @@ export interface ConsoleServer {
 
 export const test = base.extend<object, { consoleServer: ConsoleServer }>({
   consoleServer: [
-    async ({}, use) => {
-      const executable = process.env.PORTCULLIS_E2E_EXECUTABLE || requireExecutable();
-      const dir = mkdtempSync(join(tmpdir(), 'portcullis-console-e2e-'));
-      const smtp = await startSmtpSink();
-      const ports = await freePorts();
-      const url = `http://127.0.0.1:${ports.http}`;
-      const running = run(
-        executable,
-        serverFlags(dir, ports, [
-          ...smtp.flags(),
-          '--allowed-origins', url,
-          '--organization-name', 'Acme Cloud',
-          '--rate-limit-rps', '0',
-          '--roles', CONSOLE_ROLES.join(','),
-          '--default-roles', 'user',
-          '--enable-playground',
-        ]),
-        dir,
-      );
-      await waitFor200(`${url}/readyz`, running, performance.now(), 30_000);
-      await use({ url, adminSecret: SECRETS.adminSecret, output: () => `${running.output().stdout}\n${running.output().stderr}` });
-      await stop(running);
-      await smtp.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    portcullisFixture(['--roles', CONSOLE_ROLES.join(','), '--default-roles', 'user', '--enable-playground']),
     { scope: 'worker', timeout: 60_000 },
   ],
 });
