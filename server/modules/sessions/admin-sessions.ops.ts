@@ -17,10 +17,8 @@ import { Pagination, PaginationRequest, paginate } from '../../ops/pagination.ts
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { findUserById, unixSeconds } from '../users/index.ts';
-import { revokeTokenRecords } from '../tokens/index.ts';
-import { invalidateTokenState } from '../tokens/state-cache/index.ts';
+import { revokeSession } from '../tokens/index.ts';
 import { Session, type SessionRow } from './session.entity.ts';
-import { revokeSessions } from './session-store.ts';
 
 /** Domain separation: the reference is a digest of the row key made for this purpose only. */
 const REFERENCE_LABEL = 'portcullis/admin-session-reference/v1:';
@@ -102,12 +100,8 @@ export const revokeSessionOp = defineOperation({
     const live = await ctx.em.find(Session, { userId: input.user_id, revokedAt: null }, { fields: ['id'] });
     const session = live.find((row) => sessionReference(row.id) === input.id);
     if (!session) throw AppError.notFound('session not found');
-    // The same steps as logout (tokens/end-session.ts endSession) without touching the caller's cookies:
-    // the row, the tokens issued for it, and the token state cache of this and the other instances.
-    const now = ctx.deps.clock.now();
-    await revokeSessions(ctx.em, now, { id: session.id });
-    await revokeTokenRecords(ctx.em, now, { sessionId: session.id });
-    await invalidateTokenState(ctx.em, { sessionId: session.id });
+    // What logout does, without touching the caller's (the admin's) cookies.
+    await revokeSession(ctx.em, ctx.deps.clock, session.id);
     return { message: 'session revoked successfully' };
   },
 });

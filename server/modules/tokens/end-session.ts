@@ -12,12 +12,17 @@ import { deleteSessionsOfUser, revokeSessions } from '../sessions/index.ts';
 import { deleteTokenRecordsOfUser, findTokenRecord, revokeTokenRecords } from './token-records.ts';
 import { invalidateTokenState } from './state-cache/index.ts';
 
-/** Logout: the session and every token issued for it stop working, and both session cookies are cleared. */
-export async function endSession(ctx: OpContext, em: EntityManager, sessionId: string): Promise<void> {
-  const now = ctx.deps.clock.now();
+/** One session and every token issued for it stop working, on this instance and the others. */
+export async function revokeSession(em: EntityManager, clock: Clock, sessionId: string): Promise<void> {
+  const now = clock.now();
   await revokeSessions(em, now, { id: sessionId });
   await revokeTokenRecords(em, now, { sessionId });
   await invalidateTokenState(em, { sessionId });
+}
+
+/** Logout: the caller's session ends (revokeSession) and both session cookies are cleared. */
+export async function endSession(ctx: OpContext, em: EntityManager, sessionId: string): Promise<void> {
+  await revokeSession(em, ctx.deps.clock, sessionId);
   for (const cookie of clearedSessionCookies(ctx.deps.config)) ctx.effects.setCookie(cookie);
 }
 

@@ -23,7 +23,7 @@ export {
 export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
 export type { TokenSet } from './mint-tokens.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
-export { endSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
+export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
