@@ -11,6 +11,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { ROOT } from './bundle.ts';
+// The manifest entry is what the server reads (server/transports/http/ui/ui-assets.ts).
+import type { UiFile } from '../server/transports/http/ui/ui-assets.ts';
 
 export const UI_DIR = join(ROOT, 'dist', 'ui');
 export const UI_MANIFEST = 'manifest.json';
@@ -36,18 +38,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.wasm': 'application/wasm',
 };
-
-export interface UiFile {
-  /** Content-Type header. */
-  type: string;
-  /** Strong ETag (quoted). */
-  etag: string;
-  /** Content-hashed name under assets/: Cache-Control immutable for a year. */
-  immutable: boolean;
-  /** A brotli copy exists as `<path>.br`. */
-  br: boolean;
-  size: number;
-}
 
 export interface UiManifest {
   /** Key: path under dist/ui with forward slashes, e.g. "app/index.html", "app/assets/index-abc123.js". */

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { forgotPassword } from '../api/operations.ts';
 import type { Identifier, Meta } from '../api/types.ts';
 import { IdentifierField } from '../identifier/identifier-field.tsx';
-import { identifierErrorKey, parseIdentifier, type IdentifierModes } from '../identifier/identifier.ts';
+import { identifierRules, parseIdentifier, type IdentifierModes } from '../identifier/identifier.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
@@ -60,10 +60,7 @@ export function ForgotPasswordPage({ meta }: { meta: Meta }) {
             purpose="sign-in"
             autoFocus
             error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
-            {...register('identifier', {
-              required: 'validation.required',
-              validate: (value) => (parseIdentifier(value, modes) ? true : identifierErrorKey(modes)),
-            })}
+            {...register('identifier', identifierRules(modes))}
           />
           <Button type="submit" fullWidth loading={mutation.isPending}>
             {t('forgotPassword.submit')}

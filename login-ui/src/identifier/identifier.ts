@@ -39,3 +39,14 @@ export function identifierErrorKey(modes: IdentifierModes): string {
   if (modes.email && modes.phone) return 'validation.emailOrPhone';
   return modes.phone ? 'validation.phone' : 'validation.email';
 }
+
+/**
+ * react-hook-form rules for an identifier field: required, and an email or phone number the enabled modes
+ * accept. Messages are catalogue keys, translated where the error is shown.
+ */
+export function identifierRules(modes: IdentifierModes) {
+  return {
+    required: 'validation.required',
+    validate: (value: string) => (parseIdentifier(value, modes) ? true : identifierErrorKey(modes)),
+  };
+}

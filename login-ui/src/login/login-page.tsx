@@ -12,7 +12,7 @@ import { ApiError } from '../../../ui-shared/graphql-client.ts';
 import { login } from '../api/operations.ts';
 import type { Identifier, Meta } from '../api/types.ts';
 import { IdentifierField } from '../identifier/identifier-field.tsx';
-import { identifierErrorKey, identifierModes, parseIdentifier } from '../identifier/identifier.ts';
+import { identifierRules, identifierModes, parseIdentifier } from '../identifier/identifier.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
@@ -72,10 +72,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
               purpose="sign-in"
               autoFocus
               error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
-              {...register('identifier', {
-                required: 'validation.required',
-                validate: (value) => (parseIdentifier(value, modes) ? true : identifierErrorKey(modes)),
-              })}
+              {...register('identifier', identifierRules(modes))}
             />
             <Stack gap={4}>
               <PasswordField

@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router';
 import { signup } from '../api/operations.ts';
 import type { Identifier, Meta } from '../api/types.ts';
 import { IdentifierField } from '../identifier/identifier-field.tsx';
-import { identifierErrorKey, identifierModes, parseIdentifier } from '../identifier/identifier.ts';
+import { identifierRules, identifierModes, parseIdentifier } from '../identifier/identifier.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
@@ -73,10 +73,7 @@ export function SignupPage({ meta }: { meta: Meta }) {
               purpose="sign-up"
               autoFocus
               error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
-              {...register('identifier', {
-                required: 'validation.required',
-                validate: (value) => (parseIdentifier(value, modes) ? true : identifierErrorKey(modes)),
-              })}
+              {...register('identifier', identifierRules(modes))}
             />
             <NewPasswordFields register={register} watch={watch} errors={formState.errors} strong={meta.is_strong_password_enabled} />
             <Button type="submit" fullWidth loading={mutation.isPending}>

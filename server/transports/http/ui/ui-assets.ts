@@ -8,10 +8,15 @@ import { getRawAsset, isSea } from 'node:sea';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** One entry of dist/ui/manifest.json (written by build/ui.ts). */
 export interface UiFile {
+  /** Content-Type header. */
   type: string;
+  /** Strong ETag (quoted). */
   etag: string;
+  /** Content-hashed name under assets/: Cache-Control immutable for a year. */
   immutable: boolean;
+  /** A brotli copy exists as `<path>.br`. */
   br: boolean;
   size: number;
 }
