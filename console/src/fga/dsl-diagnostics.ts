@@ -11,14 +11,10 @@
  */
 import { errors as fgaErrors, validator } from '@openfga/syntax-transformer';
 import { useSllPrediction } from '../../../server/modules/fga/model/sll-prediction.ts';
-import { MAX_MODEL_DSL_BYTES } from '../../../server/modules/fga/model/model-limits.ts';
+// The server's bounds on size and nesting: deeper or larger models are refused before parsing, on the
+// server and here alike, which also keeps the parse here linear in the model's size.
+import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from '../../../server/modules/fga/model/model-limits.ts';
 
-/**
- * The server's bound on nested parentheses (server/modules/fga/model/parse-model.ts MAX_MODEL_NESTING,
- * which lives beside the parser there, so it is named again here): deeper models are refused before
- * parsing, on the server and here alike, which also keeps the parse here linear in the model's size.
- */
-export const MAX_MODEL_NESTING = 16;
 
 try {
   useSllPrediction();

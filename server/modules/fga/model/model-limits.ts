@@ -9,3 +9,11 @@
  * well under a second (OWASP ASVS 5.0 V2.4).
  */
 export const MAX_MODEL_DSL_BYTES = 64 * 1024;
+
+/**
+ * Parenthesised rewrites nest this deep at most. Real models nest two or three levels; the parser's
+ * prediction cost grows with the nesting at every group, so the bound keeps parsing linear in the model's
+ * size (OWASP ASVS 5.0 V2.4: a single request must not exhaust the server). The console's editor applies
+ * the same bound before its own parse.
+ */
+export const MAX_MODEL_NESTING = 16;

@@ -15,19 +15,13 @@ import type { AuthorizationModel, RelationReference, TypeDefinition } from '../t
 import { FGA_ERROR, fgaError, type FgaErrorCode } from './fga-errors.ts';
 import { MAX_RELATION_LENGTH, MAX_TYPE_LENGTH } from './identifiers.ts';
 import { useSllPrediction } from './sll-prediction.ts';
-import { MAX_MODEL_DSL_BYTES } from './model-limits.ts';
+import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from './model-limits.ts';
 
 useSllPrediction();
 
 export const SUPPORTED_SCHEMA_VERSION = '1.1';
 export { MAX_MODEL_DSL_BYTES };
 
-/**
- * Parenthesised rewrites nest this deep at most. Real models nest two or three levels; the parser's
- * prediction cost grows with the nesting at every group, so the bound keeps parsing linear in the model's
- * size (OWASP ASVS 5.0 V2.4: a single request must not exhaust the server).
- */
-export const MAX_MODEL_NESTING = 16;
 /** Problems named in one error; the rest are counted, so a reply stays a few KB whatever the model. */
 export const MAX_REPORTED_PROBLEMS = 10;
 
