@@ -17,6 +17,7 @@ import { eventsModule } from './events/index.ts';
 import { verificationModule } from './verification/index.ts';
 import { messagesModule } from './messages/index.ts';
 import { fgaModule } from './fga/index.ts';
+import { clientsModule } from './clients/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -32,4 +33,5 @@ export const MODULES: readonly ModuleManifest[] = [
   verificationModule,
   messagesModule,
   fgaModule,
+  clientsModule,
 ];

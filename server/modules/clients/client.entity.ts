@@ -1,0 +1,33 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * A registered OAuth 2.0 client (specification part 4.2 "Client registry"; reference.md "Client"). The
+ * secret is never stored: only its digest (client-secret.ts), and during a rotation's grace window the
+ * digest of the secret it replaced (specification part 3: "old secret keeps validating during a grace
+ * window"). Neither digest is ever returned (clients.schema.ts toPublicClient).
+ */
+export const Client = defineEntity({
+  name: 'Client',
+  tableName: 'clients',
+  properties: {
+    id: p.string().primary().length(36),
+    /** The public identifier a relying party presents (random, client-secret.ts newClientId). */
+    clientId: p.string().length(64).unique(),
+    name: p.string().length(255),
+    description: p.string().length(1024),
+    allowedScopes: p.json<string[]>(),
+    /** Absolute http(s) URLs; /authorize will compare redirect_uri with them by exact string match. */
+    redirectUris: p.json<string[]>(),
+    consentRequired: p.boolean(),
+    isActive: p.boolean(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    /** Digest of the current secret (hex). */
+    secretHash: p.string().length(64),
+    /** Digest of the secret replaced by the last rotation, valid until previousSecretExpiresAt. */
+    previousSecretHash: p.string().length(64).nullable(),
+    previousSecretExpiresAt: p.datetime().nullable(),
+  },
+});
+
+export type ClientRow = InstanceType<typeof Client.class>;

@@ -1,0 +1,132 @@
+/**
+ * Wire shapes of the client registry (reference.md "Client": `id`, `client_id`, `name`, `description`,
+ * `allowed_scopes`, `is_active`, `created_at`, `updated_at`; create and rotate answer `{client,
+ * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs (issue "Client
+ * registry"), and the checks of their values.
+ */
+import { s, type Static } from '../../ops/schema.ts';
+import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { unixSeconds } from '../users/index.ts';
+import type { ClientRow } from './client.entity.ts';
+
+const MAX_SCOPES = 100;
+const MAX_REDIRECT_URIS = 50;
+
+const name = s.string({ minLength: 1, maxLength: 255 });
+const description = s.string({ maxLength: 1024 });
+const allowedScopes = s.list(s.string({ minLength: 1, maxLength: 128 }), { maxItems: MAX_SCOPES });
+const redirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
+
+export const ClientSchema = s.object('Client', {
+  id: s.string(),
+  client_id: s.string(),
+  name: s.string(),
+  description: s.string(),
+  allowed_scopes: s.list(s.string()),
+  redirect_uris: s.list(s.string()),
+  consent_required: s.boolean(),
+  is_active: s.boolean(),
+  created_at: s.int64(),
+  updated_at: s.int64(),
+});
+
+export const ClientWithSecret = s.object('ClientWithSecret', {
+  client: ClientSchema,
+  client_secret: s.string({ description: 'shown only in this answer; store it now' }),
+});
+
+export const Clients = s.object('Clients', {
+  clients: s.list(ClientSchema),
+  pagination: Pagination,
+});
+
+export const CreateClientRequest = s.object('CreateClientRequest', {
+  name,
+  description: s.optional(description),
+  allowed_scopes: s.optional(allowedScopes),
+  redirect_uris: s.optional(redirectUris),
+  consent_required: s.optional(s.boolean()),
+  is_active: s.optional(s.boolean()),
+});
+
+/** Omitted fields stay as they are. */
+export const UpdateClientRequest = s.object('UpdateClientRequest', {
+  id: s.string({ minLength: 1, maxLength: 64 }),
+  name: s.optional(name),
+  description: s.optional(description),
+  allowed_scopes: s.optional(allowedScopes),
+  redirect_uris: s.optional(redirectUris),
+  consent_required: s.optional(s.boolean()),
+  is_active: s.optional(s.boolean()),
+});
+
+export const ClientIdRequest = s.object('ClientIdRequest', {
+  id: s.string({ minLength: 1, maxLength: 64 }),
+});
+
+/** Exactly one of the two. */
+export const GetClientRequest = s.object('GetClientRequest', {
+  id: s.optional(s.string({ maxLength: 64 })),
+  client_id: s.optional(s.string({ maxLength: 64 })),
+});
+
+export const ClientsRequest = s.object('ClientsRequest', {
+  pagination: s.optional(PaginationRequest),
+});
+
+export type PublicClient = Static<typeof ClientSchema>;
+
+export function toPublicClient(row: ClientRow): PublicClient {
+  return {
+    id: row.id,
+    client_id: row.clientId,
+    name: row.name,
+    description: row.description,
+    allowed_scopes: row.allowedScopes,
+    redirect_uris: row.redirectUris,
+    consent_required: row.consentRequired,
+    is_active: row.isActive,
+    created_at: unixSeconds(row.createdAt)!,
+    updated_at: unixSeconds(row.updatedAt)!,
+  };
+}
+
+/** A display name with something visible in it (a blank name cannot be told apart in the console). */
+export function checkedName(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw AppError.invalid('name must not be empty');
+  return trimmed;
+}
+
+/** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), no space, quote or backslash. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+export function checkedScopes(scopes: readonly string[]): string[] {
+  for (const scope of scopes) {
+    if (!SCOPE_TOKEN.test(scope)) throw AppError.invalid(`allowed_scopes: not an RFC 6749 scope token: ${JSON.stringify(scope)}`);
+  }
+  return [...new Set(scopes)];
+}
+
+/**
+ * Redirect URIs are absolute http(s) URLs without a fragment (RFC 6749 section 3.1.2) and without user
+ * credentials (a `user@host` form disguises the real host to a reader, RFC 3986 section 7.6). They are
+ * kept exactly as given because /authorize compares by exact string (OAuth 2.0 Security BCP, RFC 9700
+ * section 4.1.3: no pattern or prefix matching).
+ */
+export function checkedRedirectUris(uris: readonly string[]): string[] {
+  for (const uri of uris) {
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      throw AppError.invalid(`redirect_uris: not an absolute URL: ${JSON.stringify(uri)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw AppError.invalid(`redirect_uris: only http and https URLs are allowed: ${JSON.stringify(uri)}`);
+    if (uri.includes('#')) throw AppError.invalid(`redirect_uris: a redirect URI must not have a fragment: ${JSON.stringify(uri)}`);
+    if (url.username || url.password || /^[a-z]+:\/\/[^/?]*@/i.test(uri)) throw AppError.invalid(`redirect_uris: a redirect URI must not carry credentials: ${JSON.stringify(uri)}`);
+    if (/\s/.test(uri)) throw AppError.invalid(`redirect_uris: whitespace is not allowed: ${JSON.stringify(uri)}`);
+  }
+  return [...new Set(uris)];
+}

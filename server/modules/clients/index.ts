@@ -1,0 +1,14 @@
+/**
+ * The client registry (specification part 4.2): registered OAuth clients, their admin operations, and the
+ * client-secret check the token endpoint builds on.
+ */
+import { defineModule } from '../manifest.ts';
+import { Client } from './client.entity.ts';
+import { clientAdminOperations } from './admin-clients.ops.ts';
+
+export { Client, type ClientRow } from './client.entity.ts';
+export { verifyClientSecret, requireClient } from './clients.service.ts';
+export { toPublicClient, type PublicClient } from './clients.schema.ts';
+export { clientAdminOperations } from './admin-clients.ops.ts';
+
+export const clientsModule = defineModule({ name: 'clients', entities: [Client], operations: clientAdminOperations });
