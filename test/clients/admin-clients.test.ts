@@ -139,7 +139,8 @@ describe('client registry admin operations', () => {
       ['clients', {}],
     ];
     for (const [op, body] of calls) {
-      for (const headers of [{}, { authorization: `Bearer ${userToken}` }]) {
+      const callers: Record<string, string>[] = [{}, { authorization: `Bearer ${userToken}` }];
+      for (const headers of callers) {
         const reply = await rest.post(`/v1/admin/${op}`, body, headers);
         assert.ok(reply.status === 401 || reply.status === 403, `${op} with ${Object.keys(headers)}: ${reply.status}`);
         assert.ok(!JSON.stringify(reply.body).includes(client.client_id), `${op} leaks nothing`);
