@@ -117,6 +117,11 @@ export function checkedScopes(scopes: readonly string[]): string[] {
  */
 export function checkedRedirectUris(uris: readonly string[]): string[] {
   for (const uri of uris) {
+    // The WHATWG parser repairs `https:host/cb`, `https:///host` and `https:\\host` into a URL; a registered value must
+    // already be written the way a browser will read it, so the string the admin sees names the real host.
+    if (!/^https?:\/\/[^/\\]/i.test(uri) || uri.includes('\\')) {
+      throw AppError.invalid(`redirect_uris: not an absolute http(s) URL of the form scheme://host/...: ${JSON.stringify(uri)}`);
+    }
     let url: URL;
     try {
       url = new URL(uri);
