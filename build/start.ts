@@ -8,13 +8,25 @@
  *
  * The secrets reach the server as `--admin-secret file:data/admin-secret` and so on, one 0600 file each:
  * a command-line value is readable by every local user in the process list (ASVS 4.0 6.4.1).
+ *
+ * Token signing (issue "OAuth 2.0 / OIDC" item 5): a relying party can verify an ID token only with a public
+ * key from /.well-known/jwks.json, and an HMAC secret is never published there. So a new data folder gets an
+ * ES256 key, a P-256 private key in PKCS#8 PEM at data/jwt-private-key.pem (0600), passed as
+ * `--jwt-type ES256 --jwt-private-key data/jwt-private-key.pem` (a path, never the key). The rule is one
+ * line: data/jwt-private-key.pem present means ES256 with it, absent means HS256 with the JWT secret. The
+ * key is written before secrets.json, so only a folder made by an older start (before this rule) lacks it:
+ * such a folder keeps HS256, because switching would end every session and token it has issued, and
+ * whether any is still outstanding cannot be known from here. To move it to ES256, put a P-256 PKCS#8 key
+ * at that path (or pass --jwt-type and --jwt-private-key, which win over ours). The JWT secret is passed
+ * in both cases: with ES256 it keys the encryption of secrets at rest (specification part 1
+ * "--encryption-key" falls back to --jwt-secret), so that encryption never changes with the signing key.
  * npm runs a script under `sh -c` and forwards SIGTERM/SIGINT to that shell only: dash dies of SIGTERM
  * without passing it on (this script was left orphaned with the server running) and waits out SIGINT. So
  * package.json starts this script with `exec`, replacing the shell, and npm's signals land here; should a
  * shell still sit in between, this script stops the server when its parent goes away (ppid changes).
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -83,6 +95,33 @@ export function writeSecretFiles(dataDir: string, secrets: LocalSecrets): Record
   return paths;
 }
 
+/** The signing key of a data folder: the file name under data/ and what it means (see the header). */
+export const SIGNING_KEY_FILE = 'jwt-private-key.pem';
+
+export type LocalSigning = { alg: 'ES256'; keyFile: string } | { alg: 'HS256' };
+
+/**
+ * Decides the signing algorithm of the data folder and creates the ES256 key when the folder is new (no
+ * secrets.json yet). Must run before loadOrCreateSecrets, so that a first run interrupted between the two
+ * files never leaves a new folder without its key (which would make it HS256 for good).
+ */
+export function loadOrCreateSigningKey(dataDir: string): LocalSigning {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const keyFile = join(dataDir, SIGNING_KEY_FILE);
+  if (existsSync(keyFile)) {
+    chmodSync(keyFile, 0o600);
+    return { alg: 'ES256', keyFile };
+  }
+  if (existsSync(join(dataDir, 'secrets.json'))) return { alg: 'HS256' };
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' });
+  // As for secrets.json: a temporary file ('wx' refuses a planted one) renamed into place.
+  const temporary = `${keyFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });
+  renameSync(temporary, keyFile);
+  return { alg: 'ES256', keyFile };
+}
+
 /** The value of `--name value` or `--name=value` in args (the last one wins, as in the server). */
 export function flagValue(args: readonly string[], name: string): string | undefined {
   let value: string | undefined;
@@ -94,7 +133,7 @@ export function flagValue(args: readonly string[], name: string): string | undef
 }
 
 /** Flags of the local server; the URL follows --http-port when only the port is overridden. */
-export function localFlags(dataDir: string, clientId: string, extra: readonly string[]): { url: string; args: string[] } {
+export function localFlags(dataDir: string, clientId: string, signing: LocalSigning, extra: readonly string[]): { url: string; args: string[] } {
   const port = flagValue(extra, 'http-port') ?? '8080';
   const url = flagValue(extra, 'url') ?? `http://localhost:${port}`;
   const args = [
@@ -104,7 +143,8 @@ export function localFlags(dataDir: string, clientId: string, extra: readonly st
     '--client-id', clientId,
     '--client-secret', `file:${join(dataDir, 'client-secret')}`,
     '--admin-secret', `file:${join(dataDir, 'admin-secret')}`,
-    '--jwt-type', 'HS256',
+    '--jwt-type', signing.alg,
+    ...(signing.alg === 'ES256' ? ['--jwt-private-key', signing.keyFile] : []),
     '--jwt-secret', `file:${join(dataDir, 'jwt-secret')}`,
     ...extra,
   ];
@@ -141,12 +181,18 @@ async function main(extra: string[]): Promise<void> {
     process.exit(1);
   }
   const dataDir = resolve('data');
+  const shownDir = relative(process.cwd(), dataDir) || '.';
+  const signing = loadOrCreateSigningKey(dataDir);
   const { file, secrets, created } = loadOrCreateSecrets(dataDir);
   writeSecretFiles(dataDir, secrets);
-  const { url, args } = localFlags(relative(process.cwd(), dataDir) || '.', secrets.clientId, extra);
+  const localSigning: LocalSigning = signing.alg === 'ES256' ? { alg: 'ES256', keyFile: join(shownDir, SIGNING_KEY_FILE) } : signing;
+  const { url, args } = localFlags(shownDir, secrets.clientId, localSigning, extra);
   await ensureUiBuilt();
   console.log(`Portcullis at ${url}`);
   console.log(`admin secret ${created ? 'generated in' : 'kept in'} ${relative(process.cwd(), file)} (with client id, client secret and JWT secret)`);
+  console.log(signing.alg === 'ES256'
+    ? `tokens signed with ES256, key in ${join(shownDir, SIGNING_KEY_FILE)} (public key at ${url}/.well-known/jwks.json)`
+    : `tokens signed with HS256 (this data folder predates the ES256 key; see build/start.ts to move it)`);
 
   // The same Node flags as the single executable (sea-config.json execArgv).
   const child = spawn(process.execPath, [...runtimeFlags(), SERVER_ENTRY, ...args], { stdio: 'inherit' });

@@ -5,12 +5,18 @@
  * as file:<path> arguments, so its command line (/proc/<pid>/cmdline, what `ps` shows every local user)
  * holds none (ASVS 4.0 6.4.1); and stopping `npm start` itself, with SIGTERM as a supervisor does or SIGINT
  * as Ctrl-C does, stops the server.
+ *
+ * Signing (issue "OAuth 2.0 / OIDC" item 5): a new data folder gets an ES256 key (data/jwt-private-key.pem,
+ * 0600), so /.well-known/jwks.json holds one EC key that verifies the tokens; a folder made by an older start
+ * (secrets.json, no key file) keeps HS256 and the tokens it signs, and gets no key file behind its back.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { freePorts, run, stop, waitFor200, type Running } from './executable.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -40,6 +46,33 @@ async function startOnce(cwd: string): Promise<{ running: Running; http: number 
   const running = run(process.execPath, [START_SCRIPT, ...flags], cwd);
   await waitFor200(`http://127.0.0.1:${http}/healthz`, running, performance.now());
   return { running, http };
+}
+
+const PASSWORD = 'Start!pass123';
+
+/** Signs up a user over REST and logs in again; returns the access token of the login. */
+async function loginAccessToken(http: number, email: string): Promise<string> {
+  const base = `http://127.0.0.1:${http}`;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const signup = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
+  assert.equal(signup.status, 200, JSON.stringify(signup.body));
+  const login = await post('/v1/login', { email, password: PASSWORD });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  assert.equal(typeof login.body.access_token, 'string');
+  return login.body.access_token as string;
+}
+
+async function getJson(http: number, path: string): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${http}${path}`);
+  assert.equal(res.status, 200, path);
+  return res.json();
 }
 
 /** The parent process id of every live process, from /proc/<pid>/stat (Linux). */
@@ -132,7 +165,42 @@ describe('npm start', () => {
         assert.equal(args[args.indexOf(`--${flag}`) + 1], `file:data/${flag}`);
         assert.equal(statSync(join(cwd, 'data', flag)).mode & 0o777, 0o600);
       }
+      // The signing key is passed as a path: its PEM is in no command line.
+      assert.equal(args[args.indexOf('--jwt-private-key') + 1], 'data/jwt-private-key.pem');
+      assert.equal(statSync(join(cwd, 'data', 'jwt-private-key.pem')).mode & 0o777, 0o600);
+      assert.ok(!all.includes('PRIVATE KEY'), 'a private key is visible in the process list');
       assert.equal(readFileSync(join(cwd, 'data', 'admin-secret'), 'utf8'), first.adminSecret);
+    } finally {
+      await stop(running);
+    }
+  });
+
+  test('a new data folder signs with ES256: the JWKS has one P-256 key that verifies a login\'s tokens', async () => {
+    assert.ok(first, 'needs the first run');
+    const keyFile = join(cwd, 'data', 'jwt-private-key.pem');
+    const key = createPrivateKey(readFileSync(keyFile, 'utf8'));
+    assert.equal(key.asymmetricKeyType, 'ec');
+    assert.equal(key.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+    assert.match(readFileSync(keyFile, 'utf8'), /^-----BEGIN PRIVATE KEY-----\n/, 'PKCS#8 PEM');
+    const { running, http } = await startOnce(cwd);
+    try {
+      const jwks = (await getJson(http, '/.well-known/jwks.json')) as JSONWebKeySet;
+      assert.equal(jwks.keys.length, 1);
+      assert.deepEqual([jwks.keys[0]!.kty, jwks.keys[0]!.crv, jwks.keys[0]!.alg], ['EC', 'P-256', 'ES256']);
+      assert.equal((jwks.keys[0] as Record<string, unknown>).d, undefined, 'the private part is never published');
+      const discovery = await getJson(http, '/.well-known/openid-configuration');
+      assert.deepEqual(discovery.id_token_signing_alg_values_supported, ['ES256']);
+
+      const token = await loginAccessToken(http, 'es256@example.com');
+      const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
+        issuer: `http://localhost:${http}`,
+        audience: first.clientId,
+        algorithms: ['ES256'],
+      });
+      assert.equal(protectedHeader.kid, jwks.keys[0]!.kid);
+      assert.equal(payload.token_type, 'access_token');
+      // The HMAC secret signs nothing now: a verifier holding it must not accept the token.
+      await assert.rejects(jwtVerify(token, new TextEncoder().encode(first.jwtSecret), { algorithms: ['HS256'] }));
     } finally {
       await stop(running);
     }
@@ -154,6 +222,43 @@ describe('npm start', () => {
       const again = JSON.parse(readFileSync(join(cwd, 'data', 'secrets.json'), 'utf8')) as StoredSecrets;
       assert.deepEqual(again, first);
       assert.match(running.output().stdout, /kept in data\/secrets\.json/);
+    } finally {
+      await stop(running);
+    }
+  });
+});
+
+describe('npm start in a data folder made by an older start (secrets.json, no signing key)', () => {
+  let cwd: string;
+  const old: StoredSecrets = {
+    adminSecret: 'old-admin-secret-0123456789abcdef0123456789',
+    clientId: 'old-client-id',
+    clientSecret: 'old-client-secret-0123456789abcdef012345678',
+    jwtSecret: 'old-jwt-secret-0123456789abcdef0123456789abcdef',
+  };
+  before(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'portcullis-start-old-'));
+    mkdirSync(join(cwd, 'data'), { mode: 0o700 });
+    writeFileSync(join(cwd, 'data', 'secrets.json'), `${JSON.stringify(old, null, 2)}\n`, { mode: 0o600 });
+  });
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  test('keeps HS256 with its JWT secret, publishes no key and creates no key file', async () => {
+    const { running, http } = await startOnce(cwd);
+    try {
+      assert.deepEqual(await getJson(http, '/.well-known/jwks.json'), { keys: [] });
+      const discovery = await getJson(http, '/.well-known/openid-configuration');
+      assert.deepEqual(discovery.id_token_signing_alg_values_supported, ['HS256']);
+      const token = await loginAccessToken(http, 'hs256@example.com');
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(old.jwtSecret), {
+        issuer: `http://localhost:${http}`,
+        audience: old.clientId,
+        algorithms: ['HS256'],
+      });
+      assert.equal(payload.token_type, 'access_token');
+      assert.equal(existsSync(join(cwd, 'data', 'jwt-private-key.pem')), false, 'an older folder is not switched behind its back');
+      assert.deepEqual(JSON.parse(readFileSync(join(cwd, 'data', 'secrets.json'), 'utf8')), old, 'secrets.json is left as it was');
+      assert.match(running.output().stdout, /HS256/);
     } finally {
       await stop(running);
     }
