@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
-import { jwksEndpoint, openidConfigurationEndpoint } from './well-known.ts';
+import { registerWellKnownRoutes } from './well-known.ts';
 import { tokenEndpoint } from './token-endpoint.ts';
 import { revokeEndpoint } from './revoke-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
@@ -17,8 +17,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     scope.setErrorHandler(oauthErrorHandler);
     // Any other content type arrives as text and is read as JSON or form by readOAuthBody.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    scope.get('/.well-known/openid-configuration', openidConfigurationEndpoint(deps));
-    scope.get('/.well-known/jwks.json', jwksEndpoint(deps));
+    registerWellKnownRoutes(scope, deps);
     scope.post('/oauth/token', tokenEndpoint(deps));
     scope.post('/oauth/revoke', revokeEndpoint(deps));
     for (const url of ['/oauth/token', '/oauth/revoke']) {

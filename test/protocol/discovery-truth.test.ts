@@ -1,0 +1,116 @@
+/**
+ * The discovery documents list only what answers (issue "OAuth 2.0 / OIDC" item 5; OpenID Connect Discovery
+ * 1.0 section 3, RFC 8414 section 2): every advertised URL is served (no 404), endpoints that are not served
+ * yet (/authorize, /userinfo, /logout) and the values that belong to them are absent, each advertised grant
+ * type is accepted by /oauth/token, and /.well-known/oauth-authorization-server carries the same content at
+ * both RFC 8414 section 3 locations.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
+import { authorizationServerMetadata } from '../../server/transports/http/protocol/discovery-metadata.ts';
+
+const ISSUER = 'https://id.example.test/base';
+type Document = Record<string, unknown>;
+
+/** Fields whose value is a URL of this server (RFC 8414 section 2: *_endpoint, jwks_uri). */
+function advertisedUrls(doc: Document): Array<[string, string]> {
+  return Object.entries(doc)
+    .filter(([field]) => field.endsWith('_endpoint') || field.endsWith('_uri'))
+    .map(([field, value]) => [field, value as string]);
+}
+
+describe('discovery lists only what answers', () => {
+  let server: TestServer;
+  let openid: Document;
+  let oauth: Document;
+  const local = (url: string) => {
+    assert.ok(url.startsWith(`${ISSUER}/`), `${url} is under the issuer`);
+    return server.baseUrl + url.slice(ISSUER.length);
+  };
+
+  before(async () => {
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    server = await startServer(['--url', ISSUER, '--jwt-type', 'ES256', '--jwt-private-key', key, '--encryption-key', 'enc-key-for-tests']);
+    const get = async (path: string) => {
+      const res = await fetch(server.baseUrl + path, { headers: { host: 'evil.example' } });
+      assert.equal(res.status, 200, path);
+      assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+      return (await res.json()) as Document;
+    };
+    openid = await get('/.well-known/openid-configuration');
+    oauth = await get('/.well-known/oauth-authorization-server');
+  });
+  after(() => server.close());
+
+  test('every advertised URL answers: none is a 404', async () => {
+    for (const doc of [openid, oauth]) {
+      const urls = advertisedUrls(doc);
+      assert.deepEqual(urls.map(([field]) => field).sort(), ['jwks_uri', 'revocation_endpoint', 'token_endpoint']);
+      for (const [field, url] of urls) {
+        for (const method of ['GET', 'POST']) {
+          const res = await fetch(local(url), { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? '' : undefined });
+          await res.arrayBuffer();
+          assert.notEqual(res.status, 404, `${field} ${method} ${url}`);
+        }
+      }
+    }
+  });
+
+  test('endpoints not served yet are absent, with the values that belong to them', async () => {
+    for (const [field, path] of [['authorization_endpoint', '/authorize'], ['userinfo_endpoint', '/userinfo'], ['end_session_endpoint', '/logout'], ['introspection_endpoint', '/oauth/introspect']]) {
+      const res = await fetch(server.baseUrl + path);
+      await res.arrayBuffer();
+      assert.equal(res.status, 404, `${path} is not served, so this test's premise holds`);
+      assert.equal(openid[field!], undefined, `openid-configuration advertises ${field}`);
+      assert.equal(oauth[field!], undefined, `oauth-authorization-server advertises ${field}`);
+    }
+    for (const doc of [openid, oauth]) {
+      assert.deepEqual(doc.response_types_supported, [], 'no response type without an authorization endpoint');
+      assert.equal(doc.response_modes_supported, undefined);
+      assert.equal(doc.code_challenge_methods_supported, undefined);
+      assert.ok(!JSON.stringify(doc).includes('evil.example'), 'nothing comes from the Host header');
+    }
+    assert.ok(!(openid.claims_supported as string[]).includes('c_hash'), 'c_hash is never issued');
+  });
+
+  test('each advertised grant type is accepted by /oauth/token; the others are unsupported_grant_type', async () => {
+    const token = async (grantType: string) => {
+      const res = await fetch(`${server.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: grantType, client_id: CLIENT_ID }).toString(),
+      });
+      return ((await res.json()) as { error?: string }).error;
+    };
+    assert.deepEqual(openid.grant_types_supported, ['refresh_token']);
+    for (const grantType of openid.grant_types_supported as string[]) assert.notEqual(await token(grantType), 'unsupported_grant_type', grantType);
+    for (const grantType of ['authorization_code', 'client_credentials', 'password']) {
+      assert.equal(await token(grantType), 'unsupported_grant_type', `${grantType} is refused, so it must not be advertised`);
+    }
+  });
+
+  test('the signing algorithm is --jwt-type, with its key in the JWKS', async () => {
+    assert.deepEqual(openid.id_token_signing_alg_values_supported, ['ES256']);
+    const jwks = (await (await fetch(local(openid.jwks_uri as string))).json()) as { keys: Array<Record<string, unknown>> };
+    assert.deepEqual(jwks.keys.map((key) => [key.kty, key.crv, key.alg]), [['EC', 'P-256', 'ES256']]);
+  });
+
+  test('oauth-authorization-server is the same content, also at the RFC 8414 path-inserted location', async () => {
+    assert.equal(oauth.issuer, ISSUER);
+    for (const [field, value] of Object.entries(oauth)) assert.deepEqual(openid[field], value, field);
+    const inserted = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server/base`);
+    assert.equal(inserted.status, 200);
+    assert.deepEqual(await inserted.json(), oauth);
+  });
+
+  test('an endpoint whose route is missing is not advertised', () => {
+    const withoutRevoke = authorizationServerMetadata(server.app.deps, (method, path) => !(method === 'POST' && path === '/oauth/revoke'));
+    assert.equal(withoutRevoke.revocation_endpoint, undefined);
+    assert.equal(withoutRevoke.revocation_endpoint_auth_methods_supported, undefined);
+    assert.equal(withoutRevoke.token_endpoint, `${ISSUER}/oauth/token`);
+    const nothing = authorizationServerMetadata(server.app.deps, () => false);
+    assert.deepEqual(nothing.grant_types_supported, [], 'no grant type without a token endpoint');
+  });
+});
