@@ -53,6 +53,7 @@ const refusals: Array<[string, string[], RegExp]> = [
   ['HS256 without secret', argsWith({ 'jwt-secret': null }), /--jwt-secret is required for --jwt-type HS256/],
   ['HS256 with a 31-byte secret', argsWith({ 'jwt-secret': 'k'.repeat(31) }), /--jwt-secret must be at least 32 bytes for --jwt-type HS256/],
   ['HS512 with a 63-byte secret', argsWith({ 'jwt-type': 'HS512', 'jwt-secret': 'k'.repeat(63) }), /--jwt-secret must be at least 64 bytes for --jwt-type HS512/],
+  ['negative client secret rotation grace', argsWith({}, ['--client-secret-rotation-grace', '-1']), /--client-secret-rotation-grace takes a whole number/],
   ['equal http and metrics ports', argsWith({}, ['--http-port', '9000', '--metrics-port', '9000']), /--http-port and --metrics-port must differ/],
   ['v1 underscore flag', argsWith({}, ['--database_type', 'sqlite']), /v1-style flag name.*--database-type/],
   ['unknown flag', argsWith({}, ['--no-such-flag']), /unknown option '--no-such-flag'/],
