@@ -114,3 +114,17 @@ describe('discovery lists only what answers', () => {
     assert.deepEqual(nothing.grant_types_supported, [], 'no grant type without a token endpoint');
   });
 });
+
+describe('the RFC 8414 path-inserted location', () => {
+  test('is not registered for an issuer path that would make a parameter route', async () => {
+    const server = await startServer(['--url', 'https://id.example.test/:tenant']);
+    try {
+      const res = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server/anything`);
+      await res.arrayBuffer();
+      assert.equal(res.status, 404, 'a parameter route would answer for any path');
+      assert.equal((await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -27,11 +27,13 @@ function documentEndpoint(build: (routeExists: RouteExists) => Record<string, un
 /**
  * RFC 8414 section 3 puts the well-known segment between the host and the issuer's path
  * (/.well-known/oauth-authorization-server/base for an issuer https://host/base); a proxy that strips the
- * path reaches the plain one. Both are served when --url has a path.
+ * path reaches the plain one. Both are served when --url has a path made of plain segments: a ':' or '*'
+ * would turn the route into a parameter or a wildcard that answers for other paths.
  */
 export function oauthMetadataPaths(deps: Deps): string[] {
   const issuerPath = new URL(issuerOf(deps.config)).pathname.replace(/\/+$/, '');
-  return issuerPath ? [OAUTH_METADATA_PATH, `${OAUTH_METADATA_PATH}${issuerPath}`] : [OAUTH_METADATA_PATH];
+  const plain = /^(\/[A-Za-z0-9._~-]+)+$/.test(issuerPath);
+  return plain ? [OAUTH_METADATA_PATH, `${OAUTH_METADATA_PATH}${issuerPath}`] : [OAUTH_METADATA_PATH];
 }
 
 export function registerWellKnownRoutes(scope: FastifyInstance, deps: Deps): void {
