@@ -10,7 +10,7 @@ import { IconCircleCheck, IconCircleX, IconPlus, IconTrash } from '@tabler/icons
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import { checkPermission, type CheckQuestion, type Tuple } from './api.ts';
-import { MAX_ID_LENGTH } from './tuple-write-form.tsx';
+import { idRules, RelationshipFields } from './relationship-fields.tsx';
 
 /** The server's bound on contextual tuples per check (fga.schema.ts, OpenFGA's own). */
 const MAX_CONTEXTUAL_TUPLES = 100;
@@ -31,7 +31,7 @@ export function CheckTester() {
   const check = useMutation({
     mutationFn: async (question: CheckQuestion) => ({ question, allowed: await checkPermission(question) }),
   });
-  const required = { required: t('tuples.required'), maxLength: { value: MAX_ID_LENGTH, message: t('tuples.tooLong', { max: MAX_ID_LENGTH }) } };
+  const required = idRules(t);
   const { errors } = form.formState;
 
   return (
@@ -45,17 +45,13 @@ export function CheckTester() {
         <Stack gap="sm">
           <Title order={3} id="fga-check">{t('tester.checkTitle')}</Title>
           <Text size="sm" c="dimmed">{t('tester.checkIntro')}</Text>
-          <Grid gap="sm" align="flex-start">
-            <Grid.Col span={{ base: 12, sm: 4 }}>
-              <TextInput label={t('fields.user')} placeholder="user:anne" error={errors.user?.message} {...form.register('user', required)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 3 }}>
-              <TextInput label={t('fields.relation')} placeholder="viewer" error={errors.relation?.message} {...form.register('relation', required)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 5 }}>
-              <TextInput label={t('fields.object')} placeholder="document:roadmap" error={errors.object?.message} {...form.register('object', required)} />
-            </Grid.Col>
-          </Grid>
+          <RelationshipFields
+            fields={[
+              { label: t('fields.user'), placeholder: 'user:anne', error: errors.user?.message, input: form.register('user', required) },
+              { label: t('fields.relation'), placeholder: 'viewer', error: errors.relation?.message, input: form.register('relation', required) },
+              { label: t('fields.object'), placeholder: 'document:roadmap', error: errors.object?.message, input: form.register('object', required) },
+            ]}
+          />
 
           <Stack gap={6} component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
             <Text component="legend" size="sm" fw={600}>{t('tester.contextualTitle')}</Text>

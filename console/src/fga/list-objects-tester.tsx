@@ -3,13 +3,13 @@
  * narrowed to that relation and type, with an explicit `user` (specification part 4.1, honoured for
  * super-admins); the server caps the answer at 1,000 entries and says when it did.
  */
-import { Alert, Badge, Button, Grid, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import { listObjects } from './api.ts';
-import { MAX_ID_LENGTH } from './tuple-write-form.tsx';
+import { idRules, RelationshipFields } from './relationship-fields.tsx';
 
 interface ListForm {
   user: string;
@@ -23,7 +23,7 @@ export function ListObjectsTester() {
   const list = useMutation({
     mutationFn: async (question: ListForm) => ({ question, answer: await listObjects(question.user, question.relation, question.type) }),
   });
-  const required = { required: t('tuples.required'), maxLength: { value: MAX_ID_LENGTH, message: t('tuples.tooLong', { max: MAX_ID_LENGTH }) } };
+  const required = idRules(t);
   const { errors } = form.formState;
 
   return (
@@ -35,17 +35,13 @@ export function ListObjectsTester() {
         <Stack gap="sm">
           <Title order={3} id="fga-list-objects">{t('tester.listTitle')}</Title>
           <Text size="sm" c="dimmed">{t('tester.listIntro')}</Text>
-          <Grid gap="sm" align="flex-start">
-            <Grid.Col span={{ base: 12, sm: 4 }}>
-              <TextInput label={t('fields.user')} placeholder="user:anne" error={errors.user?.message} {...form.register('user', required)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 3 }}>
-              <TextInput label={t('fields.relation')} placeholder="viewer" error={errors.relation?.message} {...form.register('relation', required)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 5 }}>
-              <TextInput label={t('fields.type')} placeholder="document" error={errors.type?.message} {...form.register('type', required)} />
-            </Grid.Col>
-          </Grid>
+          <RelationshipFields
+            fields={[
+              { label: t('fields.user'), placeholder: 'user:anne', error: errors.user?.message, input: form.register('user', required) },
+              { label: t('fields.relation'), placeholder: 'viewer', error: errors.relation?.message, input: form.register('relation', required) },
+              { label: t('fields.type'), placeholder: 'document', error: errors.type?.message, input: form.register('type', required) },
+            ]}
+          />
           {list.isError ? <Alert color="red" role="alert" title={t('tester.failed')}>{errorMessage(list.error)}</Alert> : null}
           {list.isSuccess ? (
             <Stack gap={6} role="status" data-testid="list-answer">
