@@ -15,7 +15,7 @@ export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
   'sub', 'iss', 'aud', 'exp', 'iat', 'token_type', 'roles', 'allowed_roles', 'scope', 'nonce', 'login_method',
   'at_hash', 'c_hash', 'auth_time', 'amr', 'acr',
   // Not in the reference list, but overriding them would break validation or refresh families.
-  'jti', 'nbf', 'family_id',
+  'jti', 'nbf', 'family_id', 'azp', 'client_id',
 ]);
 
 /** What one login grants; the same for every token of the session. */
@@ -32,6 +32,12 @@ export interface Grant {
   authTime: Date;
   /** The login's absolute end (lifetimes.ts): no token's exp goes past it. */
   notAfter?: Date;
+  /**
+   * The registered client the tokens are issued to (an /authorize or token-endpoint grant); absent for the
+   * instance client. It becomes aud and azp (OpenID Connect Core section 2: the ID token's aud holds the
+   * client_id of the relying party) and client_id of the access token (RFC 9068 section 2.2).
+   */
+  clientId?: string;
 }
 
 function unixSeconds(date: Date): number {
@@ -43,7 +49,8 @@ function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: nu
   const exp = iat + lifetimeSeconds;
   return {
     iss: issuerOf(config),
-    aud: config.clientId ?? '',
+    aud: grant.clientId ?? config.clientId ?? '',
+    ...(grant.clientId ? { azp: grant.clientId } : {}),
     sub: grant.userId,
     iat,
     exp: grant.notAfter ? Math.min(exp, unixSeconds(grant.notAfter)) : exp,
@@ -96,6 +103,7 @@ export function atHash(alg: string, accessToken: string): string {
 export function accessTokenClaims(config: Config, grant: Grant, now: Date): Claims {
   return {
     ...coreClaims(config, grant, now, ACCESS_TOKEN_SECONDS, 'access_token'),
+    ...(grant.clientId ? { client_id: grant.clientId } : {}),
     scope: grant.scope,
     roles: grant.roles,
     login_method: grant.loginMethod,

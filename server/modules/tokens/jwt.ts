@@ -1,8 +1,8 @@
 /**
  * Signing and verifying the server's JWTs with the keys of --jwt-type (deps.keys, imported once at start).
  * Signing is node:crypto's synchronous HMAC and sign (jws-sign.ts), not WebCrypto; verification pins the algorithm to --jwt-type (no alg confusion), and checks iss (= --url), aud (the
- * instance client id), exp against the injected clock, and the token_type claim, so an ID or refresh token
- * is never accepted where an access token is expected.
+ * instance client id, or the registered client named by azp: audienceOf), exp against the injected clock,
+ * and the token_type claim, so an ID or refresh token is never accepted where an access token is expected.
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../../config/flags.ts';
@@ -51,6 +51,18 @@ function checkTimes(claims: Claims, now: Date): void {
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > seconds)) throw AppError.unauthenticated('invalid token');
 }
 
+/**
+ * aud of a token of this server: the instance client id, or the registered client it was issued to, which
+ * the server also writes into azp (claims.ts Grant.clientId). A token whose aud names neither was not issued
+ * by this server's grants. Whether that client is still active is for the caller to judge.
+ */
+export function audienceOk(claims: Claims, instanceClientId: string): boolean {
+  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  if (audiences.length === 0) return false;
+  if (audiences.includes(instanceClientId)) return true;
+  return typeof claims.azp === 'string' && claims.azp !== '' && audiences.includes(claims.azp);
+}
+
 async function verifySignature(deps: VerifyDeps, token: string): Promise<Claims> {
   try {
     const header = decodeProtectedHeader(token);
@@ -58,10 +70,10 @@ async function verifySignature(deps: VerifyDeps, token: string): Promise<Claims>
     const { payload } = await jwtVerify(token, deps.keys.verifyKey, {
       algorithms: [deps.keys.alg],
       issuer: issuerOf(deps.config),
-      audience: deps.config.clientId ?? '',
       currentDate: deps.clock.now(),
-      requiredClaims: ['sub', 'exp', 'iat'],
+      requiredClaims: ['sub', 'exp', 'iat', 'aud'],
     });
+    if (!audienceOk(payload as Claims, deps.config.clientId ?? '')) throw AppError.unauthenticated('invalid token');
     return payload as Claims;
   } catch (err) {
     if (err instanceof AppError) throw err;

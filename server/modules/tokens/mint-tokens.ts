@@ -34,6 +34,8 @@ export interface MintInput {
   nonce: string;
   /** A refresh token is issued only within a family (scope with offline_access). */
   familyId: string | null;
+  /** The registered client the tokens are for (claims.ts Grant.clientId); absent for the instance client. */
+  clientId?: string;
 }
 
 export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintInput): Promise<TokenSet> {
@@ -50,6 +52,7 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
     nonce: input.nonce,
     authTime,
     notAfter: absoluteEndOf(authTime),
+    ...(input.clientId ? { clientId: input.clientId } : {}),
   };
   const publicUser = toPublicUser(user);
   const core = accessTokenClaims(config, grant, now);

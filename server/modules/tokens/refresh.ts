@@ -71,7 +71,9 @@ export async function refreshTokens(
     const user = await findActiveUser(tx, record.userId);
     if (!user) throw AppError.unauthenticated('user access has been revoked');
     const nonce = typeof claims.nonce === 'string' ? claims.nonce : '';
-    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId });
+    // A refresh token issued to a registered client (azp) keeps minting for that client.
+    const clientId = typeof claims.azp === 'string' && claims.azp !== '' ? claims.azp : undefined;
+    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId });
     return { ...tokens, refresh_token: tokens.refresh_token!, scope: requested };
   });
   if (outcome === REUSED) {

@@ -1,0 +1,54 @@
+/**
+ * aud of this server's tokens (jwt.ts audienceOf, claims.ts Grant.clientId): tokens of the instance client
+ * carry its id; tokens issued to a registered client carry that client's id as aud and azp (OpenID Connect
+ * Core section 2) and, in the access token, client_id (RFC 9068 section 2.2). verifyToken accepts both and
+ * refuses a token, signed with the same key, whose aud names neither the instance client nor its own azp.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSigningKeys } from '../../server/modules/tokens/signing-keys.ts';
+import { signToken, verifyToken, audienceOk, type Claims } from '../../server/modules/tokens/jwt.ts';
+import { accessTokenClaims, idTokenClaims, type Grant } from '../../server/modules/tokens/claims.ts';
+import { parseConfig } from '../../server/config/parse.ts';
+import { AppError } from '../../server/kernel/errors.ts';
+
+const ISSUER = 'http://localhost:8080';
+const config = parseConfig(['--database-url', 'x.db', '--url', ISSUER, '--client-id', 'instance', '--client-secret', 'b',
+  '--admin-secret', 's', '--jwt-secret', 'audience-test-secret-'.repeat(3)]);
+const keys = await loadSigningKeys(config);
+const deps = { config, keys, clock: { now: () => new Date() } };
+const grant: Grant = {
+  userId: 'user-1', roles: ['user'], allowedRoles: ['user'], scope: ['openid'], loginMethod: 'basic_auth', nonce: 'n', authTime: new Date(),
+};
+const refused = (err: unknown) => err instanceof AppError && err.kind === 'unauthenticated';
+
+describe('token audience', () => {
+  test('the instance client: aud is its id, no azp or client_id', async () => {
+    const claims = accessTokenClaims(config, grant, new Date());
+    assert.equal(claims.aud, 'instance');
+    assert.equal(claims.azp, undefined);
+    assert.equal(claims.client_id, undefined);
+    assert.equal((await verifyToken(deps, signToken(keys, claims), 'access_token')).sub, 'user-1');
+  });
+
+  test('a registered client: aud and azp are its id, the access token names it in client_id', async () => {
+    const withClient = { ...grant, clientId: 'rp-42' };
+    const access = accessTokenClaims(config, withClient, new Date());
+    const id = idTokenClaims(config, withClient, new Date(), { id: 'user-1' } as never, keys.alg, 'x');
+    assert.deepEqual([access.aud, access.azp, access.client_id], ['rp-42', 'rp-42', 'rp-42']);
+    assert.deepEqual([id.aud, id.azp], ['rp-42', 'rp-42']);
+    assert.equal((await verifyToken(deps, signToken(keys, id), 'id_token')).azp, 'rp-42');
+  });
+
+  test('an aud naming neither the instance client nor the azp is refused, even under the right key', async () => {
+    const base = accessTokenClaims(config, grant, new Date());
+    const foreign: Claims = { ...base, aud: 'someone-else' };
+    await assert.rejects(verifyToken(deps, signToken(keys, foreign), 'access_token'), refused);
+    const mismatched: Claims = { ...base, aud: 'rp-1', azp: 'rp-2' };
+    await assert.rejects(verifyToken(deps, signToken(keys, mismatched), 'access_token'), refused);
+    const { aud: _aud, ...noAudience } = base;
+    await assert.rejects(verifyToken(deps, signToken(keys, noAudience), 'access_token'), refused);
+    assert.equal(audienceOk({ aud: ['x', 'instance'] }, 'instance'), true);
+    assert.equal(audienceOk({ aud: [], azp: '' }, 'instance'), false);
+  });
+});
