@@ -1,17 +1,17 @@
 /**
  * The discovery documents: OAuth 2.0 Authorization Server Metadata (RFC 8414 section 2) and OpenID Connect
- * Discovery 1.0 section 3, which adds the OpenID fields to the same content. They list only what answers
- * today (issue "OAuth 2.0 / OIDC" item 5): a relying party that follows an advertised endpoint or value
- * must not meet a 404 or an unsupported_grant_type. So
- * - each endpoint is advertised only when its route is registered (checked against the router, not assumed);
- *   an endpoint joins ENDPOINTS together with its route;
- * - there is no authorization endpoint yet, hence no authorization_endpoint, response_modes_supported or
+ * Discovery 1.0 section 3, which adds the OpenID fields to the same content. They list only what answers:
+ * a relying party that follows an advertised endpoint or value must not meet a 404 or an
+ * unsupported_grant_type. So
+ * - each endpoint of ENDPOINTS is advertised only when its route is registered (checked against the router,
+ *   not assumed);
+ * - without an authorization endpoint there are no response_modes_supported or
  *   code_challenge_methods_supported, and response_types_supported (REQUIRED in both documents) is the true
  *   answer: none;
- * - grant_types_supported is what /oauth/token accepts (token-endpoint.ts: the refresh_token grant);
+ * - grant_types_supported is the list of grants /oauth/token serves (grants/index.ts);
  * - the client authentication methods are those of client-auth.ts;
  * - id_token_signing_alg_values_supported is --jwt-type, and claims_supported names only claims the server
- *   issues (no c_hash: that belongs to flows through the authorization endpoint).
+ *   issues (no c_hash: no response type returns a code and an ID token together).
  * Everything is built from --url, never from request headers, so the documents cannot be poisoned by a Host
  * header.
  */
@@ -19,21 +19,37 @@ import type { HTTPMethods } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { issuerOf } from '../../../modules/tokens/index.ts';
 import { UserSchema } from '../../../modules/users/user.schema.ts';
+import { CLIENT_AUTH_METHODS } from './client-auth.ts';
+import { GRANTS } from './grants/index.ts';
 
 /** Whether a route is registered with exactly this method and path. */
 export type RouteExists = (method: HTTPMethods, path: string) => boolean;
 
-/** Endpoint metadata fields (RFC 8414 section 2) and the route each one names. */
-const ENDPOINTS: ReadonlyArray<{ field: string; method: HTTPMethods; path: string }> = [
+/**
+ * Endpoint metadata fields (RFC 8414 section 2, RFC 7662 section 4, OpenID Connect Discovery section 3 and
+ * RP-Initiated Logout section 2.1) and the route each one names; a field appears only when its route is
+ * registered.
+ */
+export const ENDPOINTS: ReadonlyArray<{ field: string; method: HTTPMethods; path: string }> = [
+  { field: 'authorization_endpoint', method: 'GET', path: '/authorize' },
   { field: 'token_endpoint', method: 'POST', path: '/oauth/token' },
+  { field: 'userinfo_endpoint', method: 'GET', path: '/userinfo' },
   { field: 'jwks_uri', method: 'GET', path: '/.well-known/jwks.json' },
   { field: 'revocation_endpoint', method: 'POST', path: '/oauth/revoke' },
+  { field: 'introspection_endpoint', method: 'POST', path: '/oauth/introspect' },
+  { field: 'end_session_endpoint', method: 'GET', path: '/logout' },
 ];
 
-/** The grant types /oauth/token serves (token-endpoint.ts). */
-const GRANT_TYPES = ['refresh_token'];
-/** client-auth.ts: HTTP Basic, the secret in the body, or a public client that sends client_id alone. */
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+/**
+ * What /authorize serves (authorize-endpoint): response types, modes (OAuth 2.0 Multiple Response Type
+ * Encoding Practices, Form Post Response Mode, and web_message of reference.md) and PKCE methods (RFC 7636
+ * section 4.2: S256 only, plain is refused).
+ */
+const AUTHORIZATION_VALUES = {
+  response_types_supported: ['code', 'token'],
+  response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
+  code_challenge_methods_supported: ['S256'],
+};
 /** Claims of the ID and access tokens (modules/tokens/claims.ts) besides the user's profile fields. */
 const TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'exp', 'iat', 'jti', 'nonce', 'auth_time', 'amr', 'acr', 'at_hash', 'token_type',
   'scope', 'roles', 'allowed_roles', 'login_method'];
@@ -45,14 +61,17 @@ export function authorizationServerMetadata(deps: Deps, routeExists: RouteExists
     ENDPOINTS.filter((endpoint) => routeExists(endpoint.method, endpoint.path)).map((endpoint) => [endpoint.field, `${issuer}${endpoint.path}`]),
   );
   const hasRevocation = 'revocation_endpoint' in endpoints;
+  const hasIntrospection = 'introspection_endpoint' in endpoints;
+  const authorization = 'authorization_endpoint' in endpoints ? AUTHORIZATION_VALUES : { response_types_supported: [] };
   return {
     issuer,
     ...endpoints,
     scopes_supported: ['openid', 'email', 'profile', 'offline_access'],
-    response_types_supported: [],
-    grant_types_supported: 'token_endpoint' in endpoints ? GRANT_TYPES : [],
+    ...authorization,
+    grant_types_supported: 'token_endpoint' in endpoints ? GRANTS.map((grant) => grant.grantType) : [],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     ...(hasRevocation ? { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS } : {}),
+    ...(hasIntrospection ? { introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS.filter((m) => m !== 'none') } : {}),
   };
 }
 

@@ -30,5 +30,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
         },
       });
     }
+    // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
+    // error page instead of the OAuth JSON shape).
   });
 }

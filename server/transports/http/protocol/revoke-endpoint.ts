@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { revokeRefreshToken } from '../../../modules/tokens/index.ts';
-import { checkClient } from './client-auth.ts';
+import { authenticateClient } from './client-auth.ts';
 import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
 import { readOAuthBody, stringField } from './request-body.ts';
 
@@ -16,7 +16,7 @@ export const REVOKED_MESSAGE = 'Token revoked successfully';
 export function revokeEndpoint(deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = readOAuthBody(request);
-    const client = checkClient(deps.config, request, body);
+    const client = await authenticateClient(deps, request, body);
     if (!client.ok) return sendInvalidClient(reply, client.description, client.usedBasic);
     const token = stringField(body, 'refresh_token') ?? stringField(body, 'token');
     if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'refresh_token is required');

@@ -1,0 +1,16 @@
+/**
+ * The grants POST /oauth/token serves, one file each. Discovery's grant_types_supported is derived from this
+ * list (discovery-metadata.ts), so adding a grant here is what advertises it.
+ */
+import type { Grant } from './grant.ts';
+import { refreshGrant } from './refresh-grant.ts';
+
+export type { Grant, GrantRequest } from './grant.ts';
+
+export const GRANTS: readonly Grant[] = [
+  refreshGrant,
+];
+
+export function grantNamed(grantType: string): Grant | undefined {
+  return GRANTS.find((grant) => grant.grantType === grantType);
+}

@@ -1,0 +1,37 @@
+/**
+ * grant_type=refresh_token (RFC 6749 section 6): the refresh token is rotated (reference.md "Tokens") and the
+ * answer is the token response of RFC 6749 section 5.1, with expires_in in seconds (reference.md
+ * "Compatibility").
+ */
+import { AppError } from '../../../../kernel/errors.ts';
+import { InvalidScopeError, refreshTokens } from '../../../../modules/tokens/index.ts';
+import { buildHttpContext } from '../../request-context.ts';
+import { noStore, sendOAuthError } from '../oauth-errors.ts';
+import { scopeField, stringField } from '../request-body.ts';
+import type { Grant } from './grant.ts';
+
+export const refreshGrant: Grant = {
+  grantType: 'refresh_token',
+  async handle({ deps, request, reply, body }) {
+    const refreshToken = stringField(body, 'refresh_token');
+    if (!refreshToken) return sendOAuthError(reply, 400, 'invalid_request', 'refresh_token is required');
+    const ctx = buildHttpContext(deps, request, 'rest');
+    try {
+      // A fresh unit of work outside any transaction: a detected reuse must commit its revocation.
+      const tokens = await refreshTokens(ctx, deps.storage.fork(), refreshToken, { scope: scopeField(body) });
+      return noStore(reply).status(200).send({
+        access_token: tokens.access_token,
+        token_type: 'Bearer',
+        expires_in: tokens.expires_in,
+        id_token: tokens.id_token,
+        refresh_token: tokens.refresh_token,
+        scope: tokens.scope.join(' '),
+      });
+    } catch (err) {
+      if (err instanceof InvalidScopeError) return sendOAuthError(reply, 400, 'invalid_scope', err.message);
+      // RFC 6749 section 5.2: an invalid, expired, revoked or reused refresh token is invalid_grant.
+      if (err instanceof AppError && err.kind === 'unauthenticated') return sendOAuthError(reply, 400, 'invalid_grant', err.message);
+      throw err;
+    }
+  },
+};
