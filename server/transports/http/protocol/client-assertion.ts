@@ -9,6 +9,9 @@ import type { ClientCheck } from './client-auth.ts';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/** Whether authenticateByAssertion can succeed; discovery advertises private_key_jwt only then. */
+export const PRIVATE_KEY_JWT_SERVED = false;
+
 export async function authenticateByAssertion(
   _deps: Deps,
   _assertion: string,

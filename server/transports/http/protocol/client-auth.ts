@@ -11,10 +11,12 @@ import type { Deps } from '../../../kernel/deps.ts';
 import type { ClientRow } from '../../../modules/clients/index.ts';
 import { constantTimeEqual } from '../../../kernel/crypto.ts';
 import { stringField, type OAuthBody } from './request-body.ts';
-import { authenticateByAssertion, CLIENT_ASSERTION_TYPE } from './client-assertion.ts';
+import { authenticateByAssertion, CLIENT_ASSERTION_TYPE, PRIVATE_KEY_JWT_SERVED } from './client-assertion.ts';
 
 /** token_endpoint_auth_methods_supported (RFC 8414 section 2): what authenticateClient accepts. */
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+export const CLIENT_AUTH_METHODS: readonly string[] = [
+  'client_secret_basic', 'client_secret_post', ...(PRIVATE_KEY_JWT_SERVED ? ['private_key_jwt'] : []), 'none',
+];
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
