@@ -14,6 +14,8 @@ export const LIMIT_BUCKETS = [
   'message_destination',
   /** Wrong one-time codes per target and purpose, across re-issued codes. */
   'otp_guess',
+  /** Failed client assertions (private_key_jwt, jwt-bearer grant) per client_id or assertion issuer. */
+  'client_assertion_failure',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

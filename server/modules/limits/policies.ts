@@ -52,5 +52,8 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // Five wrong codes per code (otp.service.ts), and at most ten per target and purpose an hour across
     // re-issued codes, so asking for a new code never buys more guesses.
     otp_guess: { points: 10, windowSeconds: 3600, blockSeconds: 0, message: 'too many failed attempts: try again later' },
+    // Signed assertions cannot be guessed; the cap bounds the signature checks and JWKS refetches one client_id
+    // or issuer can cause. Set high because the key is whatever an attacker claims: a low one would let them lock out the client.
+    client_assertion_failure: { points: 50, windowSeconds: 300, blockSeconds: 0, message: 'too many failed client assertions: try again later' },
   };
 }
