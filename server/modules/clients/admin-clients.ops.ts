@@ -10,6 +10,7 @@ import {
   ClientIdRequest, ClientSchema, ClientWithSecret, Clients, ClientsRequest, CreateClientRequest, GetClientRequest,
   UpdateClientRequest, toPublicClient,
 } from './clients.schema.ts';
+import { unixSeconds } from '../users/index.ts';
 import { createClient, deleteClient, getClient, listClients, rotateClientSecret, updateClient } from './clients.service.ts';
 
 export const createClientOp = defineOperation({
@@ -62,7 +63,12 @@ export const rotateClientSecretOp = defineOperation({
   handler: async (input, ctx) => {
     const grace = ctx.deps.config.clientSecretRotationGrace;
     const { client, secret } = await rotateClientSecret(ctx.em, ctx.deps.clock.now(), input.id, grace);
-    return { client: toPublicClient(client), client_secret: secret };
+    const previousSecretExpiresAt = unixSeconds(client.previousSecretExpiresAt);
+    return {
+      client: toPublicClient(client),
+      client_secret: secret,
+      ...(previousSecretExpiresAt !== undefined ? { previous_secret_expires_at: previousSecretExpiresAt } : {}),
+    };
   },
 });
 

@@ -34,6 +34,10 @@ export const ClientSchema = s.object('Client', {
 export const ClientWithSecret = s.object('ClientWithSecret', {
   client: ClientSchema,
   client_secret: s.string({ description: 'shown only in this answer; store it now' }),
+  // Specification part 3 "rotate_client_secret": the replaced secret keeps validating for the grace window; the
+  // answer says until when (Unix seconds), so an admin knows how long relying parties have to switch. Absent on
+  // create and when the grace is 0 (the old secret stopped at once).
+  previous_secret_expires_at: s.optional(s.int64({ description: 'when the secret this rotation replaced stops working' })),
 });
 
 export const Clients = s.object('Clients', {
