@@ -10,6 +10,7 @@ import type { PaginationRequest } from '../../ops/pagination.ts';
 import { paginate, type Page } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { Client, type ClientRow } from './client.entity.ts';
+import { deleteTrustedIssuersOfClient } from './trusted-issuers.service.ts';
 import { clientSecretDigest, newClientId, newClientSecret, secretMatchesDigest } from './client-secret.ts';
 import {
   checkedName, checkedRedirectUris, checkedScopes,
@@ -79,8 +80,9 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
 
 export async function deleteClient(em: EntityManager, id: string): Promise<void> {
   const client = await requireClient(em, id);
-  // Specification part 4.2 "Client registry": delete cascades to the client's trusted issuers. They are
-  // not built yet; when they are, their rows owned by this client are deleted here, in this transaction.
+  // Specification part 4.2 "Client registry": delete cascades to the client's trusted issuers, in this
+  // transaction, so no issuer outlives its client to vouch for a later client given the same client_id.
+  await deleteTrustedIssuersOfClient(em, client.clientId);
   em.remove(client);
   await em.flush();
 }

@@ -5,10 +5,19 @@
 import { defineModule } from '../manifest.ts';
 import { Client } from './client.entity.ts';
 import { clientAdminOperations } from './admin-clients.ops.ts';
+import { TrustedIssuer, UsedAssertion } from './trusted-issuer.entity.ts';
+import { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
 
 export { Client, type ClientRow } from './client.entity.ts';
 export { verifyClientSecret, requireClient } from './clients.service.ts';
 export { toPublicClient, type PublicClient } from './clients.schema.ts';
 export { clientAdminOperations } from './admin-clients.ops.ts';
 
-export const clientsModule = defineModule({ name: 'clients', entities: [Client], operations: clientAdminOperations });
+export { TrustedIssuer, type TrustedIssuerRow } from './trusted-issuer.entity.ts';
+export { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
+
+export const clientsModule = defineModule({
+  name: 'clients',
+  entities: [Client, TrustedIssuer, UsedAssertion],
+  operations: [...clientAdminOperations, ...trustedIssuerAdminOperations],
+});
