@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Navigate, createBrowserRouter } from 'react-router';
 import type { Meta, SessionUser } from './api/types.ts';
 import { CheckEmailPage } from './check-email/check-email-page.tsx';
+import { ConsentPage } from './consent/consent-page.tsx';
 import { ForgotPasswordPage } from './forgot-password/forgot-password-page.tsx';
 import { withRoundTrip } from './layout/app-link.tsx';
 import { LoginPage } from './login/login-page.tsx';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter(
     { path: '/check-email', element: gated(() => <CheckEmailPage />) },
     { path: '/reset-password', element: gated(({ meta }) => <ResetPasswordPage meta={meta} />) },
     { path: '/verify-phone', element: gated(() => <VerifyPhonePage />) },
+    { path: '/consent', element: gated(({ user }) => <ConsentPage user={user} />) },
     { path: '*', element: <Navigate to={withRoundTrip('/')} replace /> },
   ],
   { basename: '/app' },

@@ -5,12 +5,15 @@
  * HttpOnly cookies; specification part 5).
  */
 
+import { SOCIAL_META_FIELDS } from '../social/social-providers.ts';
+
 /** The fields of the signed-in person the pages show. */
 export const USER_FIELDS = 'id email phone_number given_name family_name nickname email_verified phone_number_verified';
 
 export const META = `query Meta { meta {
   is_sign_up_enabled is_basic_authentication_enabled is_mobile_basic_authentication_enabled
   is_strong_password_enabled is_magic_link_login_enabled is_email_verification_enabled is_phone_verification_enabled
+  ${SOCIAL_META_FIELDS}
 } }`;
 
 export const SESSION = `query Session { session { user { ${USER_FIELDS} } } }`;

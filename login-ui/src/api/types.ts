@@ -1,4 +1,5 @@
 /** Shapes of the answers the login UI selects (reference.md "Types"). */
+import type { SocialFlags } from '../social/social-providers.ts';
 
 export interface SessionUser {
   id: string;
@@ -11,7 +12,7 @@ export interface SessionUser {
   phone_number_verified: boolean;
 }
 
-export interface Meta {
+export interface Meta extends SocialFlags {
   is_sign_up_enabled: boolean;
   is_basic_authentication_enabled: boolean;
   is_mobile_basic_authentication_enabled: boolean;

@@ -19,6 +19,7 @@ import { FormError } from '../layout/form-error.tsx';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
 import { PasswordField } from '../password/password-field.tsx';
+import { SocialButtons } from '../social/social-buttons.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
 
 interface LoginValues {
@@ -102,6 +103,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
           </Button>
         </>
       ) : null}
+      <SocialButtons meta={meta} showDivider={passwordEnabled && !meta.is_magic_link_login_enabled} />
     </AuthLayout>
   );
 }

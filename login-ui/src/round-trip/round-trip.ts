@@ -40,9 +40,25 @@ export function returnUrl(roundTrip: RoundTrip): string | undefined {
   return url.toString();
 }
 
-/** The host name shown to the person ("you will return to …"), so they can tell where they are sent. */
-export function returnHost(roundTrip: RoundTrip): string | undefined {
-  return roundTrip.redirectUri ? new URL(roundTrip.redirectUri).host : undefined;
+/**
+ * The host name shown to the person ("you will return to …"), so they can tell where they are sent. For the
+ * authorization endpoint's resume URL (this server's /authorize, which sends a browser without a session
+ * here) that is the client's redirect_uri inside it, not this server's own host. That inner address is not
+ * vetted by this page's load, but /authorize only ever continues to the redirect_uri registered for the
+ * client and shows an error page otherwise (RFC 6749 section 4.1.2.1), so the named host is where the person
+ * ends up, or nowhere.
+ */
+export function returnHost(roundTrip: RoundTrip, origin: string = window.location.origin): string | undefined {
+  if (!roundTrip.redirectUri) return undefined;
+  const target = new URL(roundTrip.redirectUri);
+  return (authorizationTarget(target, origin) ?? target).host;
+}
+
+/** The client's redirect_uri of an own-origin /authorize URL, when it is an http(s) address. */
+function authorizationTarget(url: URL, origin: string): URL | undefined {
+  if (url.origin !== origin || !url.pathname.endsWith('/authorize')) return undefined;
+  const inner = url.searchParams.get('redirect_uri');
+  return inner && isHttpUrl(inner) ? new URL(inner) : undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import { NewPasswordFields, type NewPasswordValues } from '../password/new-passw
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
 import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
+import { SocialButtons } from '../social/social-buttons.tsx';
 
 interface SignupValues extends NewPasswordValues {
   identifier: string;
@@ -84,6 +85,8 @@ export function SignupPage({ meta }: { meta: Meta }) {
       ) : (
         <Text fz="sm">{t('signup.disabled')}</Text>
       )}
+      {/* An upstream sign-in creates an account too, but only while signup is on (the server refuses otherwise). */}
+      {meta.is_sign_up_enabled ? <SocialButtons meta={meta} showDivider={open} /> : null}
     </AuthLayout>
   );
 }
