@@ -17,8 +17,11 @@ import { memoized } from './header-memo.ts';
 export { originAllowed, originListed };
 export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 
-/** Endpoints called by back-ends with client credentials, exempt from the CSRF rule (reference.md). */
-const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke']);
+/**
+ * Exempt from the CSRF rule: endpoints called by back-ends with client credentials (reference.md), and
+ * /userinfo, whose credential is a bearer token, never an ambient cookie (RFC 6750 section 2).
+ */
+const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/userinfo']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function headerText(value: string | string[] | undefined): string | undefined {

@@ -8,6 +8,7 @@ import type { Deps } from '../../../kernel/deps.ts';
 import { registerWellKnownRoutes } from './well-known.ts';
 import { tokenEndpoint } from './token-endpoint.ts';
 import { revokeEndpoint } from './revoke-endpoint.ts';
+import { registerUserinfoRoutes } from './userinfo-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
@@ -20,6 +21,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     registerWellKnownRoutes(scope, deps);
     scope.post('/oauth/token', tokenEndpoint(deps));
     scope.post('/oauth/revoke', revokeEndpoint(deps));
+    registerUserinfoRoutes(scope, deps);
     for (const url of ['/oauth/token', '/oauth/revoke']) {
       scope.route({
         method: NOT_POST,

@@ -1,0 +1,124 @@
+/**
+ * GET and POST /userinfo (specification part 4.3; OpenID Connect Core 1.0 section 5.3): the claims about the
+ * user an access token speaks for, by the token's scope (section 5.4). The token comes as a bearer token in
+ * the Authorization header (RFC 6750 section 2.1), or with POST as `access_token` in the body (section 2.2);
+ * never in the query (section 2.3 is a MAY with known leaks into logs and Referer), never by two methods at
+ * once (section 2). It must be live as validate_jwt_token sees it: signature, issuer, audience, expiry,
+ * token type, its stored record not revoked, its user active (modules/tokens checkIssuedToken).
+ *
+ * Errors are RFC 6750 section 3: 401 with `WWW-Authenticate: Bearer` and error="invalid_token", or without an
+ * error code when no token was presented at all (section 3.1); 403 insufficient_scope for an access token
+ * granted without `openid` (OpenID Connect Core section 5.3: the UserInfo Endpoint serves tokens of an OpenID
+ * request); 400 invalid_request for two token methods. The JSON body carries the same error.
+ *
+ * CORS applies as on every route (cors.ts, from the one policy hook): any origin under `--allowed-origins *`
+ * may read the answer, since the credential is the bearer token the page holds, not an ambient cookie.
+ * POST /userinfo is exempt from the Origin rule for the same reason (security.ts CSRF_EXEMPT).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../../kernel/deps.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import { checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
+import { unixSeconds } from '../../../modules/users/user.schema.ts';
+import { bearerFrom, buildHttpContext } from '../request-context.ts';
+import { noStore } from './oauth-errors.ts';
+import { readOAuthBody, stringField } from './request-body.ts';
+
+type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+
+/** RFC 6750 section 3: auth-param values are quoted strings; keep them to printable ASCII without quotes. */
+function quoted(text: string): string {
+  return `"${text.replace(/[^\x20-\x7e]|["\\]/g, '')}"`;
+}
+
+function sendBearerError(deps: Deps, reply: FastifyReply, status: number, error?: BearerError, description?: string, scope?: string): FastifyReply {
+  const params = [`realm=${quoted(issuerOf(deps.config))}`];
+  if (error) params.push(`error=${quoted(error)}`);
+  if (description) params.push(`error_description=${quoted(description)}`);
+  if (scope) params.push(`scope=${quoted(scope)}`);
+  reply.header('www-authenticate', `Bearer ${params.join(', ')}`);
+  // Without a token the challenge names no error (section 3.1), and so does the body.
+  const body = error ? { error, error_description: description ?? error } : { error_description: 'a bearer access token is required' };
+  return noStore(reply).status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** The presented token, or which RFC 6750 section 2 rule the request breaks. */
+function presentedToken(request: FastifyRequest): { token?: string; twoMethods?: true } {
+  const header = request.headers.authorization;
+  const fromHeader = bearerFrom(typeof header === 'string' ? header : undefined);
+  const fromBody = request.method === 'POST' ? stringField(readOAuthBody(request), 'access_token') : undefined;
+  if (fromHeader && fromBody) return { twoMethods: true };
+  return { token: fromHeader ?? fromBody };
+}
+
+function scopeOf(scope: unknown): string[] {
+  if (Array.isArray(scope)) return scope.filter((s): s is string => typeof s === 'string');
+  return typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : [];
+}
+
+/**
+ * The UserInfo claims (OpenID Connect Core section 5.4): sub always; profile, email and phone add their
+ * standard claims, each only when the user has a value (section 5.3.2: a claim without a value is omitted,
+ * not null). preferred_username is the stored one only: the public User falls back to the email address, which
+ * would hand the address to a client that was not granted `email`. The roles the user still holds go under
+ * --jwt-role-claim, as in the ID token (reference.md "Tokens"), whatever the scope: they are this server's
+ * authorization data, and the relying party reading them here must not see a role removed since the token
+ * was signed.
+ */
+export function userinfoClaims(issued: IssuedToken, roleClaim: string): Record<string, unknown> {
+  const { user } = issued;
+  const scope = new Set(scopeOf(issued.claims.scope));
+  const claims: Record<string, unknown> = { sub: user.id };
+  const put = (name: string, value: unknown) => {
+    if (value !== undefined && value !== null && value !== '') claims[name] = value;
+  };
+  if (scope.has('profile')) {
+    put('given_name', user.givenName);
+    put('family_name', user.familyName);
+    put('middle_name', user.middleName);
+    put('nickname', user.nickname);
+    put('preferred_username', user.preferredUsername);
+    put('gender', user.gender);
+    put('birthdate', user.birthdate);
+    put('picture', user.picture);
+    put('updated_at', unixSeconds(user.updatedAt));
+  }
+  if (scope.has('email') && user.email) {
+    claims.email = user.email;
+    claims.email_verified = user.emailVerifiedAt != null;
+  }
+  if (scope.has('phone') && user.phoneNumber) {
+    claims.phone_number = user.phoneNumber;
+    claims.phone_number_verified = user.phoneNumberVerifiedAt != null;
+  }
+  claims[roleClaim] = [...currentRolesOf(issued, roleClaim)];
+  return claims;
+}
+
+export function userinfoEndpoint(deps: Deps) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const presented = presentedToken(request);
+    if (presented.twoMethods) {
+      return sendBearerError(deps, reply, 400, 'invalid_request', 'the access token was sent by more than one method');
+    }
+    if (!presented.token) return sendBearerError(deps, reply, 401);
+    let issued: IssuedToken;
+    try {
+      issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), presented.token, 'access_token');
+    } catch (err) {
+      if (err instanceof AppError && err.kind === 'unauthenticated') return sendBearerError(deps, reply, 401, 'invalid_token', err.message);
+      throw err;
+    }
+    if (!scopeOf(issued.claims.scope).includes('openid')) {
+      return sendBearerError(deps, reply, 403, 'insufficient_scope', 'the access token was not granted the openid scope', 'openid');
+    }
+    return noStore(reply).status(200).type('application/json; charset=utf-8').send(userinfoClaims(issued, deps.config.jwtRoleClaim));
+  };
+}
+
+/** Both methods of OpenID Connect Core section 5.3.1 ("MUST support the use of the HTTP GET and HTTP POST methods"). */
+export function registerUserinfoRoutes(scope: FastifyInstance, deps: Deps): void {
+  const handler = userinfoEndpoint(deps);
+  scope.get('/userinfo', handler);
+  scope.post('/userinfo', handler);
+}
