@@ -16,6 +16,8 @@ export const LIMIT_BUCKETS = [
   'otp_guess',
   /** Failed client assertions (private_key_jwt, jwt-bearer grant) per client_id or assertion issuer. */
   'client_assertion_failure',
+  /** Failed client secret authentications (client_secret_basic / _post) per client_id and per client IP. */
+  'client_auth_failure',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

@@ -15,7 +15,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SECRET_LABEL = 'portcullis/client-secret/v1:';
 /** 32 bytes base64url encode to 43 characters; anything much longer is not a secret this server issued. */
-const MAX_PRESENTED_SECRET_LENGTH = 256;
+export const MAX_PRESENTED_SECRET_LENGTH = 256;
 
 /** A new public client identifier: 18 random bytes, 24 base64url characters. */
 export function newClientId(): string {

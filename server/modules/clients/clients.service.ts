@@ -3,7 +3,7 @@
  * rotate_client_secret"): create, update, delete, rotate, read, and the secret check the token endpoint
  * makes. Secrets leave this file only in the answers of create and rotate.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Static } from '../../ops/schema.ts';
 import type { PaginationRequest } from '../../ops/pagination.ts';
@@ -11,7 +11,8 @@ import { paginate, type Page } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { Client, type ClientRow } from './client.entity.ts';
 import { deleteTrustedIssuersOfClient } from './trusted-issuers.service.ts';
-import { clientSecretDigest, newClientId, newClientSecret, secretMatchesDigest } from './client-secret.ts';
+import { MAX_PRESENTED_SECRET_LENGTH, clientSecretDigest, newClientId, newClientSecret } from './client-secret.ts';
+import { clientAuthCacheOf } from './client-auth-cache.ts';
 import {
   checkedName, checkedRedirectUris, checkedScopes,
   type CreateClientRequest, type GetClientRequest, type UpdateClientRequest,
@@ -75,6 +76,8 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
   if (input.is_active !== undefined) client.isActive = input.is_active;
   client.updatedAt = now;
   await em.flush();
+  // Scopes, redirect URIs and the active state are part of what client authentication answers.
+  clientAuthCacheOf(em).invalidate(client.clientId);
   return client;
 }
 
@@ -85,6 +88,7 @@ export async function deleteClient(em: EntityManager, id: string): Promise<void>
   await deleteTrustedIssuersOfClient(em, client.clientId);
   em.remove(client);
   await em.flush();
+  clientAuthCacheOf(em).invalidate(client.clientId);
 }
 
 /**
@@ -101,22 +105,93 @@ export async function rotateClientSecret(em: EntityManager, now: Date, id: strin
   client.secretHash = clientSecretDigest(secret);
   client.updatedAt = now;
   await em.flush();
+  // With grace 0 the old secret must stop at once on this instance, not when its cache entry expires.
+  clientAuthCacheOf(em).invalidate(client.clientId);
   return { client, secret };
+}
+
+/** Whether the hex digest `presented` equals `stored`, in time independent of where they differ. */
+function digestEquals(presented: Buffer, stored: string | null | undefined): boolean {
+  if (!stored) return false;
+  const storedBytes = Buffer.from(stored, 'hex');
+  return presented.length === storedBytes.length && timingSafeEqual(presented, storedBytes);
+}
+
+/** What a secret check found: the client, and until when the match holds (the previous secret's grace end). */
+interface SecretMatch {
+  client: ClientRow;
+  validUntilMs: number;
+}
+
+/** The database half of the check: one read of the row, both digests compared (see verifyClientSecret). */
+async function matchStoredSecret(em: EntityManager, clientId: string, presentedDigest: string, now: Date): Promise<SecretMatch | undefined> {
+  const client = await em.findOne(Client, { clientId });
+  const presented = Buffer.from(presentedDigest, 'hex');
+  // Both digests are compared even for an unknown or inactive client (against nothing), so the answer time
+  // does not tell which secret matched, and differs from an unknown client's only by the row's transfer.
+  const current = digestEquals(presented, client?.secretHash);
+  const previousMatches = digestEquals(presented, client?.previousSecretHash);
+  if (!client || !client.isActive) return undefined;
+  const graceEnd = client.previousSecretExpiresAt?.getTime();
+  const inGrace = graceEnd !== undefined && graceEnd > now.getTime();
+  if (current) return { client, validUntilMs: Number.POSITIVE_INFINITY };
+  if (previousMatches && inGrace) return { client, validUntilMs: graceEnd };
+  return undefined;
+}
+
+/** client_id and secret in the shape this server issues them; anything else is refused without a read. */
+function plausible(clientId: string, secret: string): boolean {
+  return clientId.length > 0 && clientId.length <= 64 && secret.length > 0 && secret.length <= MAX_PRESENTED_SECRET_LENGTH;
 }
 
 /**
  * The client whose client_id and secret these are, or undefined: an active client, and either its current
  * secret or the previous one before the end of its grace window. For client authentication at the token
- * endpoint (RFC 6749 section 2.3.1). Both digests are always compared, so the answer time does not tell
- * which one matched.
+ * endpoint (RFC 6749 section 2.3.1). Reads the database every time; checkClientSecret answers from the
+ * cache first.
  */
 export async function verifyClientSecret(em: EntityManager, clientId: string, secret: string, now: Date): Promise<ClientRow | undefined> {
-  if (clientId.length === 0 || clientId.length > 64) return undefined;
-  const client = await em.findOne(Client, { clientId });
-  if (!client || !client.isActive) return undefined;
-  const current = secretMatchesDigest(secret, client.secretHash);
-  const graceEnd = client.previousSecretExpiresAt;
-  const inGrace = graceEnd != null && graceEnd.getTime() > now.getTime();
-  const previous = secretMatchesDigest(secret, client.previousSecretHash) && inGrace;
-  return current || previous ? client : undefined;
+  if (!plausible(clientId, secret)) return undefined;
+  return (await matchStoredSecret(em, clientId, clientSecretDigest(secret), now))?.client;
+}
+
+/**
+ * verifyClientSecret answered from the client authentication cache (client-auth-cache.ts) when this client_id
+ * and secret were verified within the last few seconds, from the database otherwise (and then remembered).
+ * A hit answers a frozen snapshot of the row, not an entity of a unit of work: read-only.
+ */
+export async function checkClientSecret(
+  storage: { readonly orm: Pick<EntityManager, 'config'>; fork(): EntityManager },
+  clientId: string,
+  secret: string,
+  now: Date,
+): Promise<ClientRow | undefined> {
+  if (!plausible(clientId, secret)) return undefined;
+  const cache = clientAuthCacheOf(storage.orm);
+  const digest = clientSecretDigest(secret);
+  const nowMs = now.getTime();
+  const hit = cache.lookup(clientId, digest, nowMs);
+  if (hit) return hit;
+  const epoch = cache.beginRead(clientId);
+  const match = await matchStoredSecret(storage.fork(), clientId, digest, now);
+  if (!match) return undefined;
+  cache.store(clientId, digest, match.client, epoch, nowMs, match.validUntilMs);
+  return match.client;
+}
+
+/**
+ * Whether the client with this client_id exists and is active (introspection of a client_credentials token,
+ * RFC 7662 section 2.2: a token of a deactivated or deleted client is not active). A fresh cache entry
+ * answers; otherwise one read.
+ */
+export async function isActiveClientId(
+  storage: { readonly orm: Pick<EntityManager, 'config'>; fork(): EntityManager },
+  clientId: string,
+  now: Date,
+): Promise<boolean> {
+  if (clientId.length === 0 || clientId.length > 64) return false;
+  const known = clientAuthCacheOf(storage.orm).anySnapshot(clientId, now.getTime());
+  if (known) return known.isActive;
+  const client = await storage.fork().findOne(Client, { clientId });
+  return client?.isActive === true;
 }

@@ -55,5 +55,8 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // Signed assertions cannot be guessed; the cap bounds the signature checks and JWKS refetches one client_id
     // or issuer can cause. Set high because the key is whatever an attacker claims: a low one would let them lock out the client.
     client_assertion_failure: { points: 50, windowSeconds: 300, blockSeconds: 0, message: 'too many failed client assertions: try again later' },
+    // Registered secrets are 256 random bits, but the instance client's is the operator's choice: 30 failures per
+    // 5 minutes per client_id and per IP. Not lower: the client_id is not secret, so anyone can spend its allowance.
+    client_auth_failure: { points: 30, windowSeconds: 300, blockSeconds: 0, message: 'too many failed client authentications: try again later' },
   };
 }
