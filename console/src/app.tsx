@@ -11,6 +11,8 @@ import { VerificationRequestsPage } from './verification/verification-requests-p
 import { SettingsPage } from './settings/settings-page.tsx';
 import { NotFoundPage } from './shell/not-found-page.tsx';
 import { FgaPage, PlaygroundPage } from './fga/index.tsx';
+import { ClientsPage } from './clients/clients-page.tsx';
+import { ClientPage } from './clients/client-page.tsx';
 import { readBranding } from '../../ui-shared/branding.ts';
 
 const router = createBrowserRouter(
@@ -27,6 +29,8 @@ const router = createBrowserRouter(
         { path: 'users/:userId', element: <UserPage /> },
         { path: 'verification-requests', element: <VerificationRequestsPage /> },
         { path: 'settings', element: <SettingsPage /> },
+        { path: 'clients', element: <ClientsPage /> },
+        { path: 'clients/:clientId', element: <ClientPage /> },
         { path: 'fga/*', element: <FgaPage /> },
         ...(readBranding().playground ? [{ path: 'playground', element: <PlaygroundPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },

@@ -1,5 +1,7 @@
 import { en } from './en.ts';
 import { fgaEn } from '../fga/i18n-en.ts';
+import { clientsEn } from '../clients/i18n-en.ts';
 
-// The FGA section keeps its own catalogue (console/src/fga/i18n-en.ts) as namespace "fga".
-export const resources = { en: { translation: en, fga: fgaEn } };
+// Sections with their own catalogue, one namespace each: "fga" (console/src/fga/i18n-en.ts), "clients"
+// (console/src/clients/i18n-en.ts).
+export const resources = { en: { translation: en, fga: fgaEn, clients: clientsEn } };

@@ -1,6 +1,6 @@
 /** The console's sections (issue 10 item 2), in navbar order; the playground only with --enable-playground. */
 import type { ComponentType } from 'react';
-import { IconAdjustments, IconCode, IconHierarchy3, IconMailCheck, IconUsers } from '@tabler/icons-react';
+import { IconAdjustments, IconApps, IconCode, IconHierarchy3, IconMailCheck, IconUsers } from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -12,6 +12,7 @@ export function navItems(playground: boolean): NavItem[] {
   const items: NavItem[] = [
     { to: '/users', labelKey: 'nav.users', icon: IconUsers },
     { to: '/verification-requests', labelKey: 'nav.verificationRequests', icon: IconMailCheck },
+    { to: '/clients', labelKey: 'clients:nav', icon: IconApps },
     { to: '/fga', labelKey: 'nav.fga', icon: IconHierarchy3 },
     { to: '/settings', labelKey: 'nav.settings', icon: IconAdjustments },
   ];

@@ -1,0 +1,145 @@
+/**
+ * The fields a client is registered and edited with (react-hook-form), shared by the create dialog and the
+ * client page: name, description, allowed scopes, redirect URIs (one per line) and consent. Each is checked
+ * with the server's rules (client-rules.ts) as the form is submitted, so the error sits beside its field.
+ */
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { ClientFields, OAuthClient } from './api.ts';
+import {
+  MAX_DESCRIPTION, MAX_NAME, MAX_REDIRECT_URIS, MAX_SCOPES, isScopeToken, redirectUriLines, redirectUriProblem,
+} from './client-rules.ts';
+
+export interface ClientFormValues {
+  name: string;
+  description: string;
+  scopes: string[];
+  /** One redirect URI per line. */
+  redirectUris: string;
+  consentRequired: boolean;
+}
+
+export const emptyClientForm: ClientFormValues = { name: '', description: '', scopes: [], redirectUris: '', consentRequired: false };
+
+export function clientFormValues(client: OAuthClient): ClientFormValues {
+  return {
+    name: client.name,
+    description: client.description,
+    scopes: client.allowed_scopes,
+    redirectUris: client.redirect_uris.join('\n'),
+    consentRequired: client.consent_required,
+  };
+}
+
+export function clientFields(values: ClientFormValues): ClientFields {
+  return {
+    name: values.name.trim(),
+    description: values.description.trim(),
+    allowed_scopes: values.scopes,
+    redirect_uris: redirectUriLines(values.redirectUris),
+    consent_required: values.consentRequired,
+  };
+}
+
+export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<ClientFormValues>; autoFocus?: boolean }) {
+  const { t } = useTranslation('clients');
+  const { errors } = form.formState;
+
+  const checkRedirectUris = (text: string): true | string => {
+    const lines = text.split('\n');
+    let count = 0;
+    for (const [index, raw] of lines.entries()) {
+      const uri = raw.trim();
+      if (!uri) continue;
+      count += 1;
+      const problem = redirectUriProblem(uri);
+      if (problem) {
+        return t('redirectUri.lineProblem', { line: index + 1, problem: t(`redirectUri.${problem.key}`, problem) });
+      }
+    }
+    return count <= MAX_REDIRECT_URIS || t('fields.redirectUrisTooMany', { max: MAX_REDIRECT_URIS });
+  };
+
+  return (
+    <Stack gap="md">
+      <TextInput
+        label={t('fields.name')}
+        description={t('fields.nameHint')}
+        required
+        data-autofocus={autoFocus || undefined}
+        error={errors.name?.message}
+        {...form.register('name', {
+          validate: (name) => {
+            if (!name.trim()) return t('fields.nameRequired');
+            return name.trim().length <= MAX_NAME || t('fields.nameTooLong', { max: MAX_NAME });
+          },
+        })}
+      />
+      <Textarea
+        label={t('fields.description')}
+        autosize
+        minRows={2}
+        maxRows={5}
+        error={errors.description?.message}
+        {...form.register('description', {
+          validate: (text) => text.trim().length <= MAX_DESCRIPTION || t('fields.descriptionTooLong', { max: MAX_DESCRIPTION }),
+        })}
+      />
+      <Controller
+        control={form.control}
+        name="scopes"
+        rules={{
+          validate: (scopes) => {
+            if (scopes.length > MAX_SCOPES) return t('fields.scopesTooMany', { max: MAX_SCOPES });
+            const bad = scopes.find((scope) => !isScopeToken(scope));
+            return bad === undefined || t('fields.badScope', { scope: bad });
+          },
+        }}
+        render={({ field, fieldState }) => (
+          <TagsInput
+            label={t('fields.scopes')}
+            description={t('fields.scopesHint')}
+            placeholder={t('fields.scopesPlaceholder')}
+            value={field.value}
+            onChange={(values) => field.onChange([...new Set(values.map((v) => v.trim()).filter(Boolean))])}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            // A space ends a scope (scope tokens hold none, RFC 6749 section 3.3); a comma is a valid character.
+            splitChars={[' ']}
+            acceptValueOnBlur
+            clearable
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Textarea
+        label={t('fields.redirectUris')}
+        description={t('fields.redirectUrisHint')}
+        placeholder={'https://app.example.com/callback\nhttp://127.0.0.1:8000/callback'}
+        autosize
+        minRows={3}
+        maxRows={10}
+        spellCheck={false}
+        autoComplete="off"
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        error={errors.redirectUris?.message}
+        {...form.register('redirectUris', { validate: checkRedirectUris })}
+      />
+      <Controller
+        control={form.control}
+        name="consentRequired"
+        render={({ field }) => (
+          <Switch
+            label={t('fields.consentRequired')}
+            description={t('fields.consentRequiredHint')}
+            checked={field.value}
+            onChange={(event) => field.onChange(event.currentTarget.checked)}
+            onBlur={field.onBlur}
+            ref={field.ref}
+          />
+        )}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * A client's editable settings (`_update_client`): name, description, allowed scopes, redirect URIs and
+ * consent. Save sends only what changed; the form follows the saved answer so a reload shows the same.
+ */
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button, Group, Stack } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useAdminMutation } from '../common/use-admin-mutation.ts';
+import { SectionCard } from '../users/section-card.tsx';
+import { clientKeys, updateClient, type ClientFields, type OAuthClient } from './api.ts';
+import { ClientFormFields, clientFields, clientFormValues, type ClientFormValues } from './client-form-fields.tsx';
+
+/** The fields whose value differs from the saved client (arrays compared in order: order is what is stored). */
+function changedFields(saved: OAuthClient, next: ClientFields): Partial<ClientFields> {
+  const changes: Partial<ClientFields> = {};
+  if (next.name !== saved.name) changes.name = next.name;
+  if (next.description !== saved.description) changes.description = next.description;
+  if (next.allowed_scopes.join(' ') !== saved.allowed_scopes.join(' ')) changes.allowed_scopes = next.allowed_scopes;
+  if (next.redirect_uris.join('\n') !== saved.redirect_uris.join('\n')) changes.redirect_uris = next.redirect_uris;
+  if (next.consent_required !== saved.consent_required) changes.consent_required = next.consent_required;
+  return changes;
+}
+
+export function ClientSettingsCard({ client }: { client: OAuthClient }) {
+  const { t } = useTranslation('clients');
+  const queryClient = useQueryClient();
+  const form = useForm<ClientFormValues>({ defaultValues: clientFormValues(client) });
+  const save = useAdminMutation({
+    mutationFn: (values: ClientFormValues) => updateClient(client.id, changedFields(client, clientFields(values))),
+    invalidates: [clientKeys.lists()],
+    successMessage: () => t('settings.saved'),
+    onSuccess: (saved) => queryClient.setQueryData(clientKeys.one(client.id), saved),
+  });
+  // A new server answer (after save, or a refetch) becomes the form's baseline.
+  useEffect(() => {
+    form.reset(clientFormValues(client));
+  }, [client, form]);
+
+  return (
+    <SectionCard title={t('settings.title')}>
+      <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
+        <Stack>
+          <ClientFormFields form={form} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" disabled={!form.formState.isDirty || save.isPending} onClick={() => form.reset(clientFormValues(client))}>
+              {t('settings.reset')}
+            </Button>
+            <Button type="submit" loading={save.isPending} disabled={!form.formState.isDirty}>
+              {t('settings.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The registered OAuth clients (`_clients`, newest first), paged on the server with the page in the URL
+ * (?page=), a link to each client's page, and registration.
+ */
+import { useState } from 'react';
+import { Anchor, Badge, Button, Code, EmptyState, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconApps, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { PageHeader } from '../common/page-header.tsx';
+import { QueryError } from '../common/query-error.tsx';
+import { TablePager } from '../common/table-pager.tsx';
+import { formatTimestamp } from '../common/format.ts';
+import { useClients, type OAuthClient } from './api.ts';
+import { ClientStatusBadge } from './client-status-badge.tsx';
+import { CreateClientModal } from './create-client-modal.tsx';
+
+const PAGE_SIZE = 10;
+const SCOPES_SHOWN = 3;
+
+function Scopes({ scopes }: { scopes: string[] }) {
+  const { t } = useTranslation('clients');
+  if (scopes.length === 0) return <Text size="sm" c="dimmed">{t('translation:common.none')}</Text>;
+  return (
+    <Group gap={4}>
+      {scopes.slice(0, SCOPES_SHOWN).map((scope) => (
+        <Badge key={scope} variant="outline" size="sm" tt="none">
+          {scope}
+        </Badge>
+      ))}
+      {scopes.length > SCOPES_SHOWN && (
+        <Text size="xs" c="dimmed">
+          {t('moreScopes', { count: scopes.length - SCOPES_SHOWN })}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function ClientRow({ client }: { client: OAuthClient }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/clients/${encodeURIComponent(client.id)}`} fw={600} size="sm">
+          {client.name}
+        </Anchor>
+        {client.description && (
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {client.description}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Code>{client.client_id}</Code>
+      </Table.Td>
+      <Table.Td>
+        <Scopes scopes={client.allowed_scopes} />
+      </Table.Td>
+      <Table.Td>
+        <ClientStatusBadge client={client} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatTimestamp(client.created_at)}</Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function ClientsPage() {
+  const { t } = useTranslation('clients');
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [creating, setCreating] = useState(false);
+  const clients = useClients({ page, limit: PAGE_SIZE });
+
+  return (
+    <Stack gap={0}>
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            {t('create.open')}
+          </Button>
+        }
+      />
+      <Paper withBorder radius="md" p="md">
+        {clients.isError ? (
+          <QueryError error={clients.error} onRetry={() => void clients.refetch()} />
+        ) : clients.data?.clients.length === 0 ? (
+          <EmptyState size="sm" icon={<IconApps size={28} />} withIndicatorBackground title={t('empty')} py="xl" />
+        ) : (
+          <Table.ScrollContainer minWidth={720}>
+            <Table aria-label={t('caption')} verticalSpacing="sm" highlightOnHover aria-busy={clients.isFetching}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('columns.name')}</Table.Th>
+                  <Table.Th>{t('columns.clientId')}</Table.Th>
+                  <Table.Th>{t('columns.scopes')}</Table.Th>
+                  <Table.Th>{t('columns.status')}</Table.Th>
+                  <Table.Th>{t('columns.created')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: clients.isPlaceholderData ? 0.6 : 1 }}>
+                {clients.isPending &&
+                  Array.from({ length: 4 }, (_, i) => (
+                    <Table.Tr key={i}>
+                      {Array.from({ length: 5 }, (_, j) => (
+                        <Table.Td key={j}>
+                          <Skeleton height={14} radius="sm" />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                {clients.data?.clients.map((client) => <ClientRow key={client.id} client={client} />)}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <TablePager pagination={clients.data?.pagination} onPage={(next) => setParams({ page: String(next) })} label={t('pager')} />
+      </Paper>
+      <CreateClientModal opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+}
