@@ -10,6 +10,7 @@ import { ClientAccessCard } from './client-access-card.tsx';
 import { ClientCredentialsCard } from './client-credentials-card.tsx';
 import { ClientSettingsCard } from './client-settings-card.tsx';
 import { ClientStatusBadge } from './client-status-badge.tsx';
+import { TrustedIssuersCard } from '../trusted-issuers/trusted-issuers-card.tsx';
 
 export function ClientPage() {
   const { t } = useTranslation('clients');
@@ -37,6 +38,7 @@ export function ClientPage() {
           <PageHeader title={client.data.name} description={client.data.description || undefined} actions={<ClientStatusBadge client={client.data} />} />
           <ClientSettingsCard client={client.data} />
           <ClientCredentialsCard client={client.data} />
+          <TrustedIssuersCard clientId={client.data.client_id} />
           <ClientAccessCard client={client.data} />
         </>
       )}

@@ -1,7 +1,8 @@
 import { en } from './en.ts';
 import { fgaEn } from '../fga/i18n-en.ts';
 import { clientsEn } from '../clients/i18n-en.ts';
+import { issuersEn } from '../trusted-issuers/i18n-en.ts';
 
 // Sections with their own catalogue, one namespace each: "fga" (console/src/fga/i18n-en.ts), "clients"
-// (console/src/clients/i18n-en.ts).
-export const resources = { en: { translation: en, fga: fgaEn, clients: clientsEn } };
+// (console/src/clients/i18n-en.ts), "issuers" (console/src/trusted-issuers/i18n-en.ts).
+export const resources = { en: { translation: en, fga: fgaEn, clients: clientsEn, issuers: issuersEn } };
