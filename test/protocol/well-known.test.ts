@@ -30,8 +30,10 @@ describe('well-known documents with RS256', () => {
     assert.equal(doc.token_endpoint, `${ISSUER}/oauth/token`);
     assert.equal(doc.jwks_uri, `${ISSUER}/.well-known/jwks.json`);
     assert.equal(doc.revocation_endpoint, `${ISSUER}/oauth/revoke`);
+    assert.equal(doc.userinfo_endpoint, `${ISSUER}/userinfo`);
+    assert.equal(doc.end_session_endpoint, `${ISSUER}/logout`);
     // Not served yet, so not advertised (test/protocol/discovery-truth.test.ts checks every advertised URL).
-    for (const absent of ['authorization_endpoint', 'userinfo_endpoint', 'end_session_endpoint', 'code_challenge_methods_supported']) {
+    for (const absent of ['authorization_endpoint', 'code_challenge_methods_supported']) {
       assert.equal(doc[absent], undefined, absent);
     }
     assert.deepEqual(doc.grant_types_supported, ['refresh_token']);

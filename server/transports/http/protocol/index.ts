@@ -9,6 +9,7 @@ import { registerWellKnownRoutes } from './well-known.ts';
 import { tokenEndpoint } from './token-endpoint.ts';
 import { revokeEndpoint } from './revoke-endpoint.ts';
 import { registerUserinfoRoutes } from './userinfo-endpoint.ts';
+import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
@@ -35,4 +36,5 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
+  await registerLogoutRoutes(http, deps);
 }
