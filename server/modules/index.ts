@@ -18,6 +18,7 @@ import { verificationModule } from './verification/index.ts';
 import { messagesModule } from './messages/index.ts';
 import { fgaModule } from './fga/index.ts';
 import { clientsModule } from './clients/index.ts';
+import { oauthModule } from './oauth/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -34,4 +35,5 @@ export const MODULES: readonly ModuleManifest[] = [
   messagesModule,
   fgaModule,
   clientsModule,
+  oauthModule,
 ];

@@ -11,6 +11,7 @@ import { revokeEndpoint } from './revoke-endpoint.ts';
 import { registerUserinfoRoutes } from './userinfo-endpoint.ts';
 import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
+import { registerAuthorizeRoutes } from './authorize/index.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -33,6 +34,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
         },
       });
     }
+    await registerAuthorizeRoutes(scope, deps);
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });

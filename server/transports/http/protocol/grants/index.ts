@@ -4,11 +4,13 @@
  */
 import type { Grant } from './grant.ts';
 import { refreshGrant } from './refresh-grant.ts';
+import { authorizationCodeGrant } from './authorization-code-grant.ts';
 
 export type { Grant, GrantRequest } from './grant.ts';
 
 export const GRANTS: readonly Grant[] = [
   refreshGrant,
+  authorizationCodeGrant,
 ];
 
 export function grantNamed(grantType: string): Grant | undefined {

@@ -1,0 +1,27 @@
+/**
+ * The authorization side of OAuth 2.0 / OpenID Connect (specification part 4.3 "/authorize"): request
+ * validation, authorization codes, consents and the requests waiting for one, and the consent screen's
+ * operations. The HTTP endpoint and the code grant are in transports/http/protocol.
+ */
+import { defineModule } from '../manifest.ts';
+import { AuthorizationCode } from './authorization-code.entity.ts';
+import { Consent } from './consent.entity.ts';
+import { PendingAuthorization } from './pending-authorization.entity.ts';
+import { oauthOperations } from './oauth.ops.ts';
+
+export { findAuthorizeClient, redirectUriAllowed, type AuthorizeClient } from './authorize-client.ts';
+export { parseAuthorizationRequest, SUPPORTED_SCOPES, type AuthorizationRequest, type ParsedAuthorization } from './authorization-request.ts';
+export {
+  RESPONSE_MODES, defaultResponseMode, redirectUrl, responseFields, type ResponseMode, type ResponseTarget,
+} from './authorization-response.ts';
+export { issueAuthorizationCode, redeemAuthorizationCode, CODE_SECONDS, CODE_VERIFIER, type RedeemResult } from './authorization-codes.ts';
+export { consentCovers, grantConsent } from './consents.ts';
+export { openPendingAuthorization, findPendingAuthorization, closePendingAuthorization } from './pending-authorizations.ts';
+export { authorizeResumeUrl, withoutPrompt } from './resume-url.ts';
+export { oauthOperations } from './oauth.ops.ts';
+
+export const oauthModule = defineModule({
+  name: 'oauth',
+  entities: [AuthorizationCode, Consent, PendingAuthorization],
+  operations: oauthOperations,
+});

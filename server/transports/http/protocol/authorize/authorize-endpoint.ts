@@ -1,0 +1,144 @@
+/**
+ * GET and POST /authorize (specification part 4.3; RFC 6749 sections 4.1 and 4.2; OpenID Connect Core
+ * sections 3.1.2 and 3.2.2). The request is validated in modules/oauth (authorization-request.ts); then:
+ * - no usable session (none, prompt=login, older than max_age): the browser goes to the login UI, which
+ *   returns to this same request afterwards ({--url}/app?redirect_uri={--url}/authorize?<query>); with
+ *   prompt=none the client hears login_required instead;
+ * - a client registered with consent_required and no stored consent covering the scopes: the request waits
+ *   server side and the browser goes to the consent screen (/app/consent?request=<id>); with prompt=none
+ *   the client hears consent_required;
+ * - otherwise the code (response_type code) or the tokens (token) go to the client in its response mode.
+ * URLs are built from --url only. Every answer is no-store.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../../../kernel/deps.ts';
+import type { OpContext } from '../../../../kernel/context.ts';
+import { clearedSessionCookies } from '../../../../kernel/cookies.ts';
+import { authTimeOf } from '../../../../modules/sessions/index.ts';
+import { issuerOf } from '../../../../modules/tokens/index.ts';
+import { mintTokens } from '../../../../modules/tokens/mint-tokens.ts';
+import {
+  authorizeResumeUrl, consentCovers, findAuthorizeClient, issueAuthorizationCode, openPendingAuthorization,
+  parseAuthorizationRequest, withoutPrompt, type AuthorizationRequest,
+} from '../../../../modules/oauth/index.ts';
+import { applyEffects, buildHttpContext } from '../../request-context.ts';
+import { readOAuthBody } from '../request-body.ts';
+import { noStoreRedirect, sendAuthorizationResponse, sendAuthorizeErrorPage } from './authorization-answer.ts';
+import { answerDeniedRequest } from './denied-request.ts';
+import { browserSession, type BrowserSession } from './browser-session.ts';
+
+/**
+ * Whether the user must sign in (again): no session; prompt=login; a login older than max_age (OpenID
+ * Connect Core section 3.1.2.1); or older than the auth_after this server set when it sent the browser to
+ * sign in again.
+ */
+function mustSignIn(request: AuthorizationRequest, found: BrowserSession | undefined, now: Date): boolean {
+  if (!found) return true;
+  const authTime = authTimeOf(found.session).getTime();
+  if (request.prompt.has('login')) return true;
+  if (request.maxAge !== undefined && now.getTime() - authTime > request.maxAge * 1000) return true;
+  return request.authAfter !== undefined && Math.floor(authTime / 1000) < request.authAfter;
+}
+
+/**
+ * To the login UI, which comes back to this request. A forced re-authentication (the browser has a session)
+ * clears the session cookies, so the login UI asks for credentials instead of passing the old session
+ * through, and the resume URL asks for a login at or after now instead of repeating prompt=login or max_age
+ * (which would send the browser round again forever).
+ */
+function sendToSignIn(reply: FastifyReply, deps: Deps, ctx: OpContext, request: AuthorizationRequest, forced: boolean, now: Date): FastifyReply {
+  let params = request.params;
+  if (forced) {
+    const { max_age: _maxAge, ...rest } = withoutPrompt(params, 'login');
+    params = { ...rest, auth_after: String(Math.floor(now.getTime() / 1000)) };
+    for (const cookie of clearedSessionCookies(deps.config)) ctx.effects.setCookie(cookie);
+    applyEffects(reply, ctx.effects);
+  }
+  const page = request.screenHint === 'signup' ? '/app/signup' : '/app';
+  const resume = authorizeResumeUrl(deps.config, params);
+  return noStoreRedirect(reply, `${issuerOf(deps.config)}${page}?redirect_uri=${encodeURIComponent(resume)}`);
+}
+
+async function issueResponse(deps: Deps, ctx: OpContext, request: AuthorizationRequest, found: BrowserSession, now: Date) {
+  const em = deps.storage.fork();
+  const { session, user } = found;
+  if (request.responseType === 'code') {
+    const code = await issueAuthorizationCode(em, now, {
+      clientId: request.client.clientId,
+      redirectUri: request.redirectUri,
+      responseMode: request.responseMode,
+      codeChallenge: request.codeChallenge!,
+      nonce: request.nonce,
+      scope: request.scope,
+      userId: user.id,
+      sessionId: session.id,
+      authTime: authTimeOf(session),
+    });
+    return { code };
+  }
+  // Implicit grant (RFC 6749 section 4.2.2): no refresh token.
+  const tokens = await em.transactional((tx) =>
+    mintTokens(ctx, tx, {
+      user,
+      session,
+      scope: request.scope,
+      nonce: request.nonce ?? '',
+      familyId: null,
+      ...(request.client.registered ? { clientId: request.client.clientId } : {}),
+    }),
+  );
+  return {
+    access_token: tokens.access_token,
+    token_type: 'Bearer',
+    expires_in: String(tokens.expires_in),
+    id_token: request.scope.includes('openid') ? tokens.id_token : undefined,
+    scope: request.scope.join(' '),
+  };
+}
+
+export function authorizeEndpoint(deps: Deps) {
+  const { config } = deps;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    // OpenID Connect Core section 3.1.2.1: POST carries the same parameters form-serialised.
+    const raw = request.method === 'POST' ? readOAuthBody(request) : ((request.query ?? {}) as Record<string, unknown>);
+    const ctx = buildHttpContext(deps, request, 'rest');
+    if (raw.client_id === undefined && typeof raw.request === 'string') return answerDeniedRequest(deps, ctx, reply, raw.request);
+
+    const em = deps.storage.fork();
+    const parsed = await parseAuthorizationRequest({ config, raw, findClient: (clientId) => findAuthorizeClient(config, em, clientId) });
+    if (parsed.kind === 'fatal') return sendAuthorizeErrorPage(reply, parsed.description);
+    if (parsed.kind === 'error') {
+      return sendAuthorizationResponse(reply, deps, parsed.target, { error: parsed.error, error_description: parsed.description });
+    }
+    const authorization = parsed.request;
+    const refuse = (error: string, description: string) =>
+      sendAuthorizationResponse(reply, deps, authorization, { error, error_description: description });
+    const now = deps.clock.now();
+    const found = await browserSession(ctx);
+
+    if (mustSignIn(authorization, found, now)) {
+      if (authorization.prompt.has('none')) return refuse('login_required', 'the user is not signed in');
+      if (!config.enableLoginPage) return refuse('login_required', 'the user is not signed in and this server has no login page');
+      return sendToSignIn(reply, deps, ctx, authorization, found !== undefined, now);
+    }
+    const { user, session } = found!;
+
+    const client = authorization.client;
+    if (client.consentRequired) {
+      const covered = !authorization.prompt.has('consent') && (await consentCovers(em, user.id, client.clientId, authorization.scope));
+      if (!covered) {
+        if (authorization.prompt.has('none')) return refuse('consent_required', 'the user has not consented to this application');
+        const requestId = await openPendingAuthorization(em, now, {
+          userId: user.id,
+          authTime: authTimeOf(session),
+          clientId: client.clientId,
+          // The mode is written out, so that a refusal decided later goes back the same way.
+          params: { ...authorization.params, response_mode: authorization.responseMode },
+          scopes: authorization.scope,
+        });
+        return noStoreRedirect(reply, `${issuerOf(config)}/app/consent?request=${encodeURIComponent(requestId)}`);
+      }
+    }
+    return sendAuthorizationResponse(reply, deps, authorization, await issueResponse(deps, ctx, authorization, found!, now));
+  };
+}
