@@ -101,6 +101,11 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   const issuerRows = page.getByTestId('issuer-row');
   await expect(issuerRows).toHaveCount(1);
   await expect(issuerRows.first()).toContainText('https://ci.example.com');
+  await expect(issuerRows.first()).toContainText('Active');
+  const issuers = await adminCall(consoleServer, 'query($p: TrustedIssuersRequest!) { _trusted_issuers(params: $p) { trusted_issuers { issuer jwks_url subject_claim is_active } } }', { p: { client_id: clientId } });
+  expect(issuers._trusted_issuers.trusted_issuers).toEqual([
+    { issuer: 'https://ci.example.com', jwks_url: 'https://ci.example.com/.well-known/jwks.json', subject_claim: 'sub', is_active: true },
+  ]);
   await page.getByRole('button', { name: `Delete ${issuerName}` }).click();
   await page.getByRole('dialog', { name: 'Delete the trusted issuer?' }).getByRole('button', { name: 'Delete issuer' }).click();
   await expect(issuerRows).toHaveCount(0);
@@ -113,8 +118,10 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await expect(page.getByText('Inactive', { exact: true })).toBeVisible();
   expect((await clientById(consoleServer, id)).is_active).toBe(false);
 
-  // The page at phone width.
+  // The page at phone width (loaded afresh: no navbar transition or notifications in the picture).
   await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await screenshot(page, 'console-client-375');
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -149,5 +156,7 @@ test('the client list pages on the server with the page in the URL', async ({ pa
   await page.reload();
   await expect(page.getByRole('link', { name: `${batch} 00` })).toBeVisible();
   await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  await expect(page.getByRole('link', { name: `${batch} 00` })).toBeVisible();
   await screenshot(page, 'console-clients-375');
 });
