@@ -111,12 +111,25 @@ export const FLAGS = [
   { name: 'fga-allow-unconstrained-agents', kind: 'bool', default: false, help: 'let delegated agent checks pass when the model has no type agent' },
 ] as const satisfies readonly FlagDef[];
 
-/** Social sign-in providers: --<provider>-client-id, -client-secret, -scopes (Microsoft also -tenant-id). */
+/** Social sign-in providers whose identity comes from an OpenID Connect ID token (modules/social/providers.ts). */
+const OIDC_SOCIAL_PROVIDERS: readonly SocialProvider[] = ['google', 'microsoft', 'apple'];
+
+/**
+ * Social sign-in providers: --<provider>-client-id, -client-secret, -scopes (Microsoft also -tenant-id), and
+ * -base-url, which points a provider at another upstream (a loopback server in tests, a self-hosted one).
+ */
 const SOCIAL_FLAGS: readonly FlagDef[] = [
   ...SOCIAL_PROVIDERS.flatMap((p): FlagDef[] => [
     { name: `${p}-client-id`, kind: 'string', help: `${p} OAuth client id` },
     { name: `${p}-client-secret`, kind: 'string', help: `${p} OAuth client secret`, secret: true },
     { name: `${p}-scopes`, kind: 'list', default: [], help: `${p} OAuth scopes, comma-separated` },
+    {
+      name: `${p}-base-url`,
+      kind: 'string',
+      help: OIDC_SOCIAL_PROVIDERS.includes(p)
+        ? `for testing or a self-hosted upstream: absolute http(s) issuer URL whose /.well-known/openid-configuration replaces ${p}'s`
+        : `for testing or a self-hosted upstream: absolute http(s) URL that replaces the origin of every ${p} endpoint (paths kept)`,
+    },
   ]),
   { name: 'microsoft-tenant-id', kind: 'string', default: 'common', help: 'microsoft tenant id' },
 ];
@@ -132,7 +145,7 @@ export type Config = {
   [F in StaticFlags as CamelCase<F['name']>]: F extends { default: unknown } ? ValueOf<F['kind']> : ValueOf<F['kind']> | undefined;
 } & {
   /** Social providers, keyed by provider name, present only when a client id was given. */
-  social: Partial<Record<SocialProvider, { clientId: string; clientSecret: string; scopes: string[]; tenantId?: string }>>;
+  social: Partial<Record<SocialProvider, { clientId: string; clientSecret: string; scopes: string[]; tenantId?: string; baseUrl?: string }>>;
 };
 
 export function camelCase(name: string): string {

@@ -86,6 +86,24 @@ export function buildCommand(): Command {
   return cmd;
 }
 
+/**
+ * --<provider>-base-url: an absolute http(s) URL without credentials, query or fragment, kept without a
+ * trailing slash. Refused otherwise: a relative or odd URL would send the code exchange somewhere unintended.
+ */
+function socialBaseUrl(provider: string, value: string | undefined): { baseUrl?: string } {
+  if (value === undefined || value === '') return {};
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`--${provider}-base-url must be an absolute http(s) URL`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(`--${provider}-base-url must be an absolute http(s) URL without credentials, query or fragment`);
+  }
+  return { baseUrl: url.href.replace(/\/+$/, '') };
+}
+
 /** Parses user arguments (without node and script). Throws ConfigError on any refusal. */
 export function parseConfig(argv: readonly string[]): Config {
   rejectRetiredSyntax(argv);
@@ -118,6 +136,7 @@ export function parseConfig(argv: readonly string[]): Config {
       clientSecret: (config[camelCase(`${provider}-client-secret`)] as string | undefined) ?? '',
       scopes: (config[camelCase(`${provider}-scopes`)] as string[] | undefined) ?? [],
       ...(provider === 'microsoft' ? { tenantId: config[camelCase('microsoft-tenant-id')] as string } : {}),
+      ...socialBaseUrl(provider, config[camelCase(`${provider}-base-url`)] as string | undefined),
     };
   }
   config.social = social;

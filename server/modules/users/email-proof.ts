@@ -15,6 +15,8 @@ export const EMAIL_PROOFS = [
   'password_reset',
   /** An administrator set email_verified with update_user. */
   'admin',
+  /** A social sign-in upstream asserted the address verified (email_verified; OpenID Connect Core 5.1). */
+  'provider',
   /** Marked verified without any proof (an email change while --enable-email-verification is off). */
   'unproven',
 ] as const;
@@ -22,7 +24,7 @@ export const EMAIL_PROOFS = [
 export type EmailProof = (typeof EMAIL_PROOFS)[number];
 
 /** Proofs of control over the mailbox (or an administrator vouching for it). */
-const PROVING: ReadonlySet<string> = new Set<EmailProof>(['link', 'password_reset', 'admin']);
+const PROVING: ReadonlySet<string> = new Set<EmailProof>(['link', 'password_reset', 'admin', 'provider']);
 
 type EmailState = Pick<UserRow, 'email' | 'emailVerifiedAt' | 'emailVerifiedVia'>;
 

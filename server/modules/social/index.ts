@@ -1,0 +1,16 @@
+/**
+ * Social sign-in (specification part 4.3 "/oauth_login", "/oauth_callback"): the provider catalogue, the
+ * state of a sign-in between its two requests, the upstream client and the account linking rule. The
+ * routes live in transports/http/protocol/social (modules see no Fastify types: manifest.ts).
+ */
+import { defineModule } from '../manifest.ts';
+import { SocialIdentity, SocialLoginState } from './social.entities.ts';
+
+export { enabledProvider, upstreamScopes, type EnabledProvider } from './providers.ts';
+export { BINDING_COOKIE, LOGIN_STATE_SECONDS, startLoginState, takeLoginState, type LoginState } from './login-state.ts';
+export { SocialUpstreams } from './upstream-client.ts';
+export { UpstreamError } from './upstream-http.ts';
+export { SignInRefused, completeSocialSignIn } from './sign-in.ts';
+export { SocialIdentity, SocialLoginState } from './social.entities.ts';
+
+export const socialModule = defineModule({ name: 'social', entities: [SocialLoginState, SocialIdentity] });
