@@ -22,7 +22,7 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
  * /userinfo, whose credential is a bearer token, never an ambient cookie (RFC 6750 section 2); and /logout,
  * which a relying party may post from its own origin and which checks its own proof (logout-endpoint.ts).
  */
-const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/userinfo', '/logout']);
+const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function headerText(value: string | string[] | undefined): string | undefined {

@@ -5,11 +5,26 @@
  * invalid_client (RFC 6749 section 5.2). The secret may come as HTTP Basic (client_secret_basic) or in the
  * body (client_secret_post); a client_assertion is private_key_jwt (client-assertion.ts). Each grant decides
  * whether an unauthenticated (public) caller may use it.
+ *
+ * Two kinds of client:
+ * - the instance client (--client-id / --client-secret): public with client_id alone (the SDK), confidential
+ *   with its secret, compared in constant time;
+ * - a registered client (modules/clients): confidential only. Its secret is checked against the stored
+ *   digest, the previous one until its grace end (checkClientSecret, answered from memory for a few seconds:
+ *   client-auth-cache.ts). A registered client_id without a credential is refused without reading the
+ *   database, with the same answer as an unknown one, so the endpoint does not tell which client ids exist.
+ *
+ * Failures count in the client_auth_failure bucket per client_id and per client IP (kernel/limits.ts); once
+ * either is spent, secrets are not checked at all until the window ends. A success served from the cache
+ * skips the limiter: it proves the secret was verified seconds ago, and keeps the hot path free of it.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import type { ClientRow } from '../../../modules/clients/index.ts';
 import { constantTimeEqual } from '../../../kernel/crypto.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import { checkClientSecret, recentlyVerifiedClient } from '../../../modules/clients/clients.service.ts';
+import { clientKey } from '../../../modules/limits/index.ts';
 import { stringField, type OAuthBody } from './request-body.ts';
 import { authenticateByAssertion, CLIENT_ASSERTION_TYPE, PRIVATE_KEY_JWT_SERVED } from './client-assertion.ts';
 
@@ -71,13 +86,57 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest, bo
     return authenticateByAssertion(deps, assertion, bodyId);
   }
   const clientId = basic?.id ?? bodyId;
-  if (clientId !== undefined && !constantTimeEqual(clientId, config.clientId ?? '')) {
-    return { ok: false, description: 'unknown client_id', usedBasic };
-  }
   const secret = basic?.secret ?? stringField(body, 'client_secret');
-  if (secret !== undefined && !constantTimeEqual(secret, config.clientSecret ?? '')) {
-    return { ok: false, description: 'client authentication failed', usedBasic };
+  if (usedBasic && stringField(body, 'client_secret') !== undefined) {
+    return { ok: false, description: 'more than one client authentication method', usedBasic };
   }
   const method: ClientAuthMethod = secret === undefined ? 'none' : usedBasic ? 'client_secret_basic' : 'client_secret_post';
-  return { ok: true, client: { clientId: config.clientId ?? '', method } };
+  const isInstance = clientId === undefined || constantTimeEqual(clientId, config.clientId ?? '');
+  if (isInstance && secret === undefined) return { ok: true, client: { clientId: config.clientId ?? '', method } };
+  // From here a secret is checked (or a registered client_id came without one): the failure limit applies.
+  // An over-long client_id is not one this server issued; the key stays bounded whatever is claimed.
+  const failureKeys = [`id:${isInstance ? (config.clientId ?? '') : clientId!.slice(0, 64)}`, `ip:${clientKey(request.ip)}`];
+  if (secret === undefined) return refused(deps, failureKeys, usedBasic);
+  if (isInstance) {
+    if (await limited(deps, failureKeys)) return limitedAnswer(usedBasic);
+    if (constantTimeEqual(secret, config.clientSecret ?? '')) return { ok: true, client: { clientId: config.clientId ?? '', method } };
+    return refused(deps, failureKeys, usedBasic);
+  }
+  const now = deps.clock.now();
+  const recent = recentlyVerifiedClient(deps.storage, clientId!, secret, now);
+  if (recent) return { ok: true, client: { clientId: recent.clientId, registered: recent, method } };
+  if (await limited(deps, failureKeys)) return limitedAnswer(usedBasic);
+  const registered = await checkClientSecret(deps.storage, clientId!, secret, now);
+  if (!registered) return refused(deps, failureKeys, usedBasic);
+  return { ok: true, client: { clientId: registered.clientId, registered, method } };
+}
+
+/** One answer for an unknown client_id, a wrong secret and a missing one (no enumeration of client ids). */
+const FAILED = 'client authentication failed';
+
+/** Whether either failure count (this client_id, this IP) is spent; a failing limiter store does not refuse. */
+async function limited(deps: Deps, keys: readonly string[]): Promise<boolean> {
+  try {
+    for (const key of keys) if ((await deps.limits.retryAfter('client_auth_failure', key)) > 0) return true;
+  } catch (err) {
+    deps.logger.error({ err }, 'client authentication failure limit unavailable');
+  }
+  return false;
+}
+
+function limitedAnswer(usedBasic: boolean): ClientCheck {
+  return { ok: false, description: 'too many failed client authentications: try again later', usedBasic };
+}
+
+/** Counts the failure against the client_id and the IP, then refuses. */
+async function refused(deps: Deps, keys: readonly string[], usedBasic: boolean): Promise<ClientCheck> {
+  for (const key of keys) {
+    try {
+      await deps.limits.consume('client_auth_failure', key);
+    } catch (err) {
+      // A spent allowance shows on the next attempt (limited()); anything else is the store failing.
+      if (!(err instanceof AppError)) deps.logger.error({ err }, 'client authentication failure limit unavailable');
+    }
+  }
+  return { ok: false, description: FAILED, usedBasic };
 }

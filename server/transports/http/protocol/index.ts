@@ -9,6 +9,7 @@ import { registerWellKnownRoutes } from './well-known.ts';
 import { tokenEndpoint } from './token-endpoint.ts';
 import { revokeEndpoint } from './revoke-endpoint.ts';
 import { registerUserinfoRoutes } from './userinfo-endpoint.ts';
+import { registerIntrospectRoutes } from './introspect-endpoint.ts';
 import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
@@ -24,6 +25,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     scope.post('/oauth/token', tokenEndpoint(deps));
     scope.post('/oauth/revoke', revokeEndpoint(deps));
     registerUserinfoRoutes(scope, deps);
+    registerIntrospectRoutes(scope, deps);
     for (const url of ['/oauth/token', '/oauth/revoke']) {
       scope.route({
         method: NOT_POST,

@@ -1,26 +1,71 @@
 /**
- * POST /oauth/revoke (specification part 4.3 "/oauth/revoke body"; RFC 7009): revokes a refresh token and
- * the tokens of its family. Answers 200 {message} whether or not the token was live (RFC 7009 section 2.2),
- * so the endpoint tells nobody which tokens exist. The RFC's `token` parameter is accepted as well as the
- * specification's `refresh_token`. Exempt from the CSRF rule (security.ts).
+ * POST /oauth/revoke (specification part 4.3 "/oauth/revoke body"; RFC 7009). The RFC's `token` parameter is
+ * accepted as well as the specification's `refresh_token`; token_type_hint (access_token or refresh_token)
+ * is optional and only a hint (RFC 7009 section 2.1: the server looks the token up whatever it says).
+ *
+ * - A refresh token revokes its family: the tokens of the same grant (RFC 7009 section 2.1).
+ * - A user's access token revokes that access token (its record), at once on every instance
+ *   (invalidateTokenState).
+ * - A client_credentials token is not recorded (grants/client-credentials-grant.ts) and cannot be revoked one
+ *   by one; deactivating its client ends them all at introspection.
+ * - A client revokes only tokens issued to it (RFC 7009 section 2.1: "the authorization server ... verifies
+ *   whether the token was issued to the client making the revocation request"): a registered client the
+ *   tokens whose azp is its client_id, the instance client (or a public caller naming it, as the SDK does)
+ *   the instance tokens. Another client's token is left alone.
+ *
+ * Every outcome answers 200 {message} (RFC 7009 section 2.2), so the endpoint tells nobody which tokens
+ * exist or whose they are. Exempt from the CSRF rule (security.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EntityManager } from '@mikro-orm/core';
+import { decodeJwt } from 'jose';
 import type { Deps } from '../../../kernel/deps.ts';
-import { revokeRefreshToken } from '../../../modules/tokens/index.ts';
-import { authenticateClient } from './client-auth.ts';
+import { sha256Hex } from '../../../kernel/crypto.ts';
+import { findTokenRecord, revokeRefreshToken, revokeTokenRecords } from '../../../modules/tokens/index.ts';
+import { invalidateTokenState } from '../../../modules/tokens/state-cache/index.ts';
+import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
 import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
 import { readOAuthBody, stringField } from './request-body.ts';
 
 export const REVOKED_MESSAGE = 'Token revoked successfully';
+const MAX_TOKEN_LENGTH = 16_384;
+
+/**
+ * The client a stored token was issued to: its azp, or the instance client when it has none. The claims are
+ * read without verifying the signature: a record exists only for the exact string this server signed.
+ */
+function issuedToCaller(token: string, caller: AuthenticatedClient): boolean {
+  try {
+    const azp = decodeJwt(token).azp;
+    const issuedTo = typeof azp === 'string' && azp !== '' ? azp : undefined;
+    return caller.registered ? issuedTo === caller.clientId : issuedTo === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Revokes the token when it is a live record of ours issued to the caller; silent otherwise. */
+async function revokeOwnToken(em: EntityManager, deps: Deps, caller: AuthenticatedClient, token: string): Promise<void> {
+  if (token.length > MAX_TOKEN_LENGTH) return;
+  const record = await findTokenRecord(em, token);
+  if (!record || !issuedToCaller(token, caller)) return;
+  if (record.kind === 'refresh') {
+    await revokeRefreshToken(em, token, deps.clock);
+  } else if (record.kind === 'access') {
+    await revokeTokenRecords(em, deps.clock.now(), { id: sha256Hex(token) });
+    await invalidateTokenState(em, { sessionId: record.sessionId });
+  }
+  // An ID token is not a credential to any endpoint (RFC 7009 covers access and refresh tokens): ignored.
+}
 
 export function revokeEndpoint(deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = readOAuthBody(request);
     const client = await authenticateClient(deps, request, body);
     if (!client.ok) return sendInvalidClient(reply, client.description, client.usedBasic);
-    const token = stringField(body, 'refresh_token') ?? stringField(body, 'token');
-    if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'refresh_token is required');
-    await revokeRefreshToken(deps.storage.fork(), token, deps.clock);
+    const token = stringField(body, 'token') ?? stringField(body, 'refresh_token');
+    if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'token is required');
+    await revokeOwnToken(deps.storage.fork(), deps, client.client, token);
     return noStore(reply).status(200).send({ message: REVOKED_MESSAGE });
   };
 }

@@ -1,0 +1,73 @@
+/**
+ * grant_type=client_credentials (RFC 6749 section 4.4; specification part 5 "client credentials"): a
+ * registered client, authenticated with its secret (or, once served, a private_key_jwt assertion), gets an
+ * access token for itself. The instance client and public callers are unauthorized_client: the instance
+ * client stands for the first-party browser application, which has no business acting as itself.
+ *
+ * Scope (RFC 6749 section 3.3): the requested scopes, each of which must be among the client's
+ * allowed_scopes (else invalid_scope); none requested means all of allowed_scopes.
+ *
+ * The token (RFC 9068 section 2.2): sub = client_id (no resource owner), client_id, aud and azp = client_id
+ * as for every token issued to a registered client (claims.ts Grant.clientId), token_type access_token, the
+ * usual iss/iat/exp/jti; scope as an array like the server's other access tokens. No refresh token and no
+ * ID token (RFC 6749 section 4.4.3: a refresh token SHOULD NOT be included; there is no user to identify).
+ *
+ * Not recorded in token_records: a database write per token would cap the endpoint far below its target
+ * (issue "Benchmark": 3,000 tokens/s), and a client token has no session or user whose end must end it.
+ * Its validity is its signature and exp (30 minutes), plus, at introspection (introspect-endpoint.ts), that
+ * its client is still registered and active (RFC 7662 section 2.2 lets the server decide what "active"
+ * means). Revoking one such token is therefore not possible (RFC 7009 section 2: access token revocation is
+ * a SHOULD); deactivating or deleting the client ends all of them at introspection. validate_jwt_token,
+ * which answers for user tokens with their user's current roles, answers is_valid false for them (it finds
+ * no record): resource servers check client tokens with /oauth/introspect.
+ */
+import { randomToken } from '../../../../kernel/crypto.ts';
+import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
+import { noStore, sendOAuthError } from '../oauth-errors.ts';
+import { scopeField } from '../request-body.ts';
+import type { Grant } from './grant.ts';
+
+export const CLIENT_CREDENTIALS = 'client_credentials';
+
+/** Whether verified claims are those of a client_credentials token (sub is the client itself). */
+export function isClientCredentialsToken(claims: Claims): boolean {
+  return claims.token_type === 'access_token' && typeof claims.client_id === 'string' && claims.client_id !== ''
+    && claims.sub === claims.client_id && claims.azp === claims.client_id;
+}
+
+export const clientCredentialsGrant: Grant = {
+  grantType: CLIENT_CREDENTIALS,
+  async handle({ deps, reply, body, client }) {
+    const registered = client.registered;
+    if (!registered || client.method === 'none') {
+      return sendOAuthError(reply, 400, 'unauthorized_client', 'client_credentials is for registered clients that authenticate');
+    }
+    const allowed = registered.allowedScopes;
+    const requested = scopeField(body);
+    const scope = requested ? [...new Set(requested)] : [...allowed];
+    const outside = scope.filter((value) => !allowed.includes(value));
+    if (outside.length > 0) {
+      // Names only what the client asked for, never the rest of its allowed list.
+      return sendOAuthError(reply, 400, 'invalid_scope', `scope not allowed for this client: ${outside.join(' ').slice(0, 200)}`);
+    }
+    const iat = Math.floor(deps.clock.now().getTime() / 1000);
+    const claims: Claims = {
+      iss: issuerOf(deps.config),
+      aud: registered.clientId,
+      azp: registered.clientId,
+      sub: registered.clientId,
+      client_id: registered.clientId,
+      iat,
+      exp: iat + ACCESS_TOKEN_SECONDS,
+      jti: randomToken(16),
+      token_type: 'access_token',
+      scope,
+    };
+    return noStore(reply).status(200).send({
+      access_token: signToken(deps.keys, claims),
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      scope: scope.join(' '),
+    });
+  },
+};

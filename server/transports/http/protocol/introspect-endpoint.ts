@@ -1,0 +1,130 @@
+/**
+ * POST /oauth/introspect (RFC 7662; issue item 3): a protected resource asks whether a token is live.
+ *
+ * - The caller must authenticate as a client (RFC 7662 section 2.1; reference.md "Security lessons": an
+ *   open introspection endpoint is a token-scanning oracle). A public caller (client_id alone, or nothing)
+ *   is invalid_client with 401.
+ * - The answer is {active: false} and nothing else for anything that is not a live access or refresh
+ *   token of this server: malformed, forged, expired, revoked, its user deactivated, an ID token, a
+ *   client_credentials token whose client is deactivated or deleted, and a token issued to another client
+ *   (RFC 7662 section 2.2 lets the server answer inactive for tokens the caller may not see; answering
+ *   the same as for a dead token means a client learns nothing about other clients' tokens). A registered
+ *   client sees the tokens issued to it (azp / client_id); the instance client sees the instance tokens.
+ * - A live token answers active, scope (space-separated, RFC 7662 section 2.2), client_id, sub, exp, iat,
+ *   iss, aud, jti, token_type as the token_type_hint vocabulary of RFC 7009 section 2.1 (access_token or
+ *   refresh_token: the kind of token, which the caller cannot tell from the opaque string), and username
+ *   (the user's email or phone number) for a user's token.
+ *
+ * A user's token is checked as validate_jwt_token checks it (checkIssuedToken: signature, claims, its record
+ * live, its user active); a client_credentials token, which is not recorded (grants/client-credentials-grant.ts),
+ * by signature and exp and its client being active (isActiveClientId, at most 5 s stale across instances:
+ * client-auth-cache.ts). Exempt from the CSRF rule (security.ts): back-ends call it without Origin.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { decodeJwt } from 'jose';
+import type { Deps } from '../../../kernel/deps.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import { sha256Hex } from '../../../kernel/crypto.ts';
+import { isActiveClientId } from '../../../modules/clients/clients.service.ts';
+import { checkIssuedToken, verifyToken, type Claims, type TokenType } from '../../../modules/tokens/index.ts';
+import { buildHttpContext } from '../request-context.ts';
+import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
+import { isClientCredentialsToken } from './grants/client-credentials-grant.ts';
+import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
+import { readOAuthBody, stringField } from './request-body.ts';
+
+export const INTROSPECTION_PATH = '/oauth/introspect';
+/** Longer than any token this server signs (a few hundred bytes to a few KB); longer ones are not read. */
+const MAX_TOKEN_LENGTH = 16_384;
+const INACTIVE = Object.freeze({ active: false });
+const INTROSPECTABLE: readonly TokenType[] = ['access_token', 'refresh_token'];
+
+type Introspection = Record<string, unknown> & { active: boolean };
+
+/** The token_type claim of a token's payload, read before verification only to pick which check to make. */
+function claimedType(token: string): TokenType | undefined {
+  try {
+    const type = decodeJwt(token).token_type;
+    return INTROSPECTABLE.find((known) => known === type);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the caller may see this token: tokens issued to it (RFC 7662 section 2.2). */
+function ownedBy(claims: Claims, caller: AuthenticatedClient): boolean {
+  const issuedTo = typeof claims.azp === 'string' && claims.azp !== '' ? claims.azp : undefined;
+  return caller.registered ? issuedTo === caller.clientId : issuedTo === undefined;
+}
+
+function scopeText(scope: unknown): string | undefined {
+  if (Array.isArray(scope)) return scope.filter((s): s is string => typeof s === 'string').join(' ');
+  return typeof scope === 'string' ? scope : undefined;
+}
+
+function answerFor(claims: Claims, type: TokenType, clientId: string, username?: string): Introspection {
+  const answer: Introspection = {
+    active: true,
+    scope: scopeText(claims.scope),
+    client_id: clientId,
+    sub: claims.sub,
+    exp: claims.exp,
+    iat: claims.iat,
+    iss: claims.iss,
+    aud: claims.aud,
+    jti: claims.jti,
+    token_type: type,
+    username,
+  };
+  for (const key of Object.keys(answer)) if (answer[key] === undefined) delete answer[key];
+  return answer;
+}
+
+async function introspect(deps: Deps, request: FastifyRequest, caller: AuthenticatedClient, token: string): Promise<Introspection> {
+  if (token.length > MAX_TOKEN_LENGTH) return INACTIVE;
+  const type = claimedType(token);
+  if (!type) return INACTIVE;
+  try {
+    // The memo of verified claims (state-cache) spares the signature check of a token introspected before.
+    const claims = await verifyToken(deps, token, type, sha256Hex(token));
+    if (!ownedBy(claims, caller)) return INACTIVE;
+    if (isClientCredentialsToken(claims)) {
+      const clientId = String(claims.client_id);
+      return (await isActiveClientId(deps.storage, clientId, deps.clock.now())) ? answerFor(claims, type, clientId) : INACTIVE;
+    }
+    const issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), token, type);
+    const username = issued.user.email ?? issued.user.phoneNumber ?? undefined;
+    return answerFor(issued.claims, type, caller.clientId, username);
+  } catch (err) {
+    if (err instanceof AppError && err.kind === 'unauthenticated') return INACTIVE;
+    throw err;
+  }
+}
+
+export function introspectEndpoint(deps: Deps) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const body = readOAuthBody(request);
+    const caller = await authenticateClient(deps, request, body);
+    if (!caller.ok) return sendInvalidClient(reply, caller.description, caller.usedBasic);
+    // A challenge even without an Authorization header: the caller must authenticate (RFC 7662 section 2.1).
+    if (caller.client.method === 'none') return sendInvalidClient(reply, 'introspection requires client authentication', true);
+    const token = stringField(body, 'token');
+    if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'token is required');
+    return noStore(reply).status(200).send(await introspect(deps, request, caller.client, token));
+  };
+}
+
+const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
+
+/** POST /oauth/introspect, and 405 for other methods, in the OAuth scope of protocol/index.ts. */
+export function registerIntrospectRoutes(scope: FastifyInstance, deps: Deps): void {
+  scope.post(INTROSPECTION_PATH, introspectEndpoint(deps));
+  scope.route({
+    method: NOT_POST,
+    url: INTROSPECTION_PATH,
+    handler: async (_request, reply) => {
+      reply.header('allow', 'POST');
+      return sendOAuthError(reply, 405, 'invalid_request', `${INTROSPECTION_PATH} accepts POST only`);
+    },
+  });
+}
