@@ -19,6 +19,7 @@ import { messagesModule } from './messages/index.ts';
 import { fgaModule } from './fga/index.ts';
 import { clientsModule } from './clients/index.ts';
 import { oauthModule } from './oauth/index.ts';
+import { socialModule } from './social/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -36,4 +37,5 @@ export const MODULES: readonly ModuleManifest[] = [
   fgaModule,
   clientsModule,
   oauthModule,
+  socialModule,
 ];
