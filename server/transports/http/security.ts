@@ -22,7 +22,9 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
  * /userinfo, whose credential is a bearer token, never an ambient cookie (RFC 6750 section 2); and /logout,
  * which a relying party may post from its own origin and which checks its own proof (logout-endpoint.ts).
  */
-const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout']);
+// POST /authorize is the form serialisation of the authorization request (OpenID Connect Core section
+// 3.1.2.1), posted by the relying party's page: it can do nothing a cross-site GET /authorize cannot.
+const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function headerText(value: string | string[] | undefined): string | undefined {
