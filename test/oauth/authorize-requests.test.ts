@@ -162,3 +162,24 @@ describe('/authorize redirect_uri of the instance client without --redirect-uris
     }
   });
 });
+
+describe('/authorize per-IP rate limit', () => {
+  test('a burst from one address is refused with 429 and Retry-After, never redirected', async () => {
+    const limited = await startServer(['--redirect-uris', CALLBACK, '--rate-limit-rps', '1', '--rate-limit-burst', '0']);
+    try {
+      const statuses: number[] = [];
+      let refusal: Response | undefined;
+      for (let i = 0; i < 5; i++) {
+        const res = await authorize(limited, codeParams());
+        await res.arrayBuffer();
+        statuses.push(res.status);
+        if (res.status === 429) refusal ??= res;
+      }
+      assert.ok(refusal, `statuses ${statuses.join(',')}`);
+      assert.ok(Number(refusal.headers.get('retry-after')) >= 1);
+      assert.equal(refusal.headers.get('location'), null);
+    } finally {
+      await limited.close();
+    }
+  });
+});
