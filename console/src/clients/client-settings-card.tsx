@@ -33,9 +33,10 @@ export function ClientSettingsCard({ client }: { client: OAuthClient }) {
     successMessage: () => t('settings.saved'),
     onSuccess: (saved) => queryClient.setQueryData(clientKeys.one(client.id), saved),
   });
-  // A new server answer (after save, or a refetch) becomes the form's baseline.
+  // A new server answer (after save, a rotation or a refetch) becomes the form's baseline; fields being
+  // edited keep what the admin typed.
   useEffect(() => {
-    form.reset(clientFormValues(client));
+    form.reset(clientFormValues(client), { keepDirtyValues: true });
   }, [client, form]);
 
   return (
