@@ -20,6 +20,7 @@ import type { Deps } from '../../../kernel/deps.ts';
 import { issuerOf } from '../../../modules/tokens/index.ts';
 import { UserSchema } from '../../../modules/users/user.schema.ts';
 import { CLIENT_AUTH_METHODS } from './client-auth.ts';
+import { ASSERTION_ALGORITHMS } from '../../../modules/clients/assertions.ts';
 import { GRANTS } from './grants/index.ts';
 
 /** Whether a route is registered with exactly this method and path. */
@@ -70,6 +71,8 @@ export function authorizationServerMetadata(deps: Deps, routeExists: RouteExists
     ...authorization,
     grant_types_supported: 'token_endpoint' in endpoints ? GRANTS.map((grant) => grant.grantType) : [],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    // RFC 8414 section 2: required once private_key_jwt is listed; the algorithms assertions.ts accepts.
+    ...(CLIENT_AUTH_METHODS.includes('private_key_jwt') ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(hasRevocation ? { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS } : {}),
     ...(hasIntrospection ? { introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS.filter((m) => m !== 'none') } : {}),
   };

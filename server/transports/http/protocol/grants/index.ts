@@ -4,15 +4,15 @@
  */
 import type { Grant } from './grant.ts';
 import { refreshGrant } from './refresh-grant.ts';
+import { jwtBearerGrant } from './jwt-bearer-grant.ts';
 import { authorizationCodeGrant } from './authorization-code-grant.ts';
-import { clientCredentialsGrant } from './client-credentials-grant.ts';
 
 export type { Grant, GrantRequest } from './grant.ts';
 
 export const GRANTS: readonly Grant[] = [
   refreshGrant,
+  jwtBearerGrant,
   authorizationCodeGrant,
-  clientCredentialsGrant,
 ];
 
 export function grantNamed(grantType: string): Grant | undefined {

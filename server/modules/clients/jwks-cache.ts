@@ -1,0 +1,167 @@
+/**
+ * The signing keys of trusted issuers, fetched from their JWKS URLs (RFC 7517 section 5) and cached, so an
+ * assertion costs no network round trip in the common case. A fetch is bounded: a timeout, a size cap, no
+ * redirects (the admin registered this URL; a redirect could lead the server anywhere, RFC 7517 section 9.4
+ * asks for key provenance). Keys are kept for TTL_MS; a signature by a key id the cached set does not hold
+ * refetches at once (key rotation), but at most once per REFETCH_INTERVAL_MS per URL, so a stream of
+ * assertions naming made-up key ids cannot turn the server into a request generator against the issuer.
+ */
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
+import { BoundedMap } from '../../kernel/bounded-map.ts';
+
+export const TTL_MS = 10 * 60_000;
+export const REFETCH_INTERVAL_MS = 60_000;
+/** A failed fetch is answered from memory this long, so an unreachable issuer is not asked on every request. */
+export const FAILURE_HOLD_MS = 10_000;
+export const FETCH_TIMEOUT_MS = 5_000;
+export const MAX_JWKS_BYTES = 256 * 1024;
+const MAX_URLS = 1_000;
+
+export class JwksUnavailableError extends Error {}
+
+interface Entry {
+  keySet?: ReturnType<typeof createLocalJWKSet>;
+  fetchedAt: number;
+  failedAt?: number;
+  pending?: Promise<Entry>;
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new JwksUnavailableError('the JWKS document is too large');
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new JwksUnavailableError('the JWKS document is too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Fetches and parses one JWKS document; throws JwksUnavailableError with a message safe to show a caller. */
+export async function fetchJwks(url: string, timeoutMs = FETCH_TIMEOUT_MS, maxBytes = MAX_JWKS_BYTES): Promise<JSONWebKeySet> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/jwk-set+json, application/json' },
+    });
+  } catch {
+    throw new JwksUnavailableError('the trusted issuer\'s JWKS could not be fetched');
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new JwksUnavailableError(`the trusted issuer's JWKS answered HTTP ${response.status}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readCapped(response, maxBytes));
+  } catch (err) {
+    if (err instanceof JwksUnavailableError) throw err;
+    throw new JwksUnavailableError('the trusted issuer\'s JWKS is not JSON');
+  }
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as JSONWebKeySet).keys)) {
+    throw new JwksUnavailableError('the trusted issuer\'s JWKS has no keys array');
+  }
+  // Only public members matter for verification; a published private key ("d") is not used as one.
+  const keys = (parsed as JSONWebKeySet).keys.filter((key) => key && typeof key === 'object' && !('d' in key));
+  return { keys };
+}
+
+export interface JwksCacheOptions {
+  /** Milliseconds clock for cache ages; default performance.now(). */
+  now?: () => number;
+  fetcher?: (url: string) => Promise<JSONWebKeySet>;
+}
+
+export class JwksCache {
+  readonly #entries = new BoundedMap<string, Entry>(MAX_URLS);
+  readonly #now: () => number;
+  readonly #fetch: (url: string) => Promise<JSONWebKeySet>;
+
+  constructor(options: JwksCacheOptions = {}) {
+    this.#now = options.now ?? (() => performance.now());
+    this.#fetch = options.fetcher ?? ((url) => fetchJwks(url));
+  }
+
+  /** One fetch per URL at a time; concurrent callers share it. */
+  #refresh(url: string, previous: Entry | undefined): Promise<Entry> {
+    if (previous?.pending) return previous.pending;
+    const pending = this.#fetch(url).then(
+      (jwks) => ({ keySet: createLocalJWKSet(jwks), fetchedAt: this.#now() }),
+      (err: unknown) => {
+        const failed: Entry = { ...previous, fetchedAt: previous?.fetchedAt ?? this.#now(), failedAt: this.#now() };
+        this.#entries.set(url, failed);
+        throw err instanceof JwksUnavailableError ? err : new JwksUnavailableError('the trusted issuer\'s JWKS is not a valid key set');
+      },
+    ).then((entry) => {
+      this.#entries.set(url, entry);
+      return entry;
+    });
+    this.#entries.set(url, { ...previous, fetchedAt: previous?.fetchedAt ?? 0, pending });
+    return pending;
+  }
+
+  async #current(url: string): Promise<Entry> {
+    const entry = this.#entries.get(url);
+    if (entry?.pending) return entry.pending;
+    const now = this.#now();
+    if (entry?.failedAt !== undefined && now - entry.failedAt < FAILURE_HOLD_MS) {
+      if (entry.keySet) return entry;
+      throw new JwksUnavailableError('the trusted issuer\'s JWKS could not be fetched recently; try again shortly');
+    }
+    if (entry?.keySet && now - entry.fetchedAt < TTL_MS) return entry;
+    try {
+      return await this.#refresh(url, entry);
+    } catch (err) {
+      // An issuer that is down does not lock out its clients while the keys we already hold are not too old.
+      if (entry?.keySet && now - entry.fetchedAt < 2 * TTL_MS) return entry;
+      throw err;
+    }
+  }
+
+  /**
+   * jose's jwtVerify with the keys published at `url`. A key id the set does not hold triggers one refetch
+   * (rate-limited per URL) before the refusal stands. Throws jose's errors, or JwksUnavailableError.
+   */
+  async verify(url: string, token: string, options: JWTVerifyOptions): Promise<JWTVerifyResult> {
+    const entry = await this.#current(url);
+    try {
+      return await jwtVerify(token, entry.keySet!, options);
+    } catch (err) {
+      if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
+      if (this.#now() - entry.fetchedAt < REFETCH_INTERVAL_MS) throw err;
+      const fresh = await this.#refresh(url, this.#entries.get(url));
+      return jwtVerify(token, fresh.keySet!, options);
+    }
+  }
+
+  /** Forgets a URL (an admin changed or removed the issuer). */
+  forget(url: string): void {
+    this.#entries.delete(url);
+  }
+}
+
+const caches = new WeakMap<object, JwksCache>();
+
+/**
+ * The cache of one app (keyed on its Deps, so tests' servers do not share keys), aged by the app's clock so
+ * that a test clock moved forward ages it too.
+ */
+export function jwksCacheOf(owner: { readonly clock: { now(): Date } }): JwksCache {
+  let cache = caches.get(owner);
+  if (!cache) {
+    cache = new JwksCache({ now: () => owner.clock.now().getTime() });
+    caches.set(owner, cache);
+  }
+  return cache;
+}

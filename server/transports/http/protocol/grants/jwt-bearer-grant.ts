@@ -1,0 +1,164 @@
+/**
+ * grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer (RFC 7523 section 2.1): a workload exchanges an
+ * assertion from a trusted issuer (a Kubernetes or SPIFFE token, another IdP's JWT) for an access token of
+ * the issuer's owning client. The assertion is matched to an active trusted issuer by iss (and, when several
+ * clients trust one iss, by the audience each expects), verified with that issuer's JWKS (assertions.ts:
+ * asymmetric signature, iss, aud, exp, nbf, iat, jti), and its jti is spent once (assertion-replay.ts). The
+ * token's subject is the issuer's subject_claim. Client authentication is optional here (RFC 7523 section
+ * 3.1), but a client that did authenticate must be the owning client: another client cannot spend an
+ * assertion meant for someone else. No refresh token and no ID token: the caller holds the assertion and
+ * asks again (RFC 7523 section 2.1 leaves refresh to the server; a refresh would outlive the assertion).
+ *
+ * The access token is not recorded in token_records (its subject is not a user of this server); it lives
+ * ACCESS_TOKEN_SECONDS and carries aud = azp = client_id of the owning client (claims.ts convention).
+ */
+import type { FastifyReply } from 'fastify';
+import type { JWTPayload } from 'jose';
+import { randomToken } from '../../../../kernel/crypto.ts';
+import { Client, type ClientRow } from '../../../../modules/clients/index.ts';
+import { activeIssuersNamed } from '../../../../modules/clients/trusted-issuers.service.ts';
+import type { TrustedIssuerRow } from '../../../../modules/clients/trusted-issuer.entity.ts';
+import { AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion } from '../../../../modules/clients/assertions.ts';
+import { consumeAssertionId } from '../../../../modules/clients/assertion-replay.ts';
+import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
+import { noStore, sendOAuthError } from '../oauth-errors.ts';
+import { scopeField, stringField } from '../request-body.ts';
+import type { AuthenticatedClient } from '../client-auth.ts';
+import type { Grant, GrantRequest } from './grant.ts';
+
+export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * Longest lifetime left on a grant assertion. Workload tokens live longer than client assertions (a
+ * Kubernetes projected token defaults to one hour); the cap bounds how long a jti is remembered.
+ */
+export const MAX_GRANT_ASSERTION_SECONDS = 24 * 3600;
+const MAX_SUBJECT_LENGTH = 255;
+
+class GrantRefusal extends Error {
+  readonly error: 'invalid_grant' | 'invalid_scope';
+
+  constructor(error: 'invalid_grant' | 'invalid_scope', message: string) {
+    super(message);
+    this.error = error;
+  }
+}
+
+function audiencesOf(payload: JWTPayload): string[] {
+  if (typeof payload.aud === 'string') return [payload.aud];
+  return Array.isArray(payload.aud) ? payload.aud.filter((a): a is string => typeof a === 'string') : [];
+}
+
+/**
+ * The one trusted issuer this assertion is for: active, named by its iss, owned by the calling client when
+ * the caller authenticated, and expecting an aud the assertion carries.
+ */
+function issuerFor(candidates: TrustedIssuerRow[], payload: JWTPayload, caller: AuthenticatedClient): TrustedIssuerRow {
+  const authenticated = caller.method !== 'none' || caller.registered !== undefined;
+  const owned = authenticated ? candidates.filter((row) => row.clientId === caller.registered?.clientId) : candidates;
+  if (owned.length === 0) {
+    throw new GrantRefusal('invalid_grant', authenticated
+      ? 'the authenticated client does not trust an active issuer with this iss'
+      : 'the assertion\'s iss is not an active trusted issuer');
+  }
+  const audiences = audiencesOf(payload);
+  const matching = owned.filter((row) => audiences.includes(row.audience));
+  if (matching.length === 0) throw new GrantRefusal('invalid_grant', 'the assertion\'s aud does not name the audience its trusted issuer expects');
+  if (matching.length > 1) {
+    throw new GrantRefusal('invalid_grant', 'several clients trust this issuer and audience: authenticate as the owning client');
+  }
+  return matching[0]!;
+}
+
+function grantedScope(requested: string[] | undefined, owner: ClientRow): string[] {
+  if (requested === undefined) return [...owner.allowedScopes];
+  const outside = requested.filter((scope) => !owner.allowedScopes.includes(scope));
+  if (outside.length > 0) throw new GrantRefusal('invalid_scope', `scope not allowed for this client: ${outside.slice(0, 5).join(' ').slice(0, 200)}`);
+  return [...new Set(requested)];
+}
+
+function subjectOf(payload: JWTPayload, claim: string): string {
+  const value = (payload as Record<string, unknown>)[claim];
+  if (typeof value !== 'string' || value === '' || value.length > MAX_SUBJECT_LENGTH) {
+    throw new GrantRefusal('invalid_grant', `the assertion's ${claim} claim (the issuer's subject_claim) must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters`);
+  }
+  return value;
+}
+
+async function exchange({ deps, body, client: caller }: GrantRequest, assertion: string, issuerValue: string): Promise<Record<string, unknown>> {
+  const em = deps.storage.fork();
+  const row = issuerFor(await activeIssuersNamed(em, issuerValue), peekAssertion(assertion).payload, caller);
+  const owner = await em.findOne(Client, { clientId: row.clientId });
+  if (!owner || !owner.isActive) throw new GrantRefusal('invalid_grant', 'the client that owns this trusted issuer is not active');
+  const now = deps.clock.now();
+  const { payload } = await verifyAssertion(deps, [row], assertion, {
+    issuer: issuerValue,
+    audiences: [row.audience],
+    maxLifetimeSeconds: MAX_GRANT_ASSERTION_SECONDS,
+    now,
+  });
+  const subject = subjectOf(payload, row.subjectClaim);
+  const scope = grantedScope(scopeField(body), owner);
+  const keepUntil = new Date((payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000);
+  if (!(await consumeAssertionId(deps.storage.fork(), deps, 'issuer', issuerValue, payload.jti!, keepUntil, now))) {
+    throw new GrantRefusal('invalid_grant', 'the assertion was already used (jti replay)');
+  }
+  const iat = Math.floor(now.getTime() / 1000);
+  const claims: Claims = {
+    iss: issuerOf(deps.config),
+    sub: subject,
+    aud: owner.clientId,
+    azp: owner.clientId,
+    client_id: owner.clientId,
+    iat,
+    exp: iat + ACCESS_TOKEN_SECONDS,
+    jti: randomToken(16),
+    token_type: 'access_token',
+    scope,
+  };
+  return {
+    access_token: signToken(deps.keys, claims),
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    scope: scope.join(' '),
+  };
+}
+
+function refuse(reply: FastifyReply, err: GrantRefusal | AssertionError): FastifyReply {
+  const error = err instanceof GrantRefusal ? err.error : 'invalid_grant';
+  return sendOAuthError(reply, 400, error, err.message);
+}
+
+export const jwtBearerGrant: Grant = {
+  grantType: JWT_BEARER_GRANT_TYPE,
+  async handle(input) {
+    const { deps, reply, body } = input;
+    const assertion = stringField(body, 'assertion');
+    if (!assertion) return sendOAuthError(reply, 400, 'invalid_request', 'assertion is required');
+    let issuerValue: string;
+    try {
+      const { iss } = peekAssertion(assertion).payload;
+      if (typeof iss !== 'string' || iss === '' || iss.length > 255) return sendOAuthError(reply, 400, 'invalid_grant', 'the assertion needs an iss');
+      issuerValue = iss;
+    } catch (err) {
+      if (err instanceof AssertionError) return refuse(reply, err);
+      throw err;
+    }
+    const limitKey = `issuer:${issuerValue}`;
+    const wait = await deps.limits.retryAfter('client_assertion_failure', limitKey);
+    if (wait > 0) {
+      reply.header('retry-after', String(Math.ceil(wait)));
+      return sendOAuthError(reply, 400, 'invalid_grant', 'too many failed assertions from this issuer: try again later');
+    }
+    try {
+      return noStore(reply).status(200).send(await exchange(input, assertion, issuerValue));
+    } catch (err) {
+      if (!(err instanceof GrantRefusal) && !(err instanceof AssertionError)) throw err;
+      // An out-of-bounds scope is the caller's request, not a bad assertion; everything else counts.
+      if (!(err instanceof GrantRefusal && err.error === 'invalid_scope')) {
+        await deps.limits.consume('client_assertion_failure', limitKey).catch(() => undefined);
+      }
+      return refuse(reply, err);
+    }
+  },
+};
