@@ -40,6 +40,17 @@ describe('/authorize requests', () => {
   });
   after(() => server.close());
 
+  test('discovery advertises the authorization endpoint and exactly what it serves', async () => {
+    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+      const doc = (await (await fetch(server.baseUrl + path)).json()) as Record<string, unknown>;
+      assert.equal(doc.authorization_endpoint, `${ISSUER}/authorize`, path);
+      assert.deepEqual(doc.response_types_supported, ['code', 'token']);
+      assert.deepEqual(doc.response_modes_supported, ['query', 'fragment', 'form_post', 'web_message']);
+      assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
+      assert.ok((doc.grant_types_supported as string[]).includes('authorization_code'));
+    }
+  });
+
   test('an unknown or missing client_id is an error page, never a redirect', async () => {
     await expectErrorPage(await authorize(server, codeParams({ client_id: 'nobody' }), browser.cookie));
     const { client_id: _c, ...withoutClient } = codeParams();
