@@ -20,15 +20,15 @@ export interface Consent {
   created_at: number;
 }
 
-const AUTHORIZATION_REQUEST = `query AuthorizationRequest($params: AuthorizationRequestRequest!) {
+const AUTHORIZATION_REQUEST = `query AuthorizationRequest($params: AuthorizationRequestQuery!) {
   authorization_request(params: $params) { client_id client_name scopes redirect_host }
 }`;
 
-const DECIDE = `mutation Decide($params: DecideAuthorizationRequestRequest!) {
+const DECIDE = `mutation Decide($params: DecideAuthorizationRequest!) {
   decide_authorization_request(params: $params) { redirect_uri }
 }`;
 
-const CONSENTS = 'query Consents { consents { client_id client_name scopes created_at } }';
+const CONSENTS = 'query Consents { consents { consents { client_id client_name scopes created_at } } }';
 
 const REVOKE_CONSENT = `mutation RevokeConsent($params: RevokeConsentRequest!) { revoke_consent(params: $params) { message } }`;
 
@@ -44,7 +44,7 @@ export async function decideAuthorizationRequest(requestId: string, approve: boo
 }
 
 export async function consents(signal?: AbortSignal): Promise<Consent[]> {
-  return (await graphql<{ consents: Consent[] }>(CONSENTS, {}, signal)).consents;
+  return (await graphql<{ consents: { consents: Consent[] } }>(CONSENTS, {}, signal)).consents.consents;
 }
 
 export async function revokeConsent(clientId: string): Promise<void> {
