@@ -54,6 +54,7 @@ export async function startOidcUpstream(options: { redirectUri: string; provider
     }],
     jwks: { keys: [jwk] },
     cookies: { keys: ['upstream-cookie-key-0123456789'] },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Grant: 600, Session: 600 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
     // Google puts email and email_verified in the ID token; oidc-provider does so only with this off.
     conformIdTokenClaims: false,

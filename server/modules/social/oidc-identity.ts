@@ -5,7 +5,7 @@
  * several audiences), `exp` and `iat` on our clock, and the `nonce` we sent. Claims an ID token leaves out
  * come from the userinfo endpoint, whose `sub` must match (Core section 5.3.2).
  */
-import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../kernel/deps.ts';
 import type { UpstreamIdentity } from './profiles.ts';
 import { issuerOf, type OidcProviderSpec, type ProviderSettings } from './providers.ts';
@@ -16,7 +16,7 @@ export interface DiscoveredIssuer {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   userinfoEndpoint?: string;
-  jwks: ReturnType<typeof createRemoteJWKSet>;
+  jwks: JWTVerifyGetKey;
 }
 
 /** Discovery documents change rarely; an hour keeps key rotation (handled by jose's JWKS cache) separate. */
