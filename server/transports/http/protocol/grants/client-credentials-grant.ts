@@ -18,8 +18,8 @@
  * its client is still registered and active (RFC 7662 section 2.2 lets the server decide what "active"
  * means). Revoking one such token is therefore not possible (RFC 7009 section 2: access token revocation is
  * a SHOULD); deactivating or deleting the client ends all of them at introspection. validate_jwt_token,
- * which answers for user tokens with their user's current roles, answers is_valid false for them (it finds
- * no record): resource servers check client tokens with /oauth/introspect.
+ * which answers for user tokens with their user's current roles, refuses them as it refuses any invalid
+ * token (it finds no record, hence no user): resource servers check client tokens with /oauth/introspect.
  */
 import { randomToken } from '../../../../kernel/crypto.ts';
 import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
