@@ -12,6 +12,7 @@ import { registerUserinfoRoutes } from './userinfo-endpoint.ts';
 import { registerIntrospectRoutes } from './introspect-endpoint.ts';
 import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
+import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
@@ -37,6 +38,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
       });
     }
     await registerAuthorizeRoutes(scope, deps);
+    await registerSocialRoutes(scope, deps);
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
