@@ -40,6 +40,12 @@ describe('token audience', () => {
     assert.equal((await verifyToken(deps, signToken(keys, id), 'id_token')).azp, 'rp-42');
   });
 
+  test('a grant without a nonce writes no nonce claim (OIDC Core 3.1.3.7); one with a nonce carries it', () => {
+    const without = idTokenClaims(config, { ...grant, nonce: '' }, new Date(), { id: 'user-1' } as never, keys.alg, 'x');
+    assert.equal('nonce' in without, false);
+    assert.equal(idTokenClaims(config, grant, new Date(), { id: 'user-1' } as never, keys.alg, 'x').nonce, 'n');
+  });
+
   test('an aud naming neither the instance client nor the azp is refused, even under the right key', async () => {
     const base = accessTokenClaims(config, grant, new Date());
     const foreign: Claims = { ...base, aud: 'someone-else' };

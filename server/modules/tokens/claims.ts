@@ -54,7 +54,9 @@ function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: nu
     sub: grant.userId,
     iat,
     exp: grant.notAfter ? Math.min(exp, unixSeconds(grant.notAfter)) : exp,
-    nonce: grant.nonce,
+    // OpenID Connect Core 3.1.3.7 / 3.2.2.11: a relying party that sent no nonce must find none; an empty
+    // string would be a nonce claim it did not ask for (strict clients refuse it).
+    ...(grant.nonce ? { nonce: grant.nonce } : {}),
     jti: randomToken(16),
     token_type: tokenType,
   };
