@@ -55,11 +55,13 @@ export async function startOidcUpstream(options: { redirectUri: string; provider
     jwks: { keys: [jwk] },
     cookies: { keys: ['upstream-cookie-key-0123456789'] },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Grant: 600, Session: 600 },
+    scopes: ['openid', 'email', 'profile', 'name'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
     // Google puts email and email_verified in the ID token; oidc-provider does so only with this off.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
-    pkce: { required: () => true },
+    // Google takes PKCE; Apple documents none, so the "apple" upstream does not demand it.
+    pkce: { required: () => name !== 'apple' },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
@@ -68,7 +70,7 @@ export async function startOidcUpstream(options: { redirectUri: string; provider
     },
     async loadExistingGrant(ctx) {
       const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
-      grant.addOIDCScope('openid email profile');
+      grant.addOIDCScope('openid email profile name');
       await grant.save();
       return grant;
     },

@@ -24,7 +24,9 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
  */
 // POST /authorize is the form serialisation of the authorization request (OpenID Connect Core section
 // 3.1.2.1), posted by the relying party's page: it can do nothing a cross-site GET /authorize cannot.
-const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize']);
+// POST /oauth_callback/apple is Apple's form_post answer from appleid.apple.com; it only re-issues the same
+// parameters as a GET of the callback (social/callback-route.ts), which checks state and browser binding.
+const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize', '/oauth_callback/apple']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function headerText(value: string | string[] | undefined): string | undefined {
