@@ -91,7 +91,8 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest, bo
     return { ok: false, description: 'more than one client authentication method', usedBasic };
   }
   const method: ClientAuthMethod = secret === undefined ? 'none' : usedBasic ? 'client_secret_basic' : 'client_secret_post';
-  const isInstance = clientId === undefined || constantTimeEqual(clientId, config.clientId ?? '');
+  // A client_id is an identifier, not a secret (RFC 6749 section 2.2): a plain comparison tells nothing.
+  const isInstance = clientId === undefined || clientId === (config.clientId ?? '');
   if (isInstance && secret === undefined) return { ok: true, client: { clientId: config.clientId ?? '', method } };
   // From here a secret is checked (or a registered client_id came without one): the failure limit applies.
   // An over-long client_id is not one this server issued; the key stays bounded whatever is claimed.
