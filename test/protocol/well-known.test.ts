@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
 import { createUser, login } from '../tokens/support.ts';
+import { GRANTS } from '../../server/transports/http/protocol/grants/index.ts';
 
 const URL_FLAG = 'https://id.example.test/base/';
 const ISSUER = 'https://id.example.test/base';
@@ -36,7 +37,9 @@ describe('well-known documents with RS256', () => {
     for (const absent of ['authorization_endpoint', 'code_challenge_methods_supported']) {
       assert.equal(doc[absent], undefined, absent);
     }
-    assert.deepEqual(doc.grant_types_supported, ['refresh_token']);
+    // Exactly the grants /oauth/token serves (grants/index.ts), whichever have landed.
+    assert.deepEqual(doc.grant_types_supported, GRANTS.map((grant) => grant.grantType));
+    for (const served of ['refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer']) assert.ok(doc.grant_types_supported.includes(served), served);
     assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256']);
     assert.deepEqual(doc.scopes_supported, ['openid', 'email', 'profile', 'offline_access']);
     assert.deepEqual(doc.subject_types_supported, ['public']);
