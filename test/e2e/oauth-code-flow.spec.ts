@@ -54,6 +54,19 @@ test('sign in, allow, and the relying party redeems the code for an ID token nam
   await page.locator('#sign-in').click();
   await expect(page.locator('#who')).toHaveText(email);
   expect(new URL(page.url()).searchParams.get('state')).toBe(oauthApp.lastState());
+
+  // The signed-in page lists the application; withdrawing the access makes it ask again.
+  await page.goto(`${portcullis.url}/app`);
+  const connected = page.getByTestId('connected-app');
+  await expect(connected).toHaveCount(1);
+  await expect(connected).toContainText(OAUTH_CLIENT_NAME);
+  await expect(connected).toContainText('See your email address');
+  await screenshot(page, 'signed-in-connected-apps');
+  await page.getByRole('button', { name: `Remove access of ${OAUTH_CLIENT_NAME}` }).click();
+  await expect(page.getByTestId('connected-apps')).toHaveCount(0);
+  await page.goto(`${oauthApp.origin}/`);
+  await page.locator('#sign-in').click();
+  await expect(page.getByTestId('consent')).toBeVisible();
 });
 
 test('deny sends the relying party error=access_denied with its state, and no code', async ({ page, portcullis, oauthApp }) => {

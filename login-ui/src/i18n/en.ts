@@ -160,7 +160,6 @@ export const en = {
   },
   connectedApps: {
     title: 'Connected applications',
-    empty: 'No application has access to your account.',
     since: 'Allowed on {{date}}',
     revoke: 'Remove access',
     revokeLabel: 'Remove access of {{client}}',

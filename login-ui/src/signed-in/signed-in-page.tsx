@@ -10,6 +10,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';
 import { logout } from '../api/operations.ts';
+import { ConnectedApps } from '../consent/connected-apps.tsx';
 import { setSignedOut } from '../api/queries.ts';
 import type { SessionUser } from '../api/types.ts';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
@@ -87,6 +88,7 @@ export function SignedInPage({ user }: { user: SessionUser }) {
             <ContactRow label={t('signedIn.phone')} value={user.phone_number} badge={verification(user.phone_number_verified)} testId="signed-in-phone" />
           ) : null}
         </Stack>
+        <ConnectedApps />
         <FormError title={t('signedIn.logoutFailed')} error={signOut.error} />
         <Button variant="default" leftSection={<IconLogout size={18} />} loading={signOut.isPending} onClick={() => signOut.mutate()}>
           {t('signedIn.logout')}
