@@ -155,17 +155,22 @@ export async function verifyClientSecret(em: EntityManager, clientId: string, se
   return (await matchStoredSecret(em, clientId, clientSecretDigest(secret), now))?.client;
 }
 
+type StorageOfClients = { readonly orm: Pick<EntityManager, 'config'>; fork(): EntityManager };
+
 /**
- * verifyClientSecret answered from the client authentication cache (client-auth-cache.ts) when this client_id
- * and secret were verified within the last few seconds, from the database otherwise (and then remembered).
- * A hit answers a frozen snapshot of the row, not an entity of a unit of work: read-only.
+ * The client these credentials were verified for within the last few seconds (client-auth-cache.ts), or
+ * undefined: no database read. A hit is a frozen snapshot of the row, not an entity of a unit of work.
  */
-export async function checkClientSecret(
-  storage: { readonly orm: Pick<EntityManager, 'config'>; fork(): EntityManager },
-  clientId: string,
-  secret: string,
-  now: Date,
-): Promise<ClientRow | undefined> {
+export function recentlyVerifiedClient(storage: StorageOfClients, clientId: string, secret: string, now: Date): ClientRow | undefined {
+  if (!plausible(clientId, secret)) return undefined;
+  return clientAuthCacheOf(storage.orm).lookup(clientId, clientSecretDigest(secret), now.getTime());
+}
+
+/**
+ * verifyClientSecret answered from the client authentication cache when this client_id and secret were
+ * verified within the last few seconds, from the database otherwise (and then remembered).
+ */
+export async function checkClientSecret(storage: StorageOfClients, clientId: string, secret: string, now: Date): Promise<ClientRow | undefined> {
   if (!plausible(clientId, secret)) return undefined;
   const cache = clientAuthCacheOf(storage.orm);
   const digest = clientSecretDigest(secret);
@@ -184,11 +189,7 @@ export async function checkClientSecret(
  * RFC 7662 section 2.2: a token of a deactivated or deleted client is not active). A fresh cache entry
  * answers; otherwise one read.
  */
-export async function isActiveClientId(
-  storage: { readonly orm: Pick<EntityManager, 'config'>; fork(): EntityManager },
-  clientId: string,
-  now: Date,
-): Promise<boolean> {
+export async function isActiveClientId(storage: StorageOfClients, clientId: string, now: Date): Promise<boolean> {
   if (clientId.length === 0 || clientId.length > 64) return false;
   const known = clientAuthCacheOf(storage.orm).anySnapshot(clientId, now.getTime());
   if (known) return known.isActive;
