@@ -33,17 +33,15 @@ describe('well-known documents with RS256', () => {
     assert.equal(doc.revocation_endpoint, `${ISSUER}/oauth/revoke`);
     assert.equal(doc.userinfo_endpoint, `${ISSUER}/userinfo`);
     assert.equal(doc.end_session_endpoint, `${ISSUER}/logout`);
-    // Not served yet, so not advertised (test/protocol/discovery-truth.test.ts checks every advertised URL).
-    for (const absent of ['authorization_endpoint', 'code_challenge_methods_supported']) {
-      assert.equal(doc[absent], undefined, absent);
-    }
+    assert.equal(doc.authorization_endpoint, `${ISSUER}/authorize`);
+    assert.deepEqual(doc.code_challenge_methods_supported, ['S256'], 'PKCE plain is never offered (RFC 7636 section 4.2)');
     // Exactly the grants /oauth/token serves (grants/index.ts), whichever have landed.
     assert.deepEqual(doc.grant_types_supported, GRANTS.map((grant) => grant.grantType));
     for (const served of ['refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer']) assert.ok(doc.grant_types_supported.includes(served), served);
     assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256']);
     assert.deepEqual(doc.scopes_supported, ['openid', 'email', 'profile', 'offline_access']);
     assert.deepEqual(doc.subject_types_supported, ['public']);
-    assert.deepEqual(doc.response_types_supported, []);
+    assert.deepEqual(doc.response_types_supported, ['code', 'token']);
     assert.ok((doc.token_endpoint_auth_methods_supported as string[]).includes('client_secret_basic'));
     const claims = doc.claims_supported as string[];
     for (const claim of ['sub', 'iss', 'aud', 'email', 'email_verified', 'given_name', 'groups', 'at_hash', 'amr']) {
