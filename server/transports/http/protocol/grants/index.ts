@@ -6,6 +6,7 @@ import type { Grant } from './grant.ts';
 import { refreshGrant } from './refresh-grant.ts';
 import { jwtBearerGrant } from './jwt-bearer-grant.ts';
 import { authorizationCodeGrant } from './authorization-code-grant.ts';
+import { clientCredentialsGrant } from './client-credentials-grant.ts';
 
 export type { Grant, GrantRequest } from './grant.ts';
 
@@ -13,6 +14,7 @@ export const GRANTS: readonly Grant[] = [
   refreshGrant,
   jwtBearerGrant,
   authorizationCodeGrant,
+  clientCredentialsGrant,
 ];
 
 export function grantNamed(grantType: string): Grant | undefined {
