@@ -3,14 +3,14 @@
  * servers: a document over the size cap, a redirect, a non-200 answer, a slow server past the timeout and a
  * document without keys are refused with a message safe to show; private members are dropped; the cache
  * serves repeated verifications without fetching, refetches after its TTL, holds a failure briefly, and
- * keeps using known keys while the issuer is down.
+ * keeps using known keys while the issuer is down, for at most MAX_STALE_MS.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-import { FAILURE_HOLD_MS, JwksCache, JwksUnavailableError, TTL_MS, fetchJwks } from '../../server/modules/clients/jwks-cache.ts';
+import { FAILURE_HOLD_MS, MAX_STALE_MS, JwksCache, JwksUnavailableError, TTL_MS, fetchJwks } from '../../server/modules/clients/jwks-cache.ts';
 import { newSigningKey, signAssertion } from '../oauth/trusted-issuer-fixture.ts';
 
 type Handler = Parameters<typeof createServer>[1];
@@ -106,6 +106,12 @@ describe('JWKS fetch and cache', () => {
     mode = 'ok';
     await cache.verify(url, await token(), options);
     assert.equal(fetches, before + 3, 'asked again once the hold ends');
+
+    // Down for longer than MAX_STALE_MS after the last good fetch: the old keys stop verifying.
+    now += MAX_STALE_MS + 1;
+    mode = 'error';
+    await assert.rejects(cache.verify(url, await token(), options), JwksUnavailableError);
+    mode = 'ok';
 
     // An issuer never reached: the failure is the caller's refusal, held too.
     const fresh = new JwksCache({ now: () => now });

@@ -11,6 +11,8 @@ import { BoundedMap } from '../../kernel/bounded-map.ts';
 
 export const TTL_MS = 10 * 60_000;
 export const REFETCH_INTERVAL_MS = 60_000;
+/** Keys already held keep verifying this long after their fetch while the issuer cannot be reached. */
+export const MAX_STALE_MS = 2 * TTL_MS;
 /** A failed fetch is answered from memory this long, so an unreachable issuer is not asked on every request. */
 export const FAILURE_HOLD_MS = 10_000;
 export const FETCH_TIMEOUT_MS = 5_000;
@@ -115,8 +117,9 @@ export class JwksCache {
     const entry = this.#entries.get(url);
     if (entry?.pending) return entry.pending;
     const now = this.#now();
+    const usable = entry?.keySet !== undefined && now - entry.fetchedAt < MAX_STALE_MS;
     if (entry?.failedAt !== undefined && now - entry.failedAt < FAILURE_HOLD_MS) {
-      if (entry.keySet) return entry;
+      if (usable) return entry;
       throw new JwksUnavailableError('the trusted issuer\'s JWKS could not be fetched recently; try again shortly');
     }
     if (entry?.keySet && now - entry.fetchedAt < TTL_MS) return entry;
@@ -124,7 +127,7 @@ export class JwksCache {
       return await this.#refresh(url, entry);
     } catch (err) {
       // An issuer that is down does not lock out its clients while the keys we already hold are not too old.
-      if (entry?.keySet && now - entry.fetchedAt < 2 * TTL_MS) return entry;
+      if (usable) return entry!;
       throw err;
     }
   }
