@@ -1,7 +1,8 @@
 /**
  * Proof with a strict relying party, machine clients (issue "OAuth 2.0 / OpenID Connect" item 7): openid-client
  * 6 obtains client_credentials tokens (RFC 6749 section 4.4) for a registered client, within its
- * allowed_scopes, authenticated by client_secret_basic; a scope outside them is invalid_scope (section 5.2).
+ * allowed_scopes, authenticated by client_secret_basic; a scope outside them is invalid_scope (section 5.2), and
+ * /userinfo refuses such a token, which speaks for no user.
  * On SQLite and PostgreSQL, over a real server that knows its own URL.
  */
 import { describe, test, before, after } from 'node:test';
@@ -45,6 +46,9 @@ for (const kind of KINDS) {
       assert.equal(claims.client_id, clientId);
       await assert.rejects(client.clientCredentialsGrant(rp, { scope: 'api:write' }), (err: unknown) =>
         err instanceof client.ResponseBodyError && err.error === 'invalid_scope');
+      // A machine token speaks for no user: /userinfo refuses it (OIDC Core section 5.3: an OpenID token only).
+      await assert.rejects(client.fetchUserInfo(rp, granted.access_token, client.skipSubjectCheck), (err: unknown) =>
+        err instanceof client.WWWAuthenticateChallengeError && err.cause[0]?.parameters.error === 'invalid_token');
     });
   });
 }
