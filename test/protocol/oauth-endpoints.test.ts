@@ -114,7 +114,9 @@ describe('OAuth token and revocation endpoints', () => {
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'garbage' }), 400, 'invalid_grant');
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.access_token }), 400, 'invalid_grant');
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'password', username: 'a', password: 'b' }), 400, 'unsupported_grant_type');
-    await expectOAuthError(await postJson('/oauth/token', { code: 'abc', code_verifier: 'x' }), 400, 'unsupported_grant_type');
+    // No grant_type means authorization_code (specification part 4.3); a verifier of one character is malformed
+    // (RFC 7636 section 4.1: 43 to 128 characters).
+    await expectOAuthError(await postJson('/oauth/token', { code: 'abc', code_verifier: 'x' }), 400, 'invalid_request');
     await expectOAuthError(
       await postJson('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'openid admin' }),
       400,
@@ -167,7 +169,8 @@ describe('OAuth endpoints without gRPC', () => {
     try {
       const res = await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       assert.equal(res.status, 400);
-      assert.equal(((await res.json()) as { error: string }).error, 'unsupported_grant_type');
+      // The default authorization_code grant without a code.
+      assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');
       assert.equal((await fetch(`${server.baseUrl}/.well-known/jwks.json`)).status, 200);
     } finally {
       await server.close();

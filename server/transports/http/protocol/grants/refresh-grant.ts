@@ -12,13 +12,17 @@ import type { Grant } from './grant.ts';
 
 export const refreshGrant: Grant = {
   grantType: 'refresh_token',
-  async handle({ deps, request, reply, body }) {
+  async handle({ deps, request, reply, body, client }) {
     const refreshToken = stringField(body, 'refresh_token');
     if (!refreshToken) return sendOAuthError(reply, 400, 'invalid_request', 'refresh_token is required');
     const ctx = buildHttpContext(deps, request, 'rest');
     try {
       // A fresh unit of work outside any transaction: a detected reuse must commit its revocation.
-      const tokens = await refreshTokens(ctx, deps.storage.fork(), refreshToken, { scope: scopeField(body) });
+      const tokens = await refreshTokens(ctx, deps.storage.fork(), refreshToken, {
+        scope: scopeField(body),
+        // undefined for the instance client: its tokens carry no azp.
+        clientId: client.registered ? client.clientId : undefined,
+      });
       return noStore(reply).status(200).send({
         access_token: tokens.access_token,
         token_type: 'Bearer',
