@@ -8,6 +8,7 @@
  */
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
 import { BoundedMap } from '../../kernel/bounded-map.ts';
+import { readCappedText } from '../../kernel/read-capped.ts';
 
 export const TTL_MS = 10 * 60_000;
 export const REFETCH_INTERVAL_MS = 60_000;
@@ -28,26 +29,6 @@ interface Entry {
   pending?: Promise<Entry>;
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new JwksUnavailableError('the JWKS document is too large');
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new JwksUnavailableError('the JWKS document is too large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Fetches and parses one JWKS document; throws JwksUnavailableError with a message safe to show a caller. */
 export async function fetchJwks(url: string, timeoutMs = FETCH_TIMEOUT_MS, maxBytes = MAX_JWKS_BYTES): Promise<JSONWebKeySet> {
   let response: Response;
@@ -66,7 +47,7 @@ export async function fetchJwks(url: string, timeoutMs = FETCH_TIMEOUT_MS, maxBy
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readCapped(response, maxBytes));
+    parsed = JSON.parse(await readCappedText(response, maxBytes, () => new JwksUnavailableError('the JWKS document is too large')));
   } catch (err) {
     if (err instanceof JwksUnavailableError) throw err;
     throw new JwksUnavailableError('the trusted issuer\'s JWKS is not JSON');

@@ -4,30 +4,13 @@
  * echoing the upstream's body (it may carry tokens) into logs or pages.
  */
 import { VERSION } from '../../config/parse.ts';
+import { readCappedText } from '../../kernel/read-capped.ts';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** An upstream that answered badly or not at all; the message is safe to log, never to show with details. */
 export class UpstreamError extends Error {}
-
-async function readCapped(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new UpstreamError(`answer larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** JSON, or a form-encoded body (some token endpoints still answer that way; RFC 6749 section 5.1 says JSON). */
 function parseBody(text: string, contentType: string | null): Record<string, unknown> {
@@ -64,7 +47,7 @@ export async function upstreamRequest(url: string, init: { method?: 'GET' | 'POS
   } catch (err) {
     throw new UpstreamError(`${new URL(url).host} unreachable: ${(err as Error).name}`);
   }
-  const text = await readCapped(res);
+  const text = await readCappedText(res, MAX_BODY_BYTES, () => new UpstreamError(`answer larger than ${MAX_BODY_BYTES} bytes`));
   return { status: res.status, body: parseBody(text, res.headers.get('content-type')) };
 }
 
