@@ -9,6 +9,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { heldRoles } from '../users/roles.ts';
 import { activeUser, findActiveUser } from '../sessions/index.ts';
+import { isActiveClientId } from '../clients/clients.service.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { verifyToken, type Claims, type TokenType } from './jwt.ts';
 import { findTokenRecord, recordIsLive } from './token-records.ts';
@@ -50,6 +51,13 @@ export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, 
   if (record.rotatedAt != null) throw AppError.unauthenticated('refresh token has already been used');
   const user = cache ? activeUser(await cache.user(record.userId)) : await findActiveUser(emOf(ctx), record.userId);
   if (!user) throw AppError.unauthenticated('user access has been revoked');
+  // Tokens issued to a registered client (azp, claims.ts) end with it: once it is deactivated or deleted they
+  // stop validating here and at /userinfo (RFC 7662 section 2.2 treats them as not active). Across instances
+  // the client cache's few seconds of staleness bound it (client-auth-cache.ts).
+  const clientId = typeof claims.azp === 'string' ? claims.azp : '';
+  if (clientId !== '' && clientId !== ctx.deps.config.clientId && !(await isActiveClientId(ctx.deps.storage, clientId, ctx.deps.clock.now()))) {
+    throw AppError.unauthenticated('the client this token was issued to is no longer active');
+  }
   return { claims, record, user };
 }
 

@@ -1,13 +1,14 @@
 /**
- * A refresh token is spent only by the client it was issued to (RFC 6749 section 6: "ensure that the refresh
+ * Tokens issued to a registered client are bound to it. A refresh token is spent only by the client it was issued to (RFC 6749 section 6: "ensure that the refresh
  * token was issued to the authenticated client"). Tokens of a registered client carry it in azp: another
  * registered client, the instance client and an unauthenticated caller are refused with invalid_grant, and
- * the token stays usable by its own client (a refused attempt is not a reuse).
+ * the token stays usable by its own client (a refused attempt is not a reuse). Once the client is
+ * deactivated, its tokens stop validating (validate_jwt_token, /userinfo) and it can no longer refresh.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import { startServer, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, ADMIN_SECRET, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
 import {
   CALLBACK, authorize, basicAuth, codeFrom, createClient, pkcePair, signedInBrowser, tokenRequest, type RegisteredClient,
 } from './authorize-support.ts';
@@ -17,6 +18,7 @@ describe('refresh tokens are bound to their client', () => {
   let clientA: RegisteredClient;
   let clientB: RegisteredClient;
   let refreshA: string;
+  let accessA: string;
   before(async () => {
     server = await startServer(['--redirect-uris', CALLBACK]);
     clientA = await createClient(server, { name: 'A', redirect_uris: [CALLBACK], allowed_scopes: ['openid', 'offline_access'] });
@@ -32,6 +34,7 @@ describe('refresh tokens are bound to their client', () => {
       basicAuth(clientA.clientId, clientA.secret));
     assert.equal(token.status, 200, JSON.stringify(token.body));
     refreshA = token.body.refresh_token;
+    accessA = token.body.access_token;
     assert.equal(decodeJwt(refreshA).azp, clientA.clientId);
   });
   after(() => server.close());
@@ -56,5 +59,25 @@ describe('refresh tokens are bound to their client', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(decodeJwt(res.body.access_token).client_id, clientA.clientId);
     assert.equal(decodeJwt(res.body.refresh_token).azp, clientA.clientId);
+  });
+
+  test('a deactivated client: its access token stops validating, /userinfo refuses it, refresh is refused', async () => {
+    const validate = async () => {
+      const res = await fetch(`${server.baseUrl}/v1/validate_jwt_token`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ token_type: 'access_token', token: accessA }),
+      });
+      return { status: res.status, body: (await res.json()) as { is_valid?: boolean } };
+    };
+    const userinfo = async () => (await fetch(`${server.baseUrl}/userinfo`, { headers: { authorization: `Bearer ${accessA}` } })).status;
+    assert.equal((await validate()).body.is_valid, true);
+    assert.equal(await userinfo(), 200);
+    const update = await fetch(`${server.baseUrl}/v1/admin/update_client`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, 'x-service-admin-secret': ADMIN_SECRET },
+      body: JSON.stringify({ id: clientA.id, is_active: false }),
+    });
+    assert.equal(update.status, 200);
+    assert.notEqual((await validate()).body.is_valid, true);
+    assert.equal(await userinfo(), 401);
   });
 });
