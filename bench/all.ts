@@ -11,7 +11,7 @@ import { MARKDOWN_HEADER, RESULTS_DIR, markdownRows, type BenchResult } from './
 
 const ROOT = join(import.meta.dirname, '..');
 /** In the order the README table lists them. */
-const BENCHES = ['validate', 'login', 'startup', 'memory'] as const;
+const BENCHES = ['validate', 'login', 'token', 'startup', 'memory'] as const;
 const MARKERS = ['<!-- bench:results:start -->', '<!-- bench:results:end -->'] as const;
 
 function machine(): string {

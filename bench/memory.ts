@@ -1,6 +1,6 @@
 /**
  * `npm run bench:memory [-- --seconds S --settle-ms M --executable path]`: does the single executable's
- * resident memory come back after load (issue target: "memory after a load run returns within 20% of idle")?
+ * resident memory come back after load (target: "memory after a load run returns within 20% of idle")?
  *
  * dist/portcullis, copied alone into an empty folder, on SQLite with `--rate-limit-rps 0` (every request here
  * comes from one IP). Setup: one user signs up and logs in; the super-admin writes an FGA model and tuples.

@@ -7,7 +7,7 @@
  * 2,000) after that answer, while idle.
  * Anchor: the Node binary the executable is built on (the executable is that binary plus the blob) running a
  * bare node:http server that answers 200, measured the same way, alternating run by run with ours so that a
- * busy moment of the shared machine hits both alike. Targets are absolute (issue: "< 500 ms", "< 100 MiB");
+ * busy moment of the shared machine hits both alike. Targets are absolute ("< 500 ms", "< 100 MiB");
  * the ratio says how far above a bare Node start we are.
  */
 import { join } from 'node:path';

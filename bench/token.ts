@@ -1,6 +1,6 @@
 /**
  * `npm run bench:token [-- --seconds S --slices K --connections C --executable PATH | --source]`:
- * client_credentials tokens per second (issue 11 item 9) of our server and of `oidc-provider` configured the
+ * client_credentials tokens per second (RFC 6749 section 4.4) of our server and of `oidc-provider` configured the
  * same way, both measured in this run; target ours >= 2x oidc-provider and >= 3,000 tokens/s.
  *
  * - Ours: dist/portcullis copied alone into an empty folder (or, with --source, `node server/main.ts` from

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:validate [-- --seconds S --slices K --connections C --executable PATH]`: token validation
  * throughput of the single executable against a bare Fastify route answering the same JSON, both measured
- * in this run (issue target: ours >= 50% of bare Fastify). --executable measures another build than
+ * in this run (target: ours >= 50% of bare Fastify). --executable measures another build than
  * dist/portcullis.
  *
  * - Ours: dist/portcullis copied alone into an empty folder, on SQLite, default flags except

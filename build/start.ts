@@ -9,7 +9,7 @@
  * The secrets reach the server as `--admin-secret file:data/admin-secret` and so on, one 0600 file each:
  * a command-line value is readable by every local user in the process list (ASVS 4.0 6.4.1).
  *
- * Token signing (issue "OAuth 2.0 / OIDC" item 5): a relying party can verify an ID token only with a public
+ * Token signing: a relying party can verify an ID token only with a public
  * key from /.well-known/jwks.json, and an HMAC secret is never published there. So a new data folder gets an
  * ES256 key, a P-256 private key in PKCS#8 PEM at data/jwt-private-key.pem (0600), passed as
  * `--jwt-type ES256 --jwt-private-key data/jwt-private-key.pem` (a path, never the key). The rule is one

@@ -1,5 +1,5 @@
 /**
- * Console sign-in (issue 10 item 2): a signed-out visitor sees only the sign-in form, never the console; a
+ * Console sign-in: a signed-out visitor sees only the sign-in form, never the console; a
  * wrong admin secret shows the server's own message; the right one opens the console, which survives a
  * reload (the admin cookie) and sign out returns to the form.
  */

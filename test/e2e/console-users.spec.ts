@@ -1,5 +1,5 @@
 /**
- * The admin journey over users (issue 10 item 5): a person signs up, the admin finds them by search, changes
+ * The admin journey over users: a person signs up, the admin finds them by search, changes
  * a role, sees and revokes one of their sessions, revokes access (the person's next call fails), enables it
  * again, and deletes them after confirming. Then invitations, verification requests, and a user list longer
  * than one page.

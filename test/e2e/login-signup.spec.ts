@@ -1,5 +1,5 @@
 /**
- * Login UI (issue 10 item 1): sign up with email on a server that verifies addresses, open the emailed
+ * Login UI: sign up with email on a server that verifies addresses, open the emailed
  * link (GET /verify_email signs in and lands on /app), see the signed-in page, sign out, sign in again.
  */
 import { linkIn, screenshot, uniqueEmail } from './support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * What a request does not need is not loaded at start (issue "Start and memory": GraphQL schema building and
+ * What a request does not need is not loaded at start (GraphQL schema building and
  * gRPC proto loading are lazy). A child process records every module Node loads while a server starts
  * (test/support/loaded-at-start.ts). None of these may be among them: graphql-js, mercurius, protobufjs and
  * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write),

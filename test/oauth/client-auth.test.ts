@@ -2,7 +2,7 @@
  * Registered-client authentication at /oauth/token (RFC 6749 section 2.3.1) over real HTTP: client_secret_basic
  * and client_secret_post; wrong, unknown, missing and doubled credentials; inactive and deleted clients; the
  * rotation grace window on the test clock (the previous secret works inside it and is invalid_client after
- * it: issue 11 "Done when"); the in-memory cache invalidated on this instance by rotate (grace 0),
+ * it: a required proof); the in-memory cache invalidated on this instance by rotate (grace 0),
  * deactivate and delete; the instance client unchanged; and the failure limit per client_id and per IP.
  */
 import { describe, test, before, after } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Proof with a strict relying party, continued (issue "OAuth 2.0 / OpenID Connect" item 7): a registered
+ * Proof with a strict relying party, continued: a registered
  * client drives the authorization code flow with PKCE through a real session cookie (POST /v1/login, the
  * Cookie header kept by hand, /authorize not followed but read), and openid-client validates the ID token
  * (signature via the JWKS, iss, aud, nonce, at_hash; OIDC Core section 3.1.3.7) and the callback (state, iss

@@ -1,5 +1,5 @@
 /**
- * Proof with a strict relying party, machine clients (issue "OAuth 2.0 / OpenID Connect" item 7): openid-client
+ * Proof with a strict relying party, machine clients: openid-client
  * 6 obtains client_credentials tokens (RFC 6749 section 4.4) for a registered client, within its
  * allowed_scopes, authenticated by client_secret_basic; a scope outside them is invalid_scope (section 5.2), and
  * /userinfo refuses such a token, which speaks for no user.

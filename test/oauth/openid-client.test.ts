@@ -1,5 +1,5 @@
 /**
- * Proof with a strict relying party (issue "OAuth 2.0 / OpenID Connect" item 7): openid-client 6, which
+ * Proof with a strict relying party: openid-client 6, which
  * checks every answer against the specifications, drives a real server over loopback HTTP on SQLite and on
  * PostgreSQL. Each case is one relying-party call: discovery (OpenID Connect Discovery 1.0 section 4),
  * userinfo (OIDC Core section 5.3), refresh with ID token validation (RFC 6749 section 6; OIDC Core section

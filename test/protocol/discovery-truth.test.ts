@@ -1,5 +1,5 @@
 /**
- * The discovery documents list only what answers (issue "OAuth 2.0 / OIDC" item 5; OpenID Connect Discovery
+ * The discovery documents list only what answers (OpenID Connect Discovery
  * 1.0 section 3, RFC 8414 section 2): every advertised URL is served (no 404), every endpoint of ENDPOINTS
  * that is not advertised is not served either, the values that belong to the authorization endpoint appear
  * only with it, each advertised grant type is accepted by /oauth/token, and

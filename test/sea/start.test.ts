@@ -6,7 +6,7 @@
  * holds none (ASVS 4.0 6.4.1); and stopping `npm start` itself, with SIGTERM as a supervisor does or SIGINT
  * as Ctrl-C does, stops the server.
  *
- * Signing (issue "OAuth 2.0 / OIDC" item 5): a new data folder gets an ES256 key (data/jwt-private-key.pem,
+ * Signing: a new data folder gets an ES256 key (data/jwt-private-key.pem,
  * 0600), so /.well-known/jwks.json holds one EC key that verifies the tokens; a folder made by an older start
  * (secrets.json, no key file) keeps HS256 and the tokens it signs, and gets no key file behind its back.
  */

@@ -1,5 +1,5 @@
 /**
- * Server state of the console (TanStack Query). Tables paginate on the server (issue 10): each page is its
+ * Server state of the console (TanStack Query). Tables paginate on the server: each page is its
  * own query, and the previous page stays on screen while the next one loads (no flash of an empty table).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

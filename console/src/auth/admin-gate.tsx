@@ -1,6 +1,6 @@
 /**
- * Nothing of the console is drawn before the server has answered whether the admin cookie is valid (issue 10:
- * no flash of unauthenticated content): a loader while `_admin_session` runs, the sign-in form when it says
+ * Nothing of the console is drawn before the server has answered whether the admin cookie is valid
+ * (no flash of unauthenticated content): a loader while `_admin_session` runs, the sign-in form when it says
  * UNAUTHENTICATED, the console only when it succeeds. The cookie itself is HttpOnly and SameSite=Strict
  * (specification part 5 "Admin credentials"); nothing about it is kept in script-readable storage.
  */

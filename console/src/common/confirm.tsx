@@ -1,4 +1,4 @@
-/** Destructive actions ask first (issue 10), in a Mantine confirmation modal with a red confirm button. */
+/** Destructive actions ask first, in a Mantine confirmation modal with a red confirm button. */
 import { modals } from '@mantine/modals';
 import i18next from 'i18next';
 import { Text } from '@mantine/core';

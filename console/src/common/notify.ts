@@ -1,4 +1,4 @@
-/** Outcome notifications of console actions: the server's own words on failure (issue 10: every action shows the server's error message). */
+/** Outcome notifications of console actions: the server's own words on failure (every action shows the server's error message). */
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import i18next from 'i18next';

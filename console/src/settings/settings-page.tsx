@@ -1,5 +1,5 @@
 /**
- * Instance settings as `_admin_meta` reports them (issue 10 item 2), read-only and grouped: they are set by
+ * Instance settings as `_admin_meta` reports them, read-only and grouped: they are set by
  * command-line flags (README "Configuration"), so the page says so instead of offering edits.
  */
 import { Badge, Code, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';

@@ -1,4 +1,4 @@
-/** The console's sections (issue 10 item 2), in navbar order; the playground only with --enable-playground. */
+/** The console's sections, in navbar order; the playground only with --enable-playground. */
 import type { ComponentType } from 'react';
 import { IconAdjustments, IconApps, IconCode, IconHierarchy3, IconMailCheck, IconUsers } from '@tabler/icons-react';
 

@@ -1,4 +1,4 @@
-/** One user (issue 10 item 2): details, roles, access (revoke / enable), sessions, and deletion. */
+/** One user: details, roles, access (revoke / enable), sessions, and deletion. */
 import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';

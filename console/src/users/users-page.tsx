@@ -1,5 +1,5 @@
 /**
- * Users (issue 10 item 2): server-side search (`_users` query, a case-insensitive substring of id, email and
+ * Users: server-side search (`_users` query, a case-insensitive substring of id, email and
  * names) debounced while typing, server-side pagination, a link to each user's page, and invitations.
  */
 import { useEffect, useRef, useState } from 'react';

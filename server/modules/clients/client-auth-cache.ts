@@ -1,6 +1,6 @@
 /**
  * Verified client credentials held in memory, so that client authentication at the token endpoint does not
- * read the database on every call (issue "Benchmark": 3,000 client_credentials tokens/s; an ORM read costs
+ * read the database on every call (3,000 client_credentials tokens/s; an ORM read costs
  * about 300 us). An entry says "this client_id with a secret of this digest was verified against the stored
  * row at time t, and the row was then this snapshot".
  *

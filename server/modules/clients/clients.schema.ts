@@ -1,8 +1,7 @@
 /**
  * Wire shapes of the client registry (reference.md "Client": `id`, `client_id`, `name`, `description`,
  * `allowed_scopes`, `is_active`, `created_at`, `updated_at`; create and rotate answer `{client,
- * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs (issue "Client
- * registry"), and the checks of their values.
+ * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs, and the checks of their values.
  */
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';

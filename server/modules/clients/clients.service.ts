@@ -33,7 +33,7 @@ export async function createClient(em: EntityManager, now: Date, input: Static<t
     description: input.description ?? '',
     allowedScopes: checkedScopes(input.allowed_scopes ?? []),
     redirectUris: checkedRedirectUris(input.redirect_uris ?? []),
-    // Clients are first-party by default (issue "Client registry": consent only when registered so).
+    // Clients are first-party by default (consent only when registered so).
     consentRequired: input.consent_required ?? false,
     isActive: input.is_active ?? true,
     createdAt: now,

@@ -1,5 +1,5 @@
 /**
- * Admin view of a user's login sessions (issue 10 "sessions of a user"): `_user_sessions` lists them and
+ * Admin view of a user's login sessions: `_user_sessions` lists them and
  * `_revoke_session` ends one at once, served over GraphQL, REST (/v1/admin/user_sessions,
  * /v1/admin/revoke_session) and gRPC from these definitions.
  *

@@ -1,5 +1,5 @@
 /**
- * Who a social sign-in signs in (specification part 4.3; issue "social sign-in"): the account already linked
+ * Who a social sign-in signs in (specification part 4.3): the account already linked
  * to the provider's subject; else an existing account with the same email, linked only when both sides
  * proved the address (the upstream asserts email_verified, and the local account's address was proven by a
  * link, a reset, an administrator or a provider: users/email-proof.ts). Linking on anything weaker lets

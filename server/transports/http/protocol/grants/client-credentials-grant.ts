@@ -13,7 +13,7 @@
  * ID token (RFC 6749 section 4.4.3: a refresh token SHOULD NOT be included; there is no user to identify).
  *
  * Not recorded in token_records: a database write per token would cap the endpoint far below its target
- * (issue "Benchmark": 3,000 tokens/s), and a client token has no session or user whose end must end it.
+ * (3,000 tokens/s), and a client token has no session or user whose end must end it.
  * Its validity is its signature and exp (30 minutes), plus, at introspection (introspect-endpoint.ts), that
  * its client is still registered and active (RFC 7662 section 2.2 lets the server decide what "active"
  * means). Revoking one such token is therefore not possible (RFC 7009 section 2: access token revocation is
