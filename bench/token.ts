@@ -20,46 +20,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, run, SECRETS, serverFlags, stop, waitFor200, type Running } from '../test/sea/executable.ts';
 import { report } from './report.ts';
+import { alternatingSlices } from './slices.ts';
 import { executableArg, numberArg, postJson } from './harness.ts';
 
 const WARMUP_SECONDS = 2;
 const SCOPE = 'jobs:read';
-
-interface Slice {
-  result: autocannon.Result;
-  cpu: number;
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function slice(url: string, load: Omit<autocannon.Options, 'url'>, seconds: number, pid: number): Promise<Slice> {
-  const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({ ...load, url, duration: seconds, skipAggregateResult: true });
-  return { result, cpu: cpuSeconds(pid) - cpuBefore };
-}
-
-function summary(slices: Slice[], url: string, load: Omit<autocannon.Options, 'url'>) {
-  const answered = slices.reduce((sum, s) => sum + s.result['2xx'], 0);
-  const seconds = slices.reduce((sum, s) => sum + s.result.duration, 0);
-  const cpu = slices.reduce((sum, s) => sum + s.cpu, 0);
-  const merged = autocannon.aggregateResult(slices.map((s) => s.result), { ...load, url });
-  return {
-    rps: answered / seconds,
-    p50: merged.latency.p50,
-    p99: merged.latency.p99,
-    errors: slices.reduce((sum, s) => sum + s.result.non2xx + s.result.errors + s.result.timeouts, 0),
-    cpuMicros: answered > 0 ? (cpu * 1e6) / answered : 0,
-  };
-}
 
 /** Starts a child Node script and resolves with its port once it prints `listening <port>`. */
 function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
@@ -139,22 +109,11 @@ async function main(): Promise<void> {
     await checkToken(ourUrl, authorization, body, clientId);
     await checkToken(anchorUrl, authorization, body, clientId);
 
-    const ourPid = ours.server.child.pid!;
-    const anchorPid = anchor.child.pid!;
-    await slice(ourUrl, load, WARMUP_SECONDS, ourPid);
-    await slice(anchorUrl, load, WARMUP_SECONDS, anchorPid);
-    const oursSlices: Slice[] = [];
-    const anchorSlices: Slice[] = [];
-    for (let i = 0; i < slices; i++) {
-      const turn = [
-        async () => oursSlices.push(await slice(ourUrl, load, seconds / slices, ourPid)),
-        async () => anchorSlices.push(await slice(anchorUrl, load, seconds / slices, anchorPid)),
-      ];
-      if (i % 2 === 1) turn.reverse();
-      for (const take of turn) await take();
-    }
-    const mine = summary(oursSlices, ourUrl, load);
-    const theirs = summary(anchorSlices, anchorUrl, load);
+    const { ours: mine, anchor: theirs } = await alternatingSlices(
+      { url: ourUrl, pid: ours.server.child.pid! },
+      { url: anchorUrl, pid: anchor.child.pid! },
+      { load, seconds, slices, warmupSeconds: WARMUP_SECONDS },
+    );
     console.log(`${connections} connections, ${seconds} s each in ${slices} alternating slices, after ${WARMUP_SECONDS} s of warm-up each`);
     for (const [name, m] of [['portcullis:   ', mine], ['oidc-provider:', theirs]] as const) {
       console.log(`${name} ${m.rps.toFixed(0)} tokens/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, server CPU ${m.cpuMicros.toFixed(0)} us/token`);

@@ -18,54 +18,14 @@
  * asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { freePorts, isolatedCopy, run, serverFlags, stop, waitFor200 } from '../test/sea/executable.ts';
 import { report } from './report.ts';
+import { alternatingSlices } from './slices.ts';
 import { executableArg, numberArg, postJson, signUpAndLogIn } from './harness.ts';
 
 const PATH = '/v1/validate_jwt_token';
 const WARMUP_SECONDS = 2;
-
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  /** The server process's CPU time (user + system) per answered request, in microseconds. */
-  cpuMicros: number;
-}
-
-/**
- * CPU seconds a process has used (utime + stime of /proc/<pid>/stat, in USER_HZ = 1/100 s ticks on
- * Linux). Less sensitive than requests/s to what else the machine runs: it is the work one request costs.
- */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** C connections on one URL for `seconds`, with the server's CPU time over the same span. */
-async function slice(url: string, load: Omit<autocannon.Options, 'url'>, seconds: number, pid: number): Promise<{ result: autocannon.Result; cpu: number }> {
-  const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({ ...load, url, duration: seconds, skipAggregateResult: true });
-  return { result, cpu: cpuSeconds(pid) - cpuBefore };
-}
-
-function summary(slices: Array<{ result: autocannon.Result; cpu: number }>, url: string, load: Omit<autocannon.Options, 'url'>): Measured {
-  const answered = slices.reduce((sum, s) => sum + s.result['2xx'], 0);
-  const seconds = slices.reduce((sum, s) => sum + s.result.duration, 0);
-  const cpu = slices.reduce((sum, s) => sum + s.cpu, 0);
-  const merged = autocannon.aggregateResult(slices.map((s) => s.result), { ...load, url });
-  return {
-    rps: answered / seconds,
-    p50: merged.latency.p50,
-    p99: merged.latency.p99,
-    errors: slices.reduce((sum, s) => sum + s.result.non2xx + s.result.errors + s.result.timeouts, 0),
-    cpuMicros: answered > 0 ? (cpu * 1e6) / answered : 0,
-  };
-}
 
 /** Starts bench/bare-fastify.ts and resolves with its port once it listens. */
 function startAnchor(claims: unknown): Promise<{ child: ChildProcess; port: number }> {
@@ -114,23 +74,11 @@ async function main(): Promise<void> {
 
     const load = { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body, connections };
     const ourUrl = `${base}${PATH}`;
-    const ourPid = server.child.pid!;
-    const anchorPid = anchor.child.pid!;
-    await slice(ourUrl, load, WARMUP_SECONDS, ourPid);
-    await slice(anchorUrl, load, WARMUP_SECONDS, anchorPid);
-    const oursSlices: Array<{ result: autocannon.Result; cpu: number }> = [];
-    const bareSlices: Array<{ result: autocannon.Result; cpu: number }> = [];
-    for (let i = 0; i < slices; i++) {
-      // ours, bare, bare, ours, ...: neither side is always the one measured first
-      const turn = [
-        async () => oursSlices.push(await slice(ourUrl, load, seconds / slices, ourPid)),
-        async () => bareSlices.push(await slice(anchorUrl, load, seconds / slices, anchorPid)),
-      ];
-      if (i % 2 === 1) turn.reverse();
-      for (const take of turn) await take();
-    }
-    const ours = summary(oursSlices, ourUrl, load);
-    const bare = summary(bareSlices, anchorUrl, load);
+    const { ours, anchor: bare } = await alternatingSlices(
+      { url: ourUrl, pid: server.child.pid! },
+      { url: anchorUrl, pid: anchor.child.pid! },
+      { load, seconds, slices, warmupSeconds: WARMUP_SECONDS },
+    );
 
     console.log(`${connections} connections, ${seconds} s each in ${slices} alternating slices, after ${WARMUP_SECONDS} s of warm-up each`);
     for (const [name, m] of [['portcullis:  ', ours], ['bare Fastify:', bare]] as const) {
