@@ -51,6 +51,15 @@ describe('/authorize requests', () => {
     }
   });
 
+  test('HEAD is refused (405, Allow: GET, POST): it would issue a code nobody reads', async () => {
+    const res = await fetch(`${server.baseUrl}/authorize?${new URLSearchParams(codeParams())}`, {
+      method: 'HEAD', redirect: 'manual', headers: { cookie: browser.cookie },
+    });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'GET, POST');
+    assert.equal(res.headers.get('location'), null);
+  });
+
   test('an unknown or missing client_id is an error page, never a redirect', async () => {
     await expectErrorPage(await authorize(server, codeParams({ client_id: 'nobody' }), browser.cookie));
     const { client_id: _c, ...withoutClient } = codeParams();

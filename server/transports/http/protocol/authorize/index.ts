@@ -24,7 +24,9 @@ export async function registerAuthorizeRoutes(scope: FastifyInstance, deps: Deps
   await scope.register(async (browser) => {
     browser.setErrorHandler(authorizeErrorHandler);
     const handler = authorizeEndpoint(deps);
-    browser.get('/authorize', handler);
+    // No automatic HEAD: it would run the whole request and issue a code (or spend a consent) nobody reads.
+    browser.route({ method: 'GET', url: '/authorize', handler, exposeHeadRoute: false });
     browser.post('/authorize', handler);
+    browser.head('/authorize', async (_request, reply) => reply.header('allow', 'GET, POST').status(405).send());
   });
 }
