@@ -6,19 +6,14 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { registry } from '../../server/ops/registry.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
-import { dropNulls } from '../../server/ops/validate.ts';
+import { adminProtocols } from '../support/admin-protocols.ts';
 import { verifyClientSecret } from '../../server/modules/clients/index.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
-const graphqlSchema = buildGraphqlSchema(registry.all);
 // A still clock: the three protocols apply the same update, so updated_at must not tick between them.
 const NOW = new Date(Date.UTC(2026, 1, 1));
 
-type Protocol = 'rest' | 'graphql' | 'grpc';
 
 describe('client registry across protocols', () => {
   let server: TestServer;
@@ -33,31 +28,7 @@ describe('client registry across protocols', () => {
     await server?.close();
   });
 
-  async function over(protocol: Protocol, name: string, input: Record<string, unknown>): Promise<any> {
-    const op = registry.byName(name)!;
-    if (protocol === 'rest') {
-      const res = await fetch(`${server.baseUrl}${op.restRoute!.path}`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = await res.json();
-      assert.equal(res.status, 200, JSON.stringify(body));
-      return body;
-    }
-    if (protocol === 'graphql') {
-      const res = await fetch(`${server.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
-      });
-      const body = await res.json();
-      assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-      return dropNulls(body.data[op.graphqlName]);
-    }
-    const { response } = await grpc.call(op.grpcService, op.grpcMethod!, input, ADMIN);
-    return dropNulls(response);
-  }
+  const { over } = adminProtocols(() => server, () => grpc);
 
   async function overAll(name: string, input: Record<string, unknown>): Promise<any> {
     const rest = await over('rest', name, input);

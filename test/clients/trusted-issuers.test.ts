@@ -8,21 +8,13 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from '../support/grpc-client.ts';
-import { registry } from '../../server/ops/registry.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
-import { dropNulls } from '../../server/ops/validate.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
+import { adminProtocols } from '../support/admin-protocols.ts';
 import { TrustedIssuer } from '../../server/modules/clients/index.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
-const graphqlSchema = buildGraphqlSchema(registry.all);
 const NOW = new Date(Date.UTC(2026, 1, 1));
-// gRPC status codes (https://grpc.github.io/grpc/core/md_doc_statuscodes.html).
-const GRPC_KIND: Record<number, string> = { 3: 'invalid_argument', 5: 'not_found', 6: 'already_exists' };
 
-type Protocol = 'rest' | 'graphql' | 'grpc';
-type Outcome = { ok: any } | { error: string; message: string };
 
 describe('trusted issuers across protocols', () => {
   let server: TestServer;
@@ -37,44 +29,7 @@ describe('trusted issuers across protocols', () => {
     await server?.close();
   });
 
-  async function call(protocol: Protocol, name: string, input: Record<string, unknown>): Promise<Outcome> {
-    const op = registry.byName(name)!;
-    if (protocol === 'rest') {
-      const res = await fetch(`${server.baseUrl}${op.restRoute!.path}`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = await res.json();
-      if (res.status === 200) return { ok: body };
-      const kind = { 400: 'invalid_argument', 404: 'not_found', 409: 'already_exists' }[res.status] ?? `http ${res.status}`;
-      return { error: kind, message: body.error ?? body.message ?? JSON.stringify(body) };
-    }
-    if (protocol === 'graphql') {
-      const res = await fetch(`${server.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
-      });
-      const body = await res.json();
-      if (!body.errors) return { ok: dropNulls(body.data[op.graphqlName]) };
-      const error = body.errors[0];
-      return { error: String(error.extensions?.code ?? '').toLowerCase(), message: error.message };
-    }
-    try {
-      const { response } = await grpc.call(op.grpcService, op.grpcMethod!, input, ADMIN);
-      return { ok: dropNulls(response) };
-    } catch (err) {
-      const failure = err as GrpcFailure;
-      return { error: GRPC_KIND[failure.code] ?? `grpc ${failure.code}`, message: failure.details };
-    }
-  }
-
-  async function over(protocol: Protocol, name: string, input: Record<string, unknown>): Promise<any> {
-    const outcome = await call(protocol, name, input);
-    assert.ok('ok' in outcome, `${protocol} ${name}: ${JSON.stringify(outcome)}`);
-    return outcome.ok;
-  }
+  const { call, over } = adminProtocols(() => server, () => grpc);
 
   async function newClient(name: string): Promise<any> {
     return (await over('rest', 'create_client', { name })).client;
