@@ -7,52 +7,18 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { registry } from '../../server/ops/registry.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
-import { dropNulls } from '../../server/ops/validate.ts';
+import { adminProtocols } from '../support/admin-protocols.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
-const graphqlSchema = buildGraphqlSchema(registry.all);
 const NOW = new Date(Date.UTC(2026, 1, 1, 12, 0, 0));
 const NOW_SECONDS = NOW.getTime() / 1000;
 const GRACE_SECONDS = 3600;
 
-type Protocol = 'rest' | 'graphql' | 'grpc';
-
-function callerOf(server: () => TestServer, grpc: () => GrpcTestClient) {
-  return async function over(protocol: Protocol, name: string, input: Record<string, unknown>): Promise<any> {
-    const op = registry.byName(name)!;
-    if (protocol === 'rest') {
-      const res = await fetch(`${server().baseUrl}${op.restRoute!.path}`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server().baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = await res.json();
-      assert.equal(res.status, 200, JSON.stringify(body));
-      return body;
-    }
-    if (protocol === 'graphql') {
-      const res = await fetch(`${server().baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { ...ADMIN, origin: server().baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
-      });
-      const body = await res.json();
-      assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-      return dropNulls(body.data[op.graphqlName]);
-    }
-    const { response } = await grpc().call(op.grpcService, op.grpcMethod!, input, ADMIN);
-    return dropNulls(response);
-  };
-}
-
 describe('rotate_client_secret answers the end of the grace window', () => {
   let server: TestServer;
   let grpc: GrpcTestClient;
-  const over = callerOf(() => server, () => grpc);
+  const { over } = adminProtocols(() => server, () => grpc);
 
   before(async () => {
     server = await startServer(['--client-secret-rotation-grace', String(GRACE_SECONDS)], { clock: { now: () => NOW } });
@@ -76,7 +42,7 @@ describe('rotate_client_secret answers the end of the grace window', () => {
 describe('rotate_client_secret with a grace of 0', () => {
   let server: TestServer;
   let grpc: GrpcTestClient;
-  const over = callerOf(() => server, () => grpc);
+  const { over } = adminProtocols(() => server, () => grpc);
 
   before(async () => {
     server = await startServer(['--client-secret-rotation-grace', '0'], { clock: { now: () => NOW } });
