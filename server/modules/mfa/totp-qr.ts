@@ -1,0 +1,10 @@
+/**
+ * The QR image of an otpauth URI as a base64 PNG data URL (reference.md AuthResponse
+ * `authenticator_scanner_image`), drawn by the qrcode package. Error correction M (15% of the symbol may be
+ * damaged) keeps the image small enough for a phone camera at arm's length.
+ */
+import QRCode from 'qrcode';
+
+export async function totpQrDataUrl(uri: string): Promise<string> {
+  return QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
+}
