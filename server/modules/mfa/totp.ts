@@ -16,6 +16,7 @@ export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 /** One step of skew either way, in seconds (otplib counts tolerance in seconds). */
 const SKEW_SECONDS = TOTP_PERIOD_SECONDS;
+const CODE_SHAPE = new RegExp(`^\\d{${TOTP_DIGITS}}$`);
 
 /** A new shared secret: 20 random bytes (RFC 4226 section 4 R6: 160 bits recommended), base32. */
 export function newTotpSecret(): string {
@@ -44,7 +45,7 @@ export function totpCode(secret: string | Uint8Array, at: Date, options: { digit
  */
 export function checkTotp(secret: string, code: string, at: Date, lastUsedStep?: number | null): number | null {
   const token = typeof code === 'string' ? code.replace(/\s+/g, '') : '';
-  if (!new RegExp(`^\\d{${TOTP_DIGITS}}$`).test(token)) return null;
+  if (!CODE_SHAPE.test(token)) return null;
   try {
     const result = verifySync({
       secret,
