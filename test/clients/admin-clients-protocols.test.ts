@@ -4,11 +4,9 @@
  * update_client answer alike on all three; an update over gRPC that omits the lists (proto3 repeated fields
  * carry no presence) leaves them as they were instead of clearing them.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { adminProtocols } from '../support/admin-protocols.ts';
+import { adminProtocolsOnServer } from '../support/admin-protocols.ts';
 import { verifyClientSecret } from '../../server/modules/clients/index.ts';
 
 // A still clock: the three protocols apply the same update, so updated_at must not tick between them.
@@ -16,19 +14,7 @@ const NOW = new Date(Date.UTC(2026, 1, 1));
 
 
 describe('client registry across protocols', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-
-  before(async () => {
-    server = await startServer([], { clock: { now: () => NOW } });
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
-
-  const { over } = adminProtocols(() => server, () => grpc);
+  const { over, server: app } = adminProtocolsOnServer([], { clock: { now: () => NOW } });
 
   async function overAll(name: string, input: Record<string, unknown>): Promise<any> {
     const rest = await over('rest', name, input);
@@ -38,7 +24,7 @@ describe('client registry across protocols', () => {
   }
 
   const verify = (clientId: string, secret: string) =>
-    verifyClientSecret(server.app.deps.storage.fork(), clientId, secret, NOW).then((c) => c?.clientId);
+    verifyClientSecret(app().app.deps.storage.fork(), clientId, secret, NOW).then((c) => c?.clientId);
 
   test('create and rotate answer a working secret over each protocol', async () => {
     for (const protocol of ['rest', 'graphql', 'grpc'] as const) {

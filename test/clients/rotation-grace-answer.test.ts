@@ -5,29 +5,16 @@
  * the admin how long relying parties have to switch. create_client answers none, nor does a rotation with a
  * grace of 0 (the old secret stopped at once).
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { adminProtocols } from '../support/admin-protocols.ts';
+import { adminProtocolsOnServer } from '../support/admin-protocols.ts';
 
 const NOW = new Date(Date.UTC(2026, 1, 1, 12, 0, 0));
 const NOW_SECONDS = NOW.getTime() / 1000;
 const GRACE_SECONDS = 3600;
 
 describe('rotate_client_secret answers the end of the grace window', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  const { over } = adminProtocols(() => server, () => grpc);
-
-  before(async () => {
-    server = await startServer(['--client-secret-rotation-grace', String(GRACE_SECONDS)], { clock: { now: () => NOW } });
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
+  const { over } = adminProtocolsOnServer(['--client-secret-rotation-grace', String(GRACE_SECONDS)], { clock: { now: () => NOW } });
 
   test('rotation time plus the grace, on every protocol; create answers none', async () => {
     for (const protocol of ['rest', 'graphql', 'grpc'] as const) {
@@ -40,18 +27,7 @@ describe('rotate_client_secret answers the end of the grace window', () => {
 });
 
 describe('rotate_client_secret with a grace of 0', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  const { over } = adminProtocols(() => server, () => grpc);
-
-  before(async () => {
-    server = await startServer(['--client-secret-rotation-grace', '0'], { clock: { now: () => NOW } });
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
+  const { over } = adminProtocolsOnServer(['--client-secret-rotation-grace', '0'], { clock: { now: () => NOW } });
 
   test('answers no end time: the old secret stopped at once', async () => {
     for (const protocol of ['rest', 'graphql', 'grpc'] as const) {

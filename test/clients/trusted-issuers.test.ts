@@ -6,30 +6,16 @@
  * unknown client, a duplicate iss, conflicting client_id and service_account_id) answered alike on all
  * three; delete_client removes the client's issuers.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { adminProtocols } from '../support/admin-protocols.ts';
+import { adminProtocolsOnServer } from '../support/admin-protocols.ts';
 import { TrustedIssuer } from '../../server/modules/clients/index.ts';
 
 const NOW = new Date(Date.UTC(2026, 1, 1));
 
 
 describe('trusted issuers across protocols', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-
-  before(async () => {
-    server = await startServer([], { clock: { now: () => NOW } });
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
-
-  const { call, over } = adminProtocols(() => server, () => grpc);
+  const { call, over, server: app } = adminProtocolsOnServer([], { clock: { now: () => NOW } });
 
   async function newClient(name: string): Promise<any> {
     return (await over('rest', 'create_client', { name })).client;
@@ -146,7 +132,7 @@ describe('trusted issuers across protocols', () => {
     await over('rest', 'add_trusted_issuer', { client_id: doomed.client_id, name: 'b', issuer: 'https://b.example', jwks_url: 'https://b.example/jwks' });
     const other = await over('rest', 'add_trusted_issuer', { client_id: kept.client_id, name: 'a', issuer: 'https://a.example', jwks_url: 'https://a.example/jwks' });
     await over('graphql', 'delete_client', { id: doomed.id });
-    const em = server.app.deps.storage.fork();
+    const em = app().app.deps.storage.fork();
     assert.equal(await em.count(TrustedIssuer, { clientId: doomed.client_id }), 0);
     assert.deepEqual(await call('rest', 'trusted_issuer', { id: a.id }), { error: 'not_found', message: 'trusted issuer not found' });
     assert.equal((await over('rest', 'trusted_issuer', { id: other.id })).id, other.id);

@@ -4,9 +4,10 @@
  * the error kind in one vocabulary, `over` asserts success and answers the body (nulls dropped, as gRPC
  * omits them).
  */
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, type TestServer } from './app.ts';
-import type { GrpcFailure, GrpcTestClient } from './grpc-client.ts';
+import { ADMIN_SECRET, startServer, type TestServer } from './app.ts';
+import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from './grpc-client.ts';
 import { registry } from '../../server/ops/registry.ts';
 import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
 import { dropNulls } from '../../server/ops/validate.ts';
@@ -62,4 +63,22 @@ export function adminProtocols(server: () => TestServer, grpc: () => GrpcTestCli
   }
 
   return { call, over };
+}
+
+/**
+ * A server with a gRPC client for the suite it is called in (its own before and after hooks), and the
+ * admin caller over it. `server()` is valid inside tests.
+ */
+export function adminProtocolsOnServer(flags: string[] = [], options: Parameters<typeof startServer>[1] = {}) {
+  let server: TestServer;
+  let grpc: GrpcTestClient;
+  before(async () => {
+    server = await startServer(flags, options);
+    grpc = createGrpcClient(server.ports.grpc!);
+  });
+  after(async () => {
+    grpc?.close();
+    await server?.close();
+  });
+  return { ...adminProtocols(() => server, () => grpc), server: () => server };
 }
