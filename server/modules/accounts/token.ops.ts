@@ -7,8 +7,9 @@ import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
 import { heldRoles, toPublicUser } from '../users/index.ts';
+import type { Deps } from '../../kernel/deps.ts';
 import {
-  checkIssuedToken, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type TokenType,
+  checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type Claims, type TokenType,
 } from '../tokens/index.ts';
 import {
   RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
@@ -61,6 +62,17 @@ export const validateJwtTokenOp = defineOperation({
     return { is_valid: true, claims };
   },
 });
+
+/**
+ * validate_jwt_token's answer to an input of only token_type and token (no roles, no required_relations:
+ * nothing to require), synchronously from memory (checkIssuedTokenInMemory), or undefined when memory does
+ * not hold all the answer needs. It throws what the handler would throw. The operation is public, so there
+ * is no caller to authenticate.
+ */
+export function validatePlainTokenInMemory(deps: Deps, tokenType: TokenType, token: string): { is_valid: true; claims: Claims } | undefined {
+  const issued = checkIssuedTokenInMemory(deps, token, tokenType);
+  return issued && { is_valid: true, claims: withCurrentRoles(issued, deps.config.jwtRoleClaim) };
+}
 
 export const validateSessionOp = defineOperation({
   name: 'validate_session',

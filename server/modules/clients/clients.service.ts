@@ -184,15 +184,20 @@ export async function checkClientSecret(storage: StorageOfClients, clientId: str
   return match.client;
 }
 
+/** isActiveClientId's answer when it needs no database read (a malformed id, or the client cache knows it), else undefined. */
+export function knownActiveClientId(storage: StorageOfClients, clientId: string, now: Date): boolean | undefined {
+  if (clientId.length === 0 || clientId.length > 64) return false;
+  return clientAuthCacheOf(storage.orm).anySnapshot(clientId, now.getTime())?.isActive;
+}
+
 /**
  * Whether the client with this client_id exists and is active (introspection of a client_credentials token,
  * RFC 7662 section 2.2: a token of a deactivated or deleted client is not active). A fresh cache entry
  * answers; otherwise one read.
  */
 export async function isActiveClientId(storage: StorageOfClients, clientId: string, now: Date): Promise<boolean> {
-  if (clientId.length === 0 || clientId.length > 64) return false;
-  const known = clientAuthCacheOf(storage.orm).anySnapshot(clientId, now.getTime());
-  if (known) return known.isActive;
+  const known = knownActiveClientId(storage, clientId, now);
+  if (known !== undefined) return known;
   const client = await storage.fork().findOne(Client, { clientId });
   return client?.isActive === true;
 }

@@ -24,7 +24,7 @@ export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions }
 export type { TokenSet } from './mint-tokens.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
-export { validateToken, checkIssuedToken, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
+export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
 

@@ -89,13 +89,25 @@ async function verifySignature(deps: VerifyDeps, token: string): Promise<Claims>
  */
 export async function verifyToken(deps: VerifyDeps, token: string, expected: TokenType, tokenHash?: string): Promise<Claims> {
   if (!token) throw AppError.unauthenticated('missing token');
-  const memo = tokenHash ? deps.tokenState : undefined;
-  let claims = memo?.verifiedClaims(tokenHash!);
-  if (claims) checkTimes(claims, deps.clock.now());
-  else {
-    claims = await verifySignature(deps, token);
-    if (memo) claims = memo.rememberClaims(tokenHash!, claims);
-  }
+  const remembered = tokenHash ? rememberedClaims(deps, tokenHash, expected) : undefined;
+  if (remembered) return remembered;
+  let claims = await verifySignature(deps, token);
+  if (tokenHash && deps.tokenState) claims = deps.tokenState.rememberClaims(tokenHash, claims);
+  return checkType(claims, expected);
+}
+
+/**
+ * verifyToken's answer for a token whose signature the claims memo has seen verified (by its sha256), checked
+ * for expiry and token type now; undefined when the memo does not hold it. Synchronous.
+ */
+export function rememberedClaims(deps: VerifyDeps, tokenHash: string, expected: TokenType): Claims | undefined {
+  const claims = deps.tokenState?.verifiedClaims(tokenHash);
+  if (!claims) return undefined;
+  checkTimes(claims, deps.clock.now());
+  return checkType(claims, expected);
+}
+
+function checkType(claims: Claims, expected: TokenType): Claims {
   if (claims.token_type !== expected) throw AppError.unauthenticated(`invalid token: expected ${TOKEN_LABELS[expected]}`);
   return claims;
 }

@@ -8,7 +8,12 @@
  *   fields, other types, other characters) goes through the generic route, unchanged;
  * - the output: the JSON text of `{is_valid: true, claims}` is kept per claims object while the token state
  *   cache answers the same frozen claims (modules/tokens/validate-token.ts withCurrentRoles: the same
- *   verified claims and the same user snapshot), instead of shaping and serialising it again.
+ *   verified claims and the same user snapshot), instead of shaping and serialising it again;
+ * - the handler: when the token state cache holds the verified claims, the token's record and its user (and
+ *   the client cache its registered client), the answer is computed synchronously from them
+ *   (modules/tokens/validate-token.ts checkIssuedTokenInMemory, the same checks in the same order), and
+ *   the reply is sent without awaiting a promise; otherwise the operation's handler runs as on the generic
+ *   route (the public operation has no caller to authenticate either way).
  * Everything else is the generic path's: the route's hooks (per-IP limit, security headers, CORS, CSRF,
  * client id), the body parser and its limits, authentication, the operation's own handler (signature,
  * expiry and revocation are checked on every call), the error envelope, metrics and the access line.
@@ -19,7 +24,8 @@ import type { AnyOperation } from '../../ops/define.ts';
 import { refusalOf, runHandler } from '../../ops/invoke.ts';
 import { shapeOutput } from '../../ops/validate.ts';
 import { withInputLimits } from '../../ops/input-limits.ts';
-import { TOKEN_TYPES } from '../../modules/tokens/index.ts';
+import { TOKEN_TYPES, type TokenType } from '../../modules/tokens/index.ts';
+import { validatePlainTokenInMemory } from '../../modules/accounts/token.ops.ts';
 import { buildHttpContext } from './request-context.ts';
 import { sendRefused, sendResult, type RestHandler } from './rest-answers.ts';
 
@@ -70,7 +76,10 @@ export function leanValidateHandler(deps: Deps, op: AnyOperation, generic: RestH
     if (!input) return generic(request, reply);
     const ctx = buildHttpContext(deps, request, 'rest');
     try {
-      return sendResult(reply, ctx, bodyOf(op, await runHandler(op, ctx, input as unknown as Record<string, unknown>)));
+      // Synchronous when memory answers: no promise is awaited before the reply is sent.
+      const inMemory = validatePlainTokenInMemory(deps, input.token_type as TokenType, input.token);
+      const result = inMemory ?? (await runHandler(op, ctx, input as unknown as Record<string, unknown>));
+      return sendResult(reply, ctx, bodyOf(op, result));
     } catch (err) {
       return sendRefused(reply, ctx, refusalOf(op, ctx, err));
     }

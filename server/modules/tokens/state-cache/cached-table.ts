@@ -46,10 +46,16 @@ export class CachedTable<T> {
     return this.#entries.size;
   }
 
+  /** The cached value while it may answer, else undefined: what `read` would answer without a load. */
+  peek(id: string): T | undefined {
+    const entry = this.#entries.get(id);
+    return entry && this.#answers(entry, performance.now()) ? entry.value : undefined;
+  }
+
   /** The cached value while it may answer, else `load()`'s (stored when no write raced it). Null is not cached. */
   read(id: string, load: () => Promise<T | null>): Promise<T | null> {
-    const entry = this.#entries.get(id);
-    if (entry && this.#answers(entry, performance.now())) return Promise.resolve(entry.value);
+    const cached = this.peek(id);
+    if (cached !== undefined) return Promise.resolve(cached);
     const { ledger } = this.#options;
     const flight = this.#flights.get(id);
     if (flight && flight.epoch === ledger.epoch) return flight.promise;

@@ -178,6 +178,16 @@ export class TokenStateCacheImpl implements ChannelEvents {
     });
   }
 
+  /** The token record while the cache may answer it without reading the database, else undefined. */
+  cachedTokenRecord(tokenHash: string): TokenRecordState | undefined {
+    return this.#records.peek(tokenHash);
+  }
+
+  /** The user row while the cache may answer it without reading the database, else undefined. */
+  cachedUser(userId: string): UserRow | undefined {
+    return this.#users.peek(userId);
+  }
+
   /** The user row (whatever its state: the caller decides whether it may act). */
   user(userId: string): Promise<UserRow | null> {
     return this.#users.read(userId, async () => {
