@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
-import type { DestinationStream } from 'pino';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import { buildApp, type App } from '../../server/app.ts';
 import { parseConfig } from '../../server/config/parse.ts';
 import { createLogger } from '../../server/kernel/logger.ts';
-import { lazyRequestLogger } from '../../server/transports/http/request-log.ts';
+import { accessLogger, lazyRequestLogger } from '../../server/transports/http/request-log.ts';
 import { baseFlags } from '../support/app.ts';
 
 function capture(): { stream: DestinationStream; lines: () => Array<Record<string, unknown>> } {
@@ -64,6 +64,26 @@ describe('the access line', () => {
     const written = sink.lines().slice(before);
     assert.equal(written.find((line) => line.msg === 'request')?.route, 'unmatched');
     assert.doesNotMatch(JSON.stringify(written), /s3cret-in-query/);
+  });
+
+  test('the line is the one pino writes for the same fields, escaped, and only at an enabled level', () => {
+    const fixedTime = () => ',"time":"2026-01-01T00:00:00.000Z"';
+    const lineFor = (level: string, fields: { id: string; method: string; route: string; status: number; ms: number }) => {
+      const ours = capture();
+      const theirs = capture();
+      const options = { level, base: { service: 'portcullis' }, timestamp: fixedTime };
+      accessLogger(pino(options, ours.stream))({ id: fields.id, method: fields.method } as FastifyRequest, { statusCode: fields.status, elapsedTime: fields.ms } as FastifyReply, fields.route);
+      pino(options, theirs.stream).info({ reqId: fields.id, method: fields.method, route: fields.route, status: fields.status, ms: Math.round(fields.ms) }, 'request');
+      return { ours: ours.lines(), theirs: theirs.lines() };
+    };
+    const plain = lineFor('info', { id: 'a4c1d7c2-4f0e-4c4e-9f55-6b1e3f1c2b7a', method: 'POST', route: '/v1/login', status: 200, ms: 1.6 });
+    assert.deepEqual(plain.ours, plain.theirs);
+    assert.equal(plain.ours[0]?.ms, 2);
+    // A method is whatever token the client sent and a route pattern may hold any character: both stay strings.
+    const odd = lineFor('info', { id: 'x"y', method: 'GE"T\u0001', route: '/a/"b"\n/:c', status: 404, ms: 0 });
+    assert.deepEqual(odd.ours, odd.theirs);
+    assert.equal(odd.ours[0]?.route, '/a/"b"\n/:c');
+    assert.deepEqual(lineFor('warn', { id: 'r', method: 'GET', route: '/', status: 200, ms: 0 }).ours, []);
   });
 });
 
