@@ -1,42 +1,32 @@
 /**
- * Prometheus metrics (prom-client): process metrics, request counts and latency by route and status,
- * requests refused by a limit by route and bucket, and password logins by outcome (the kernel Metrics
- * interface modules count through). Served only by the dedicated metrics listener (specification part
+ * Prometheus metrics (prom-client): process metrics, request counts and latency by route and status
+ * (request-series.ts), requests refused by a limit by route and bucket, and password logins by outcome (the
+ * kernel Metrics interface modules count through). Served only by the dedicated metrics listener (specification part
  * 4.3), never on the main port.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics, Counter } from 'prom-client';
 import type { Metrics } from '../../kernel/metrics.ts';
 import { limitedBucket } from './errors.ts';
 import { accessLogger, lazyRequestLogger } from './request-log.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
+import { RequestSeries } from './request-series.ts';
 
 export interface HttpMetrics extends Metrics {
   readonly registry: Registry;
   observe(route: string, method: string, status: number, seconds: number): void;
 }
 
-interface RequestSeries {
-  readonly requests: { inc(): void };
-  readonly latency: { observe(seconds: number): void };
-}
-
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'portcullis_http_requests_total',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'portcullis_http_request_duration_seconds',
-    help: 'HTTP request latency by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
+  const requests = new RequestSeries(registry, {
+    countName: 'portcullis_http_requests_total',
+    countHelp: 'HTTP requests by route, method and status',
+    latencyName: 'portcullis_http_request_duration_seconds',
+    latencyHelp: 'HTTP request latency by route, method and status',
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
   });
   const limited = new Counter({
     name: 'portcullis_rate_limited_total',
@@ -50,25 +40,6 @@ export function createHttpMetrics(): HttpMetrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  /**
-   * The counter and histogram children of one (route, method, status), resolved once: prom-client hashes
-   * a labels object on every inc/observe otherwise. Routes are the registered patterns (or 'unmatched'),
-   * methods and statuses the few HTTP has, so the table stays as small as the metrics themselves.
-   */
-  const children = new Map<string, Map<string, Map<number, RequestSeries>>>();
-  const childrenOf = (route: string, method: string, status: number): RequestSeries => {
-    let byMethod = children.get(route);
-    if (!byMethod) children.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (!series) {
-      const labels = { route, method, status: String(status) };
-      series = { requests: requests.labels(labels), latency: latency.labels(labels) };
-      byStatus.set(status, series);
-    }
-    return series;
-  };
   return {
     registry,
     limited(route, bucket) {
@@ -78,9 +49,7 @@ export function createHttpMetrics(): HttpMetrics {
       logins.inc({ outcome });
     },
     observe(route, method, status, seconds) {
-      const children = childrenOf(route, method, status);
-      children.requests.inc();
-      children.latency.observe(seconds);
+      requests.observe(route, method, status, seconds);
     },
   };
 }
