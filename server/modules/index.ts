@@ -20,6 +20,7 @@ import { fgaModule } from './fga/index.ts';
 import { clientsModule } from './clients/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { socialModule } from './social/index.ts';
+import { mfaModule } from './mfa/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -38,4 +39,5 @@ export const MODULES: readonly ModuleManifest[] = [
   clientsModule,
   oauthModule,
   socialModule,
+  mfaModule,
 ];

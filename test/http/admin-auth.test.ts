@@ -170,18 +170,42 @@ describe('admin sessions are bounded', () => {
 
 describe('meta reports only what is enforced', () => {
   let server: TestServer;
+  let withoutTotp: TestServer;
+  let withoutMfa: TestServer;
   before(async () => {
     server = await startServer(['--enforce-mfa']);
+    withoutTotp = await startServer(['--disable-totp-login']);
+    withoutMfa = await startServer(['--disable-mfa']);
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await withoutTotp.close();
+    await withoutMfa.close();
+  });
 
-  test('no MFA flag is on while nothing enrols or checks a second factor, even with --enforce-mfa', async () => {
-    const meta = await (await fetch(`${server.baseUrl}/v1/meta`)).json();
-    const admin = await (await fetch(`${server.baseUrl}/v1/admin/meta`, { headers: { 'x-service-admin-secret': ADMIN_SECRET } })).json();
-    for (const flag of ['is_mfa_enforced', 'is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled', 'is_webauthn_enabled']) {
+  const metaOf = async (on: TestServer) => ({
+    meta: await (await fetch(`${on.baseUrl}/v1/meta`)).json(),
+    admin: await (await fetch(`${on.baseUrl}/v1/admin/meta`, { headers: { 'x-service-admin-secret': ADMIN_SECRET } })).json(),
+  });
+
+  test('the authenticator app is reported on; factors and enforcement not yet checked stay off, even with --enforce-mfa', async () => {
+    const { meta, admin } = await metaOf(server);
+    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled']) {
+      assert.equal(meta[flag], true, flag);
+      assert.equal(admin[flag], true, `admin ${flag}`);
+    }
+    for (const flag of ['is_mfa_enforced', 'is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled', 'is_webauthn_enabled']) {
       assert.equal(meta[flag], false, flag);
       assert.equal(admin[flag], false, `admin ${flag}`);
     }
-    assert.equal(admin.is_multi_factor_auth_service_enabled, false);
+    assert.equal(admin.is_multi_factor_auth_service_enabled, true);
+  });
+
+  test('--disable-totp-login and --disable-mfa turn the authenticator app off in meta', async () => {
+    for (const off of [withoutTotp, withoutMfa]) {
+      const { meta, admin } = await metaOf(off);
+      for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_mfa_enforced']) assert.equal(meta[flag], false, flag);
+      assert.equal(admin.is_multi_factor_auth_service_enabled, false);
+    }
   });
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { AppError } from '../../server/kernel/errors.ts';
 import { createSealer } from '../../server/kernel/encryption.ts';
 import { MfaFactor } from '../../server/modules/mfa/mfa-factor.entity.ts';
-import { RecoveryCode } from '../../server/modules/mfa/recovery-code.entity.ts';
+import { User } from '../../server/modules/users/user.entity.ts';
 import { beginTotpEnrolment, checkTotpFactor, useRecoveryCode } from '../../server/modules/mfa/totp-factor.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 import { openTestDatabaseStorage, type TestDatabaseStorage } from '../support/test-storage.ts';
@@ -20,7 +20,7 @@ for (const kind of STORE_KINDS) {
   describe(`TOTP factor on ${kind}`, () => {
     let store: TestDatabaseStorage;
     before(async () => {
-      store = await openTestDatabaseStorage(kind, [MfaFactor, RecoveryCode]);
+      store = await openTestDatabaseStorage(kind);
     });
     after(() => store?.close());
     const em = () => store.storage.fork();
@@ -28,6 +28,10 @@ for (const kind of STORE_KINDS) {
     test('enrolment stores neither the secret nor the recovery codes in clear, and needs a code to count', async () => {
       const clock = new TestClock('2026-06-01T10:00:00.000Z');
       const deps = { clock, sealer };
+      const now = clock.now();
+      const owner = em();
+      owner.create(User, { id: 'u-enrol', email: 'enrol@example.com', signupMethods: 'basic_auth', roles: ['user'], createdAt: now, updatedAt: now });
+      await owner.flush();
       const { secret, recoveryCodes } = await beginTotpEnrolment(em(), deps, 'u-enrol');
       assert.equal(recoveryCodes.length, 10);
       const dump = JSON.stringify(await em().getConnection().execute('select * from mfa_factors')) +
@@ -39,6 +43,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(await checkTotpFactor(em(), deps, 'u-enrol', code, { enrolment: true }), true);
       const row = await em().findOneOrFail(MfaFactor, { userId: 'u-enrol', method: 'totp' });
       assert.ok(row.verifiedAt, 'the first right code verifies the factor');
+      const user = await em().findOneOrFail(User, { id: 'u-enrol' });
+      assert.deepEqual(user.enrolledMfaMethods, ['totp'], 'the user row lists the verified factor');
       await assert.rejects(beginTotpEnrolment(em(), deps, 'u-enrol'), (err: unknown) => err instanceof AppError && err.kind === 'failed_precondition');
     });
 

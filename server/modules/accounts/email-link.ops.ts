@@ -15,6 +15,7 @@ import { findUserByEmail, findUserById, markEmailVerified, requireEmail, rolesFo
 import { consumeVerification } from '../verification/index.ts';
 import { enqueueMessage, type LinkFlow } from '../messages/index.ts';
 import { AuthResponse, MagicLinkLoginRequest, ResendVerifyEmailRequest, VerifyEmailRequest } from './accounts.schema.ts';
+import { secondFactorChallenge } from './mfa-gate.ts';
 import { completeLogin } from './complete-login.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
 
@@ -71,6 +72,8 @@ export const verifyEmailOp = defineOperation({
     // The user proved control of the mailbox, not a password: RFC 8176 section 2 has no `pwd` here
     // (claims.ts maps both methods to `otp`, the single-use secret delivered out of band).
     const loginMethod = request.identifier === 'magic_link_login' ? 'magic_link_login' : 'verify_email';
+    const challenge = await secondFactorChallenge(ctx, user, { roles: rolesForLogin(user), scope: [], loginMethod, nonce: request.nonce ?? undefined });
+    if (challenge) return challenge;
     return completeLogin(ctx, user, {
       roles: rolesForLogin(user),
       scope: [],

@@ -6,6 +6,7 @@ import { emailLinkOperations } from './email-link.ops.ts';
 import { passwordResetOperations } from './password-reset.ops.ts';
 import { tokenOperations } from './token.ops.ts';
 import { otpOperations } from './otp.ops.ts';
+import { mfaSetupOperations } from './mfa-setup.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 import { defineModule } from '../manifest.ts';
 
@@ -17,6 +18,7 @@ export const accountOperations = [
   ...passwordResetOperations,
   ...tokenOperations,
   ...otpOperations,
+  ...mfaSetupOperations,
 ];
 
 export { adminAccessOperations };

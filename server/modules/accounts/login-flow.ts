@@ -13,6 +13,7 @@ import { lockoutKey } from './password-guard.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
+import { requireSecondFactor } from './mfa-gate.ts';
 
 export const INVALID_CREDENTIALS = 'invalid credentials';
 
@@ -118,7 +119,7 @@ const issueTokens: LoginStep = async (state, ctx) => {
   }));
 };
 
-export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, issueTokens];
+export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, requireSecondFactor, issueTokens];
 
 export async function runLogin(input: Static<typeof LoginRequest>, ctx: HandlerContext, steps = LOGIN_STEPS): Promise<Static<typeof AuthResponse>> {
   const state: LoginState = { input };

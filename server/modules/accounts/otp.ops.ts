@@ -1,8 +1,8 @@
 /**
- * verify_otp and resend_otp (specification part 4.1) for the one-time codes this issue sends: the SMS code
- * of phone verification at signup (--enable-phone-verification). A verified code marks the phone number
- * verified and signs the user in (session cookies as for login; specification part 5). The MFA issue adds
- * its challenges (email OTP, TOTP) to the same operations.
+ * verify_otp and resend_otp (specification part 4.1): the SMS code of phone verification at signup
+ * (--enable-phone-verification), where a verified code marks the phone number verified and signs the user
+ * in (session cookies as for login; specification part 5); and, with `is_totp`, the authenticator app's
+ * code, which completes a login's MFA challenge or a new app's enrolment (mfa-verify.ts).
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse, type Static } from '../../ops/schema.ts';
@@ -12,6 +12,8 @@ import { consumeOtp } from '../verification/index.ts';
 import { AuthResponse, ResendOTPRequest, VerifyOTPRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
 import { enqueueMessage } from '../messages/index.ts';
+import { verifyTotp } from './mfa-verify.ts';
+import { secondFactorChallenge } from './mfa-gate.ts';
 
 const PURPOSE = 'verify_otp';
 
@@ -24,14 +26,14 @@ export const verifyOtpOp = defineOperation({
   name: 'verify_otp',
   admin: false,
   kind: 'mutation',
-  description: 'Completes a one-time-code challenge (phone verification) and signs the user in',
+  description: 'Completes a one-time-code challenge (phone verification, or with is_totp an MFA challenge or a TOTP enrolment)',
   input: VerifyOTPRequest,
   output: AuthResponse,
   auth: 'public',
   // A wrong code is counted (five attempts); a transaction rolled back by the refusal would undo the count.
   transaction: false,
   handler: async (input: Static<typeof VerifyOTPRequest>, ctx) => {
-    if (input.is_totp) throw AppError.precondition('TOTP is not set up for this account');
+    if (input.is_totp) return verifyTotp(input, ctx);
     const user = await userOf(ctx, input);
     if (!user) throw AppError.invalid('invalid or expired otp');
     const { clock } = ctx.deps;
@@ -42,12 +44,15 @@ export const verifyOtpOp = defineOperation({
       const firstVerification = input.phone_number !== undefined && !managed.phoneNumberVerifiedAt;
       if (firstVerification) managed.phoneNumberVerifiedAt = clock.now();
       managed.updatedAt = clock.now();
+      // The code proved possession of the phone or mailbox, not a password (RFC 8176 section 2: `sms` and
+      // `otp` for a texted code, `otp` for an emailed one; claims.ts amrFor).
+      const loginMethod = input.phone_number ? 'mobile_otp' : 'email_otp';
+      const challenge = await secondFactorChallenge({ ...ctx, em: tx }, managed, { roles: rolesForLogin(managed), scope: [], loginMethod });
+      if (challenge) return challenge;
       return completeLogin({ ...ctx, em: tx }, managed, {
         roles: rolesForLogin(managed),
         scope: [],
-        // The code proved possession of the phone or mailbox, not a password (RFC 8176 section 2: `sms` and
-        // `otp` for a texted code, `otp` for an emailed one; claims.ts amrFor).
-        loginMethod: input.phone_number ? 'mobile_otp' : 'email_otp',
+        loginMethod,
         message: 'OTP verified successfully.',
         events: firstVerification ? ['user.signup'] : [],
       });

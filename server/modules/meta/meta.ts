@@ -4,6 +4,7 @@
  */
 import { s, type Static } from '../../ops/schema.ts';
 import type { Config } from '../../config/flags.ts';
+import { totpEnabled } from '../mfa/mfa-flags.ts';
 
 const metaFields = {
   version: s.string(),
@@ -44,12 +45,13 @@ export const AdminMeta = s.object('AdminMeta', {
 });
 
 export function buildMeta(config: Config, version: string): Static<typeof Meta> {
-  // Nothing in this server enrols or checks a second factor yet (no TOTP, email/SMS OTP or WebAuthn step at
-  // login), so every MFA flag is false whatever the flags say: a client told MFA is on or enforced would
-  // show screens that lead nowhere and an operator would believe accounts are protected when they are not
-  // (specification part 4.1 meta: report what the instance does). Turn them back on with the MFA work.
-  const mfaImplemented = false;
-  const mfa = mfaImplemented && !config.disableMfa;
+  // Report what the instance does (specification part 4.1 meta): a client told of a factor the server does
+  // not check would show screens that lead nowhere, and an operator would believe accounts are protected
+  // when they are not. The authenticator app (TOTP) is enrolled and asked for at login (accounts/mfa-gate.ts);
+  // email and SMS codes as a second factor, passkeys as one, and enforcement (--enforce-mfa) are not yet, so
+  // they stay false whatever the flags say.
+  const totp = totpEnabled(config);
+  const notYet = false;
   return {
     version,
     client_id: config.clientId ?? '',
@@ -68,16 +70,16 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
     is_magic_link_login_enabled: config.enableMagicLinkLogin,
     is_sign_up_enabled: config.enableSignup,
     is_strong_password_enabled: config.enableStrongPassword,
-    is_multi_factor_auth_enabled: mfa,
+    is_multi_factor_auth_enabled: totp,
     is_mobile_basic_authentication_enabled: config.enableMobileBasicAuthentication,
     is_phone_verification_enabled: config.enablePhoneVerification,
     // Home-realm discovery needs verified organization domains, which arrive with the organizations issue.
     is_org_discovery_enabled: false,
-    is_totp_mfa_enabled: mfa && !config.disableTotpLogin,
-    is_email_otp_mfa_enabled: mfa && !config.disableEmailOtp,
-    is_sms_otp_mfa_enabled: mfa && !config.disableSmsOtp,
-    is_webauthn_enabled: mfa && !config.disableWebauthnMfa,
-    is_mfa_enforced: mfa && config.enforceMfa,
+    is_totp_mfa_enabled: totp,
+    is_email_otp_mfa_enabled: notYet,
+    is_sms_otp_mfa_enabled: notYet,
+    is_webauthn_enabled: notYet,
+    is_mfa_enforced: notYet,
   };
 }
 
@@ -87,7 +89,7 @@ export function buildAdminMeta(config: Config, version: string): Static<typeof A
     roles: config.roles,
     default_roles: config.defaultRoles,
     protected_roles: config.protectedRoles,
-    // Same reason as buildMeta: no MFA service exists yet.
-    is_multi_factor_auth_service_enabled: false,
+    // Whether any second factor is offered: the same function buildMeta reports.
+    is_multi_factor_auth_service_enabled: totpEnabled(config),
   };
 }

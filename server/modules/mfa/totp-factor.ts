@@ -16,6 +16,7 @@ import { MfaFactor, type MfaFactorRow } from './mfa-factor.entity.ts';
 import { RecoveryCode } from './recovery-code.entity.ts';
 import { checkTotp, newTotpSecret } from './totp.ts';
 import { matchRecoveryCode, newRecoveryCodes } from './recovery-codes.ts';
+import { addEnrolledMethod } from './enrolled-methods.ts';
 
 export interface TotpDeps {
   readonly clock: Clock;
@@ -78,7 +79,9 @@ export async function checkTotpFactor(em: EntityManager, deps: TotpDeps, userId:
     { id: factor.id, lastUsedStep: factor.lastUsedStep ?? null },
     { lastUsedStep: step, updatedAt: now, ...(factor.verifiedAt ? {} : { verifiedAt: now }) },
   );
-  return moved === 1;
+  if (moved !== 1) return false;
+  if (!factor.verifiedAt) await addEnrolledMethod(em, deps.clock, userId, 'totp');
+  return true;
 }
 
 /** Spends one unused recovery code of the user; answers whether it was one. */

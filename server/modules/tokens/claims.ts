@@ -71,7 +71,8 @@ function coreClaims(config: Config, grant: Grant, now: Date, lifetimeSeconds: nu
 export function amrFor(method: string): string[] {
   if (method === 'basic_auth' || method === 'mobile_basic_auth' || method === 'password') return ['pwd'];
   if (method === 'mobile_otp' || method === 'sms_otp') return ['sms', 'otp'];
-  if (/(^|_)(otp|totp)$/.test(method) || method === 'magic_link_login' || method === 'verify_email') return ['otp'];
+  // A recovery code is a single-use secret, the nearest of RFC 8176's values being `otp`.
+  if (/(^|_)(otp|totp)$/.test(method) || method === 'recovery_code' || method === 'magic_link_login' || method === 'verify_email') return ['otp'];
   if (method === 'webauthn' || method === 'passkey') return ['hwk'];
   return ['fed'];
 }

@@ -33,6 +33,12 @@ export const User = defineEntity({
     roles: p.json<string[]>(),
     appData: p.json<Record<string, unknown>>().nullable(),
     isMultiFactorAuthEnabled: p.boolean().nullable(),
+    /**
+     * The verified second factors (reference.md User `enrolled_mfa_methods`), kept on the row by the MFA
+     * module when a factor is verified or removed, so that the password step of a login knows whether to
+     * ask for one without another query.
+     */
+    enrolledMfaMethods: p.json<string[]>().nullable(),
     revokedAt: p.datetime().nullable(),
     /** Soft delete by deactivate_account (specification part 3). */
     deactivatedAt: p.datetime().nullable(),

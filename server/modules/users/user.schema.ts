@@ -39,7 +39,7 @@ export function unixSeconds(date: Date | null | undefined): number | undefined {
   return date ? Math.floor(date.getTime() / 1000) : undefined;
 }
 
-export function toPublicUser(row: UserRow, extra: { enrolledMfaMethods?: string[] } = {}): PublicUser {
+export function toPublicUser(row: UserRow): PublicUser {
   return {
     id: row.id,
     email: row.email ?? undefined,
@@ -60,7 +60,7 @@ export function toPublicUser(row: UserRow, extra: { enrolledMfaMethods?: string[
     updated_at: unixSeconds(row.updatedAt),
     revoked_timestamp: unixSeconds(row.revokedAt),
     is_multi_factor_auth_enabled: row.isMultiFactorAuthEnabled ?? undefined,
-    enrolled_mfa_methods: extra.enrolledMfaMethods ?? [],
+    enrolled_mfa_methods: row.enrolledMfaMethods ?? [],
     app_data: row.appData ?? undefined,
   };
 }

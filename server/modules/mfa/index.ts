@@ -1,0 +1,21 @@
+/**
+ * Second factors (specification parts 3, 4.1 and 5): the TOTP factor and its recovery codes, and the MFA
+ * challenge of a login waiting for its second factor. Its operations live with the account flows they are
+ * steps of (accounts/mfa-setup.ops.ts, accounts/mfa-gate.ts, verify_otp in accounts/otp.ops.ts).
+ */
+import { defineModule } from '../manifest.ts';
+import { MfaFactor } from './mfa-factor.entity.ts';
+import { RecoveryCode } from './recovery-code.entity.ts';
+import { MfaChallenge } from './mfa-challenge.entity.ts';
+
+export { MfaFactor, type MfaFactorRow } from './mfa-factor.entity.ts';
+export { RecoveryCode, type RecoveryCodeRow } from './recovery-code.entity.ts';
+export { MfaChallenge, type MfaChallengeRow } from './mfa-challenge.entity.ts';
+export { beginTotpEnrolment, checkTotpFactor, useRecoveryCode, type TotpEnrolment } from './totp-factor.ts';
+export { totpUri } from './totp.ts';
+export { looksLikeRecoveryCode } from './recovery-codes.ts';
+export { addEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
+export { openChallenge, liveChallenge, spendAttempt, type NewChallenge, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
+export { totpEnabled } from './mfa-flags.ts';
+
+export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });

@@ -1,0 +1,84 @@
+/**
+ * The MFA challenge of a login (specification part 3: the access token is withheld while a challenge is
+ * pending; part 5: the short-lived `mfa` cookie identifies it). The password step opens one for a user with
+ * a verified second factor; verify_otp completes it with a right code, once.
+ *
+ * Guessing is bounded twice: five wrong codes end a challenge (the row counts them by compare-and-set, so
+ * concurrent guesses cannot share an attempt), and, because someone holding the password could open
+ * challenge after challenge, the user's `otp_guess` allowance (ten an hour, modules/limits/policies.ts) is
+ * spent before every check and given back by a right code (OWASP ASVS 2.2.1).
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { Deps } from '../../kernel/deps.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
+import { MFA_COOKIE_SECONDS } from '../../kernel/cookies.ts';
+import { MfaChallenge, type MfaChallengeRow } from './mfa-challenge.entity.ts';
+
+/** Wrong codes a challenge takes before it ends (the same count as an emailed or texted code's). */
+export const MAX_CHALLENGE_ATTEMPTS = 5;
+/** One refusal for a missing, unknown, expired or exhausted challenge: the answer says nothing of which. */
+export const MFA_SESSION_REFUSAL = 'MFA session expired or invalid: log in again';
+export const INVALID_MFA_CODE = 'invalid or expired otp';
+
+export interface NewChallenge {
+  userId: string;
+  roles: string[];
+  scope: string[];
+  loginMethod: string;
+  nonce?: string;
+}
+
+/**
+ * Opens a challenge and answers the cookie value that names it. The user's earlier challenges and every
+ * expired one are removed first: a login replaces the one before it, and the table holds no more than the
+ * challenges of the last five minutes.
+ */
+export async function openChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, input: NewChallenge): Promise<string> {
+  const cookie = randomToken(32);
+  const now = deps.clock.now();
+  await em.nativeDelete(MfaChallenge, { $or: [{ userId: input.userId }, { expiresAt: { $lte: now } }] });
+  em.create(MfaChallenge, {
+    id: sha256Hex(cookie),
+    userId: input.userId,
+    roles: input.roles,
+    scope: input.scope,
+    loginMethod: input.loginMethod,
+    nonce: input.nonce ?? null,
+    attempts: 0,
+    expiresAt: new Date(now.getTime() + MFA_COOKIE_SECONDS * 1000),
+    createdAt: now,
+  });
+  await em.flush();
+  return cookie;
+}
+
+/** The live challenge the cookie names; refused when there is none (missing, unknown, expired, exhausted). */
+export async function liveChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, cookie: string | undefined): Promise<MfaChallengeRow> {
+  if (!cookie) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  const row = await em.findOne(MfaChallenge, { id: sha256Hex(cookie) }, { refresh: true });
+  if (!row || row.expiresAt.getTime() <= deps.clock.now().getTime() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) {
+    throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  }
+  return row;
+}
+
+/**
+ * Runs `check` (the code against the user's factor) as one counted attempt of the challenge: the user's
+ * allowance and the challenge's attempt are spent first; a right code gives the allowance back and removes
+ * the challenge (only one request can remove it, so a code completes one login). Answers normally only when
+ * the code was right and this request removed the challenge.
+ */
+export async function spendAttempt(em: EntityManager, deps: Pick<Deps, 'clock' | 'limits'>, challenge: MfaChallengeRow, check: () => Promise<boolean>): Promise<void> {
+  const guessKey = `mfa:${challenge.userId}`;
+  await deps.limits.consume('otp_guess', guessKey);
+  const counted = await em.nativeUpdate(MfaChallenge, { id: challenge.id, attempts: challenge.attempts }, { attempts: challenge.attempts + 1 });
+  if (counted !== 1) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  if (!(await check())) {
+    if (challenge.attempts + 1 >= MAX_CHALLENGE_ATTEMPTS) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+    throw AppError.invalid(INVALID_MFA_CODE);
+  }
+  const removed = await em.nativeDelete(MfaChallenge, { id: challenge.id, attempts: challenge.attempts + 1 });
+  if (removed !== 1) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  await deps.limits.reset('otp_guess', guessKey);
+}
