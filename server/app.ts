@@ -17,6 +17,7 @@ import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
 import { firstPresented, publicAuthenticator, type Authenticators } from './ops/auth.ts';
 import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/admin.service.ts';
 import { userAuthenticator, userCredentialsPresented } from './modules/tokens/index.ts';
+import { mfaCookieAuthenticator, mfaCookiePresented, mfaOfferAuthenticator } from './modules/mfa/index.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
 import { createGrpcServer } from './transports/grpc/index.ts';
@@ -83,6 +84,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     user_or_admin: firstPresented(
       { presented: adminCredentialsPresented, authenticate: adminAuthenticator },
       { presented: userCredentialsPresented, authenticate: userAuthenticator },
+    ),
+    mfa_cookie: mfaCookieAuthenticator,
+    // A signed-in user first; the `mfa` cookie only of a pending first-time offer (mfa-authenticator.ts).
+    user_or_mfa_cookie: firstPresented(
+      { presented: userCredentialsPresented, authenticate: userAuthenticator },
+      { presented: mfaCookiePresented, authenticate: mfaOfferAuthenticator },
     ),
   };
   const clock = overrides.clock ?? systemClock;

@@ -30,7 +30,12 @@ export interface Credentials {
 export type Caller =
   | { kind: 'anonymous' }
   | { kind: 'super_admin'; via: 'header' | 'cookie' }
-  | { kind: 'user'; userId: string; sessionId?: string; claims?: Record<string, unknown> };
+  | { kind: 'user'; userId: string; sessionId?: string; claims?: Record<string, unknown> }
+  /**
+   * A sign-in waiting for its second factor, named by the `mfa` cookie (specification part 5): `verify` while
+   * a challenge of an enrolled factor is pending, `offer` while a first-time offer withholds the token.
+   */
+  | { kind: 'mfa'; userId: string; challengeId: string; stage: 'verify' | 'offer' };
 
 export interface OpContext {
   readonly deps: Deps;

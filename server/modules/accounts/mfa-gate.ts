@@ -17,10 +17,10 @@ import type { LoginStep } from './login-flow.ts';
 export const MFA_CHALLENGE_MESSAGE = 'Proceed to the TOTP verification screen';
 
 /** The challenge answer when `user` must pass a second factor; undefined when the sign-in may complete. */
-export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, login: Omit<NewChallenge, 'userId'>): Promise<Static<typeof AuthResponse> | undefined> {
+export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, login: Omit<NewChallenge, 'userId' | 'stage'>): Promise<Static<typeof AuthResponse> | undefined> {
   const { config } = ctx.deps;
   if (!totpEnabled(config) || !hasEnrolledMethod(user, 'totp')) return undefined;
-  const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id });
+  const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'verify' });
   ctx.effects.setCookie(mfaCookie(config, cookie));
   return { message: MFA_CHALLENGE_MESSAGE, should_show_totp_screen: true };
 }

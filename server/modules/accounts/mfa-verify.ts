@@ -11,14 +11,14 @@
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { MFA_COOKIE, mfaCookie } from '../../kernel/cookies.ts';
+import { MFA_COOKIE } from '../../kernel/cookies.ts';
 import { findUserByEmail, findUserByPhone, findUserById } from '../users/index.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import {
   checkTotpFactor, liveChallenge, looksLikeRecoveryCode, spendAttempt, totpEnabled, useRecoveryCode, INVALID_MFA_CODE, MFA_SESSION_REFUSAL,
 } from '../mfa/index.ts';
 import type { AuthResponse, VerifyOTPRequest } from './accounts.schema.ts';
-import { completeLogin } from './complete-login.ts';
+import { finishGatedLogin } from './mfa-complete.ts';
 
 type Input = Static<typeof VerifyOTPRequest>;
 type Answer = Static<typeof AuthResponse>;
@@ -39,7 +39,7 @@ async function namedUserId(ctx: HandlerContext, input: Input): Promise<string | 
 
 async function completeChallenge(input: Input, ctx: HandlerContext, cookie: string): Promise<Answer> {
   const { em, deps } = ctx;
-  const challenge = await liveChallenge(em, deps, cookie);
+  const challenge = await liveChallenge(em, deps, cookie, 'verify');
   // The SDK sends the email or phone number of the login; a different account is not this challenge's.
   const named = await namedUserId(ctx, input);
   if (named !== undefined && named !== challenge.userId) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
@@ -51,19 +51,7 @@ async function completeChallenge(input: Input, ctx: HandlerContext, cookie: stri
     factor = 'recovery_code';
     return true;
   });
-  const user = await findUserById(em, challenge.userId);
-  if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
-  if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
-  ctx.effects.setCookie(mfaCookie(deps.config, '', 0));
-  return em.transactional(async (tx) =>
-    completeLogin({ ...ctx, em: tx }, tx.merge(user), {
-      roles: challenge.roles,
-      scope: challenge.scope,
-      loginMethod: `${challenge.loginMethod}+${factor}`,
-      nonce: challenge.nonce ?? undefined,
-      message: 'Logged in successfully',
-    }),
-  );
+  return finishGatedLogin(ctx, challenge, factor);
 }
 
 async function completeEnrolment(input: Input, ctx: HandlerContext): Promise<Answer> {

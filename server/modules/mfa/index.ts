@@ -15,7 +15,8 @@ export { beginTotpEnrolment, checkTotpFactor, useRecoveryCode, type TotpEnrolmen
 export { totpUri } from './totp.ts';
 export { looksLikeRecoveryCode } from './recovery-codes.ts';
 export { addEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
-export { openChallenge, liveChallenge, spendAttempt, type NewChallenge, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
+export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
 export { totpEnabled } from './mfa-flags.ts';
+export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
 
 export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });

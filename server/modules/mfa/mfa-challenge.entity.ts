@@ -12,6 +12,12 @@ export const MfaChallenge = defineEntity({
   properties: {
     id: p.string().primary().length(64),
     userId: p.string().length(36).index(),
+    /**
+     * `verify`: the user has a verified factor and must pass it. `offer`: the user has none and is offered
+     * to enrol one (specification part 3 "MFA offer pending, token withheld"); only this stage may enrol a
+     * factor with the cookie alone, or someone holding just the password could add their own factor.
+     */
+    stage: p.string().length(8),
     roles: p.json<string[]>(),
     scope: p.json<string[]>(),
     loginMethod: p.string().length(32),

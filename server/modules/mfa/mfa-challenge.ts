@@ -21,8 +21,11 @@ export const MAX_CHALLENGE_ATTEMPTS = 5;
 export const MFA_SESSION_REFUSAL = 'MFA session expired or invalid: log in again';
 export const INVALID_MFA_CODE = 'invalid or expired otp';
 
+export type ChallengeStage = 'verify' | 'offer';
+
 export interface NewChallenge {
   userId: string;
+  stage: ChallengeStage;
   roles: string[];
   scope: string[];
   loginMethod: string;
@@ -41,6 +44,7 @@ export async function openChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>
   em.create(MfaChallenge, {
     id: sha256Hex(cookie),
     userId: input.userId,
+    stage: input.stage,
     roles: input.roles,
     scope: input.scope,
     loginMethod: input.loginMethod,
@@ -53,14 +57,41 @@ export async function openChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>
   return cookie;
 }
 
-/** The live challenge the cookie names; refused when there is none (missing, unknown, expired, exhausted). */
-export async function liveChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, cookie: string | undefined): Promise<MfaChallengeRow> {
+/**
+ * The live challenge the cookie names; refused when there is none (missing, unknown, expired, exhausted) or
+ * when it is not in `stage`.
+ */
+export async function liveChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, cookie: string | undefined, stage?: ChallengeStage): Promise<MfaChallengeRow> {
   if (!cookie) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
   const row = await em.findOne(MfaChallenge, { id: sha256Hex(cookie) }, { refresh: true });
   if (!row || row.expiresAt.getTime() <= deps.clock.now().getTime() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) {
     throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
   }
+  if (stage && row.stage !== stage) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
   return row;
+}
+
+/** The challenge an `mfa` caller was authenticated with, read again (its attempts may have moved). */
+export async function callerChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, challengeId: string): Promise<MfaChallengeRow> {
+  const row = await em.findOne(MfaChallenge, { id: challengeId }, { refresh: true });
+  if (!row || row.expiresAt.getTime() <= deps.clock.now().getTime() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) {
+    throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  }
+  return row;
+}
+
+/**
+ * Ends a challenge that a completed step used up (an offer declined or answered by a new factor): only one
+ * request can remove the row, so one cookie completes one sign-in.
+ */
+export async function closeChallenge(em: EntityManager, challenge: Pick<MfaChallengeRow, 'id'>): Promise<void> {
+  const removed = await em.nativeDelete(MfaChallenge, { id: challenge.id });
+  if (removed !== 1) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+}
+
+/** Removes every pending challenge of a user (an admin's MFA reset, a lock). */
+export async function dropChallenges(em: EntityManager, userId: string): Promise<void> {
+  await em.nativeDelete(MfaChallenge, { userId });
 }
 
 /**
