@@ -16,7 +16,7 @@ export { totpUri } from './totp.ts';
 export { looksLikeRecoveryCode } from './recovery-codes.ts';
 export { addEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
 export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
-export { totpEnabled } from './mfa-flags.ts';
+export { totpEnabled, webauthnEnabled } from './mfa-flags.ts';
 export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
 
 export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });
