@@ -20,6 +20,15 @@ export async function addEnrolledMethod(em: EntityManager, clock: Clock, userId:
   await em.flush();
 }
 
+/** Takes `method` off the user's list (its last factor of that kind was removed). */
+export async function removeEnrolledMethod(em: EntityManager, clock: Clock, userId: string, method: MfaMethod): Promise<void> {
+  const user = await em.findOne(User, { id: userId }, { refresh: true });
+  if (!user || !(user.enrolledMfaMethods ?? []).includes(method)) return;
+  user.enrolledMfaMethods = (user.enrolledMfaMethods ?? []).filter((m) => m !== method);
+  user.updatedAt = clock.now();
+  await em.flush();
+}
+
 /** Whether the user row lists a verified factor of `method`. */
 export function hasEnrolledMethod(user: { enrolledMfaMethods?: string[] | null }, method: MfaMethod): boolean {
   return user.enrolledMfaMethods?.includes(method) ?? false;

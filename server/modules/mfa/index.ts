@@ -14,7 +14,7 @@ export { MfaChallenge, type MfaChallengeRow } from './mfa-challenge.entity.ts';
 export { beginTotpEnrolment, checkTotpFactor, useRecoveryCode, type TotpEnrolment } from './totp-factor.ts';
 export { totpUri } from './totp.ts';
 export { looksLikeRecoveryCode } from './recovery-codes.ts';
-export { addEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
+export { addEnrolledMethod, removeEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
 export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
 export { totpEnabled, webauthnEnabled } from './mfa-flags.ts';
 export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
