@@ -16,7 +16,8 @@ export { totpUri } from './totp.ts';
 export { looksLikeRecoveryCode } from './recovery-codes.ts';
 export { addEnrolledMethod, removeEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
 export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
-export { totpEnabled, webauthnEnabled } from './mfa-flags.ts';
+export { totpEnabled, emailOtpEnabled, smsOtpEnabled, webauthnEnabled, enabledMfaMethods } from './mfa-flags.ts';
+export { beginOtpEnrolment, confirmOtpFactor, pendingOtpMethods, factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS, type OtpMethod } from './otp-factor.ts';
 export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
 
 export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });
