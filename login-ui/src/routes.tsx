@@ -11,9 +11,11 @@ import { ForgotPasswordPage } from './forgot-password/forgot-password-page.tsx';
 import { withRoundTrip } from './layout/app-link.tsx';
 import { LoginPage } from './login/login-page.tsx';
 import { MagicLinkPage } from './magic-link/magic-link-page.tsx';
+import { MfaPage } from './mfa/mfa-page.tsx';
 import { ResetPasswordPage } from './reset-password/reset-password-page.tsx';
 import { LeaveForApplication } from './round-trip/leave-for-application.tsx';
 import { initialRoundTrip, returnHost, returnUrl } from './round-trip/round-trip.ts';
+import { SecurityPage } from './security/security-page.tsx';
 import { SessionGate } from './session-gate.tsx';
 import { SignedInPage } from './signed-in/signed-in-page.tsx';
 import { SignupPage } from './signup/signup-page.tsx';
@@ -33,6 +35,11 @@ function signedOutOnly(screen: Screen): Screen {
   return (state) => (state.user ? <Navigate to={withRoundTrip('/')} replace /> : screen(state));
 }
 
+/** A screen only a signed-in person has (their Security page); a signed-out one signs in first. */
+function signedInOnly(screen: (state: { meta: Meta; user: SessionUser }) => ReactNode): Screen {
+  return (state) => (state.user ? screen({ meta: state.meta, user: state.user }) : <Navigate to={withRoundTrip('/')} replace />);
+}
+
 function gated(screen: Screen) {
   return <SessionGate>{screen}</SessionGate>;
 }
@@ -46,6 +53,8 @@ export const router = createBrowserRouter(
     { path: '/check-email', element: gated(() => <CheckEmailPage />) },
     { path: '/reset-password', element: gated(({ meta }) => <ResetPasswordPage meta={meta} />) },
     { path: '/verify-phone', element: gated(() => <VerifyPhonePage />) },
+    { path: '/mfa', element: gated(signedOutOnly(({ meta }) => <MfaPage meta={meta} />)) },
+    { path: '/security', element: gated(signedInOnly(({ meta, user }) => <SecurityPage meta={meta} user={user} />)) },
     { path: '/consent', element: gated(({ user }) => <ConsentPage user={user} />) },
     { path: '*', element: <Navigate to={withRoundTrip('/')} replace /> },
   ],

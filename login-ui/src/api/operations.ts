@@ -37,11 +37,22 @@ export async function resetPassword(
   return (await graphql<{ reset_password: MessageAnswer }>(RESET_PASSWORD, { params })).reset_password;
 }
 
-export async function verifyOtp(params: { phone_number: string; otp: string; state?: string }): Promise<AuthAnswer> {
+/**
+ * A texted code (phone verification), or a second factor: with the mfa cookie an email or SMS code, or with
+ * `is_totp` an authenticator-app or recovery code; a signed-in caller with `is_totp` confirms an enrolment.
+ */
+export async function verifyOtp(params: {
+  otp: string;
+  phone_number?: string;
+  email?: string;
+  is_totp?: boolean;
+  state?: string;
+}): Promise<AuthAnswer> {
   return (await graphql<{ verify_otp: AuthAnswer }>(VERIFY_OTP, { params })).verify_otp;
 }
 
-export async function resendOtp(params: { phone_number: string; state?: string }): Promise<MessageAnswer> {
+/** A new texted code, or (with the mfa cookie) a new code of an email or SMS challenge. */
+export async function resendOtp(params: { phone_number?: string; email?: string; state?: string }): Promise<MessageAnswer> {
   return (await graphql<{ resend_otp: MessageAnswer }>(RESEND_OTP, { params })).resend_otp;
 }
 

@@ -10,6 +10,10 @@ export interface SessionUser {
   nickname?: string | null;
   email_verified: boolean;
   phone_number_verified: boolean;
+  /** The verified second factors (reference.md User: totp, webauthn, email_otp, sms_otp). */
+  enrolled_mfa_methods?: string[] | null;
+  /** The person's own "ask for a second factor at sign-in" switch (update_profile). */
+  is_multi_factor_auth_enabled?: boolean | null;
 }
 
 export interface Meta extends SocialFlags {
@@ -20,12 +24,33 @@ export interface Meta extends SocialFlags {
   is_magic_link_login_enabled: boolean;
   is_email_verification_enabled: boolean;
   is_phone_verification_enabled: boolean;
+  /** Second factors this instance offers (reference.md Meta); a screen for one that is off is never shown. */
+  is_multi_factor_auth_enabled: boolean;
+  is_totp_mfa_enabled: boolean;
+  is_email_otp_mfa_enabled: boolean;
+  is_sms_otp_mfa_enabled: boolean;
+  is_webauthn_enabled: boolean;
+  is_mfa_enforced: boolean;
 }
 
-/** AuthResponse as selected: a user, and the phone-code screen flag when no session was issued yet. */
-export interface AuthAnswer {
-  message: string;
+/**
+ * The flags of AuthResponse that ask for a further step instead of a session (reference.md "Types"): the
+ * second-factor challenges and the first-time offer of one. The mfa cookie that goes with them is HttpOnly,
+ * so these flags are all the page knows of the pending step.
+ */
+export interface MfaFlags {
+  should_show_email_otp_screen?: boolean | null;
   should_show_mobile_otp_screen?: boolean | null;
+  should_show_totp_screen?: boolean | null;
+  should_offer_webauthn_mfa_verify?: boolean | null;
+  should_offer_webauthn_mfa_setup?: boolean | null;
+  should_offer_email_otp_mfa_setup?: boolean | null;
+  should_offer_sms_otp_mfa_setup?: boolean | null;
+}
+
+/** AuthResponse as selected: a user, or the flags of the step still missing when no session was issued. */
+export interface AuthAnswer extends MfaFlags {
+  message: string;
   user?: SessionUser | null;
 }
 

@@ -11,14 +11,17 @@ export interface IdentifierFieldProps extends Omit<TextInputProps, 'label' | 'ty
   modes: IdentifierModes;
   /** "username" on sign-in (password managers pair it with the password), "email"/"tel" on sign-up. */
   purpose: 'sign-in' | 'sign-up';
+  /** Offer the site's passkeys in this field's suggestions (WebAuthn conditional mediation: `webauthn` token). */
+  passkeyAutofill?: boolean;
 }
 
-export const IdentifierField = forwardRef<HTMLInputElement, IdentifierFieldProps>(function IdentifierField({ modes, purpose, ...props }, ref) {
+export const IdentifierField = forwardRef<HTMLInputElement, IdentifierFieldProps>(function IdentifierField({ modes, purpose, passkeyAutofill, ...props }, ref) {
   const { t } = useTranslation();
   const both = modes.email && modes.phone;
   const label = both ? t('fields.emailOrPhone') : modes.phone ? t('fields.phone') : t('fields.email');
   const type = both ? 'text' : modes.phone ? 'tel' : 'email';
-  const autoComplete = purpose === 'sign-in' ? 'username' : modes.phone && !modes.email ? 'tel' : 'email';
+  const base = purpose === 'sign-in' ? 'username' : modes.phone && !modes.email ? 'tel' : 'email';
+  const autoComplete = passkeyAutofill ? `${base} webauthn` : base;
   const placeholder = modes.email ? t('fields.emailPlaceholder') : t('fields.phonePlaceholder');
   return (
     <TextInput

@@ -17,9 +17,11 @@ import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
-import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
 import { PasswordField } from '../password/password-field.tsx';
 import { SocialButtons } from '../social/social-buttons.tsx';
+import { isMfaStep } from '../mfa/mfa-step.ts';
+import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
+import { PasskeySignInButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
 
 interface LoginValues {
@@ -30,16 +32,18 @@ interface LoginValues {
 export function LoginPage({ meta }: { meta: Meta }) {
   const { t } = useTranslation();
   const modes = identifierModes(meta);
-  const finishSignIn = useFinishSignIn();
+  const onAnswer = useSignInAnswer();
+  const passkeys = meta.is_webauthn_enabled;
+  const autofill = usePasskeyAutofill(passkeys);
   const { register, handleSubmit, formState } = useForm<LoginValues>({ defaultValues: { identifier: '', password: '' } });
   const mutation = useMutation({
     mutationFn: async (input: { who: Identifier; password: string }) => {
       const answer = await login({ ...input.who, password: input.password });
-      // A further step this page does not offer yet (a second factor): say so in the server's words.
-      if (!answer.user) throw new ApiError(answer.message, 'INCOMPLETE');
-      return answer.user;
+      // A signed-in user or a second factor to pass (useSignInAnswer); anything else in the server's words.
+      if (!answer.user && !isMfaStep(answer)) throw new ApiError(answer.message, 'INCOMPLETE');
+      return answer;
     },
-    onSuccess: (user) => finishSignIn(user),
+    onSuccess: (answer, input) => onAnswer(answer, input.who),
   });
   const onSubmit = handleSubmit((values) => {
     const who = parseIdentifier(values.identifier, modes);
@@ -63,6 +67,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
       {passwordEnabled ? (
         <form onSubmit={onSubmit} noValidate aria-label={t('login.submit')}>
           <Stack gap="md">
+            <FormError title={t('passkeys.signInFailed')} error={autofill.error} />
             <FormError
               title={t('login.failed')}
               error={mutation.error}
@@ -71,6 +76,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
             <IdentifierField
               modes={modes}
               purpose="sign-in"
+              passkeyAutofill={passkeys}
               autoFocus
               error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
               {...register('identifier', identifierRules(modes))}
@@ -103,7 +109,13 @@ export function LoginPage({ meta }: { meta: Meta }) {
           </Button>
         </>
       ) : null}
-      <SocialButtons meta={meta} showDivider={passwordEnabled && !meta.is_magic_link_login_enabled} />
+      {passkeys ? (
+        <>
+          {passwordEnabled && !meta.is_magic_link_login_enabled ? <Divider label={t('login.or')} labelPosition="center" /> : null}
+          <PasskeySignInButton />
+        </>
+      ) : null}
+      <SocialButtons meta={meta} showDivider={passwordEnabled && !meta.is_magic_link_login_enabled && !passkeys} />
     </AuthLayout>
   );
 }

@@ -5,7 +5,8 @@
  */
 import { Avatar, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { IconLogout } from '@tabler/icons-react';
+import { IconLogout, IconShieldLock } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';
@@ -13,6 +14,7 @@ import { logout } from '../api/operations.ts';
 import { ConnectedApps } from '../consent/connected-apps.tsx';
 import { setSignedOut } from '../api/queries.ts';
 import type { SessionUser } from '../api/types.ts';
+import { withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 
@@ -88,6 +90,9 @@ export function SignedInPage({ user }: { user: SessionUser }) {
             <ContactRow label={t('signedIn.phone')} value={user.phone_number} badge={verification(user.phone_number_verified)} testId="signed-in-phone" />
           ) : null}
         </Stack>
+        <Button component={Link} to={withRoundTrip('/security')} variant="light" leftSection={<IconShieldLock size={18} />}>
+          {t('signedIn.security')}
+        </Button>
         <ConnectedApps />
         <FormError title={t('signedIn.logoutFailed')} error={signOut.error} />
         <Button variant="default" leftSection={<IconLogout size={18} />} loading={signOut.isPending} onClick={() => signOut.mutate()}>

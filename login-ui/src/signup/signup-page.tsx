@@ -20,7 +20,7 @@ import { FormError } from '../layout/form-error.tsx';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
-import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
+import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { SocialButtons } from '../social/social-buttons.tsx';
 
 interface SignupValues extends NewPasswordValues {
@@ -31,7 +31,7 @@ export function SignupPage({ meta }: { meta: Meta }) {
   const { t } = useTranslation();
   const modes = identifierModes(meta);
   const navigate = useNavigate();
-  const finishSignIn = useFinishSignIn();
+  const onAnswer = useSignInAnswer();
   const { register, handleSubmit, watch, formState } = useForm<SignupValues>({
     defaultValues: { identifier: '', password: '', confirm_password: '' },
   });
@@ -43,8 +43,9 @@ export function SignupPage({ meta }: { meta: Meta }) {
         void navigate(withRoundTrip('/verify-phone'), { state: { phone: input.who.phone_number, sent: true } });
       } else if (input.who.email !== undefined && !answer.user?.email_verified && meta.is_email_verification_enabled) {
         void navigate(withRoundTrip('/check-email'), { state: { email: input.who.email, message: answer.message } });
-      } else if (answer.user) {
-        finishSignIn(answer.user);
+      } else {
+        // A session, or a first-time MFA offer when the instance enforces it.
+        onAnswer(answer, input.who);
       }
     },
   });

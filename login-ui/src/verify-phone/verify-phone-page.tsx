@@ -18,7 +18,7 @@ import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
-import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
+import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 
 const PHONE_ONLY = { email: false, phone: true };
 
@@ -69,13 +69,12 @@ function PhoneForm({ onSent }: { onSent: (phone: string) => void }) {
 
 function CodeForm({ phone, onChangeNumber }: { phone: string; onChangeNumber: () => void }) {
   const { t } = useTranslation();
-  const finishSignIn = useFinishSignIn();
+  const onAnswer = useSignInAnswer();
   const { register, handleSubmit, formState } = useForm<{ otp: string }>({ defaultValues: { otp: '' } });
   const verify = useMutation({
     mutationFn: (otp: string) => verifyOtp({ phone_number: phone, otp }),
-    onSuccess: (answer) => {
-      if (answer.user) finishSignIn(answer.user);
-    },
+    // A session, or (a user with a second factor) on to the MFA step.
+    onSuccess: (answer) => onAnswer(answer, { phone_number: phone }),
   });
   const resend = useMutation({ mutationFn: () => resendOtp({ phone_number: phone }) });
   return (

@@ -1,0 +1,67 @@
+/**
+ * The second-factor challenge of a sign-in (specification part 4.1 login "MFA challenge flags"): one screen
+ * per method the server asked for, and a picker first when it offered several (reference.md AuthResponse:
+ * should_show_totp_screen, should_show_email_otp_screen, should_show_mobile_otp_screen,
+ * should_offer_webauthn_mfa_verify). "I lost my authenticator" (lock_mfa) is offered on the app and passkey
+ * screens only when there is no email or SMS code to fall back on, the one case the server allows it.
+ */
+import { Anchor, Stack } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppLink } from '../layout/app-link.tsx';
+import { AuthLayout } from '../layout/auth-layout.tsx';
+import { PasskeyChallenge } from '../passkeys/passkey-challenge.tsx';
+import { LockMfa } from './lock-mfa.tsx';
+import { MethodChoice } from './method-choice.tsx';
+import { challengesOf, type ChallengeMethod, type MfaStep } from './mfa-step.ts';
+import { OtpChallenge } from './otp-challenge.tsx';
+import { TotpChallenge } from './totp-challenge.tsx';
+
+const TITLES: Record<ChallengeMethod, string> = {
+  totp: 'mfa.totp.title',
+  webauthn: 'mfa.passkey.title',
+  email_otp: 'mfa.email.title',
+  sms_otp: 'mfa.sms.title',
+};
+
+export function ChallengePage({ step }: { step: MfaStep }) {
+  const { t } = useTranslation();
+  const methods = challengesOf(step.flags);
+  const [chosen, setChosen] = useState<ChallengeMethod | undefined>(methods.length === 1 ? methods[0] : undefined);
+  const hasCodeFallback = methods.includes('email_otp') || methods.includes('sms_otp');
+  const footer = (
+    <>
+      {chosen && methods.length > 1 ? (
+        <Anchor component="button" type="button" fz="sm" onClick={() => setChosen(undefined)}>
+          {t('mfa.otherMethod')}
+        </Anchor>
+      ) : null}
+      <AppLink to="/">{t('common.backToSignIn')}</AppLink>
+    </>
+  );
+
+  if (!chosen) {
+    return (
+      <AuthLayout title={t('mfa.pick.title')} subtitle={t('mfa.pick.subtitle')} footer={footer}>
+        <MethodChoice
+          label={t('mfa.pick.title')}
+          items={methods.map((method) => ({ method, title: t(`mfa.methods.${method}.title`), description: t(`mfa.methods.${method}.challenge`) }))}
+          onChoose={setChosen}
+        />
+      </AuthLayout>
+    );
+  }
+  // A code the sign-in already sent is waiting only when this was the one method offered.
+  const sendFirst = methods.length > 1;
+  return (
+    <AuthLayout title={t(TITLES[chosen])} subtitle={t(`${TITLES[chosen].replace(/\.title$/, '')}.subtitle`)} footer={footer}>
+      <Stack gap="md" data-testid={`mfa-${chosen}`}>
+        {chosen === 'totp' ? <TotpChallenge step={step} /> : null}
+        {chosen === 'webauthn' ? <PasskeyChallenge step={step} /> : null}
+        {chosen === 'email_otp' ? <OtpChallenge step={step} channel="email" sendFirst={sendFirst} /> : null}
+        {chosen === 'sms_otp' ? <OtpChallenge step={step} channel="sms" sendFirst={sendFirst} /> : null}
+        {(chosen === 'totp' || chosen === 'webauthn') && !hasCodeFallback ? <LockMfa step={step} /> : null}
+      </Stack>
+    </AuthLayout>
+  );
+}
