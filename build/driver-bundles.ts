@@ -4,8 +4,9 @@
  * heap as source:
  * - the drivers of MySQL/MariaDB (mysql2, with iconv-lite's code pages) and MongoDB (mongodb, bson,
  *   whatwg-url), loaded when MikroORM's dialect for that database first requires them;
- * - nodemailer (the first mail over SMTP), ioredis (--redis-url) and OpenFGA's DSL parser with ANTLR (the
- *   first model written as DSL), each imported lazily by the module that uses it.
+ * - nodemailer (the first mail over SMTP), ioredis (--redis-url), OpenFGA's DSL parser with ANTLR (the
+ *   first model written as DSL) and @simplewebauthn/server (the first passkey ceremony), each imported
+ *   lazily by the module that uses it.
  * A package can name subpaths the server imports directly (the DSL parser's generated parser class, which
  * fga/model/sll-prediction.ts adjusts): they come from the same asset, evaluated once, so they are the very
  * objects the package itself uses (build/driver-loader.ts).
@@ -23,6 +24,8 @@ export const SEPARATE_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   nodemailer: [],
   ioredis: [],
   '@openfga/syntax-transformer': ['dist/gen/OpenFGAParser.js'],
+  // Passkeys: the library and its ASN.1/X.509 packages, loaded by the first WebAuthn ceremony.
+  '@simplewebauthn/server': [],
 };
 
 const LOADER = join(import.meta.dirname, 'driver-loader.ts');

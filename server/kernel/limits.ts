@@ -18,6 +18,8 @@ export const LIMIT_BUCKETS = [
   'client_assertion_failure',
   /** Failed client secret authentications (client_secret_basic / _post) per client_id and per client IP. */
   'client_auth_failure',
+  /** Public passkey ceremonies (webauthn_login_options / _verify) per client IP: each writes or verifies. */
+  'webauthn_ceremony',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

@@ -21,6 +21,7 @@ import { clientsModule } from './clients/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { socialModule } from './social/index.ts';
 import { mfaModule } from './mfa/index.ts';
+import { webauthnModule } from './webauthn/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -40,4 +41,5 @@ export const MODULES: readonly ModuleManifest[] = [
   oauthModule,
   socialModule,
   mfaModule,
+  webauthnModule,
 ];

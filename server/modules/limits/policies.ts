@@ -58,5 +58,9 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // Registered secrets are 256 random bits, but the instance client's is the operator's choice: 30 failures per
     // 5 minutes per client_id and per IP. Not lower: the client_id is not secret, so anyone can spend its allowance.
     client_auth_failure: { points: 30, windowSeconds: 300, blockSeconds: 0, message: 'too many failed client authentications: try again later' },
+    // An anonymous passkey ceremony stores a challenge row and its answer costs a signature check: 60 public
+    // ceremony calls a minute per IP (one sign-in is two) bound the rows and the CPU one client can cause
+    // (OWASP ASVS 11.1.4), whatever --rate-limit-rps allows, and leave room for people behind one NAT.
+    webauthn_ceremony: { points: 60, windowSeconds: 60, blockSeconds: 0, message: 'too many passkey sign-in attempts: try again later' },
   };
 }

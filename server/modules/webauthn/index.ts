@@ -1,0 +1,28 @@
+/**
+ * Passkeys (WebAuthn; specification parts 3, 4.1 and 9): the credentials and ceremony challenges on
+ * storage, and the six passkey operations. A module of its own because its operations sit on both sides
+ * of sign-in (registration and management for a signed-in user, the ceremonies for anyone).
+ */
+import { defineModule } from '../manifest.ts';
+import { WebauthnCredential } from './webauthn-credential.entity.ts';
+import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
+import { webauthnRegistrationOptionsOp, webauthnRegistrationVerifyOp } from './registration.ops.ts';
+import { webauthnLoginOptionsOp, webauthnLoginVerifyOp } from './login.ops.ts';
+import { webauthnCredentialsOp, webauthnDeleteCredentialOp } from './credentials.ops.ts';
+
+export { WebauthnCredential, type WebauthnCredentialRow } from './webauthn-credential.entity.ts';
+export { WebauthnChallenge, type WebauthnChallengeRow } from './webauthn-challenge.entity.ts';
+export { deleteAllPasskeys, passkeysOf } from './passkeys.ts';
+
+export const webauthnModule = defineModule({
+  name: 'webauthn',
+  entities: [WebauthnCredential, WebauthnChallenge],
+  operations: [
+    webauthnRegistrationOptionsOp,
+    webauthnRegistrationVerifyOp,
+    webauthnLoginOptionsOp,
+    webauthnLoginVerifyOp,
+    webauthnCredentialsOp,
+    webauthnDeleteCredentialOp,
+  ],
+});
