@@ -5,7 +5,8 @@
  */
 
 const USER_FIELDS = `id email email_verified phone_number phone_number_verified given_name family_name nickname
-  signup_methods roles created_at updated_at revoked_timestamp is_multi_factor_auth_enabled`;
+  signup_methods roles created_at updated_at revoked_timestamp is_multi_factor_auth_enabled
+  enrolled_mfa_methods mfa_locked_at has_skipped_mfa_setup_at`;
 const PAGINATION_FIELDS = 'pagination { limit page offset total }';
 
 export const ADMIN_SESSION = 'query AdminSession { _admin_session { message } }';

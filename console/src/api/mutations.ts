@@ -38,3 +38,8 @@ export async function inviteMembers(emails: string[], redirectUri?: string): Pro
 export async function revokeSession(userId: string, sessionId: string): Promise<MessageAnswer> {
   return (await graphql<{ _revoke_session: MessageAnswer }>(REVOKE_SESSION, { params: { user_id: userId, id: sessionId } }))._revoke_session;
 }
+
+/** reference.md `_update_user` `reset_mfa`: clears every factor, recovery code, lock and skip of the user. */
+export async function resetMfa(id: string): Promise<AdminUser> {
+  return (await graphql<{ _update_user: AdminUser }>(UPDATE_USER, { params: { id, reset_mfa: true } }))._update_user;
+}

@@ -27,6 +27,11 @@ export interface AdminUser {
   updated_at?: number | null;
   revoked_timestamp?: number | null;
   is_multi_factor_auth_enabled?: boolean | null;
+  /** Verified second factors: totp, webauthn, email_otp, sms_otp (reference.md User). */
+  enrolled_mfa_methods?: string[] | null;
+  /** When the user reported losing their only factors (lock_mfa); an admin reset clears it. */
+  mfa_locked_at?: number | null;
+  has_skipped_mfa_setup_at?: number | null;
 }
 
 export interface UserSession {

@@ -1,4 +1,4 @@
-/** One user: details, roles, access (revoke / enable), sessions, and deletion. */
+/** One user: details, roles, second factors (reset), sessions, access (revoke / enable), and deletion. */
 import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { UserDetailsCard } from './user-details-card.tsx';
 import { UserRolesCard } from './user-roles-card.tsx';
 import { UserSessionsCard } from './user-sessions-card.tsx';
 import { UserAccessCard } from './user-access-card.tsx';
+import { UserMfaCard } from './user-mfa-card.tsx';
 
 export function UserPage() {
   const { t } = useTranslation();
@@ -39,6 +40,7 @@ export function UserPage() {
           <PageHeader title={userLabel(user.data)} description={displayName(user.data) || undefined} actions={<UserStatusBadge user={user.data} />} />
           <UserDetailsCard user={user.data} />
           <UserRolesCard user={user.data} />
+          <UserMfaCard user={user.data} />
           <UserSessionsCard userId={user.data.id} />
           <UserAccessCard user={user.data} />
         </>

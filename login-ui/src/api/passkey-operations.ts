@@ -49,13 +49,13 @@ export async function loginVerify(credential: string, state?: string): Promise<A
   return (await graphql<{ webauthn_login_verify: AuthAnswer }>(LOGIN_VERIFY, { credential, ...(state ? { state } : {}) })).webauthn_login_verify;
 }
 
-const CREDENTIALS = `query Passkeys { webauthn_credentials { id name transports created_at updated_at last_used_at } }`;
+const CREDENTIALS = `query Passkeys { webauthn_credentials { credentials { id name transports created_at updated_at last_used_at } } }`;
 
 export async function passkeys(): Promise<Passkey[]> {
-  return (await graphql<{ webauthn_credentials: Passkey[] }>(CREDENTIALS)).webauthn_credentials;
+  return (await graphql<{ webauthn_credentials: { credentials: Passkey[] } }>(CREDENTIALS)).webauthn_credentials.credentials;
 }
 
-const DELETE = `mutation DeletePasskey($id: ID!) { webauthn_delete_credential(params: {id: $id}) { message } }`;
+const DELETE = `mutation DeletePasskey($id: String!) { webauthn_delete_credential(params: {id: $id}) { message } }`;
 
 export async function deletePasskey(id: string): Promise<MessageAnswer> {
   return (await graphql<{ webauthn_delete_credential: MessageAnswer }>(DELETE, { id })).webauthn_delete_credential;

@@ -1,0 +1,92 @@
+/**
+ * The user's second factors (reference.md User: enrolled_mfa_methods, is_multi_factor_auth_enabled,
+ * mfa_locked_at, has_skipped_mfa_setup_at) and the administrator's way out for a person who lost them:
+ * `_update_user` with `reset_mfa` (specification part 3: a lock_mfa account needs admin recovery). The reset
+ * removes factors a person may still have, so it asks first.
+ */
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconLock, IconShieldOff } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { resetMfa } from '../api/mutations.ts';
+import { queryKeys } from '../api/queries.ts';
+import type { AdminUser } from '../api/types.ts';
+import { confirmDestructive } from '../common/confirm.tsx';
+import { formatTimestamp, userLabel } from '../common/format.ts';
+import { useAdminMutation } from '../common/use-admin-mutation.ts';
+import { SectionCard } from './section-card.tsx';
+
+export function UserMfaCard({ user }: { user: AdminUser }) {
+  const { t } = useTranslation();
+  const reset = useAdminMutation({
+    mutationFn: () => resetMfa(user.id),
+    invalidates: [queryKeys.users, queryKeys.user(user.id)],
+    successMessage: () => t('user.mfa.resetDone'),
+  });
+  const methods = user.enrolled_mfa_methods ?? [];
+  const nothingToReset = methods.length === 0 && !user.mfa_locked_at && !user.has_skipped_mfa_setup_at;
+
+  return (
+    <SectionCard title={t('user.mfa.title')} description={t('user.mfa.description')}>
+      <Stack gap="md" data-testid="user-mfa">
+        {user.mfa_locked_at ? (
+          <Alert color="orange" variant="light" icon={<IconLock size={18} />} title={t('user.mfa.lockedTitle')}>
+            {t('user.mfa.locked', { date: formatTimestamp(user.mfa_locked_at) })}
+          </Alert>
+        ) : null}
+        <Group gap="xs" wrap="wrap">
+          <Text size="sm" fw={600}>
+            {t('user.mfa.methods')}:
+          </Text>
+          {methods.length ? (
+            methods.map((method) => (
+              <Badge key={method} variant="light" color="teal" data-method={method}>
+                {t(`user.mfa.names.${method}`, { defaultValue: method })}
+              </Badge>
+            ))
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('user.mfa.none')}
+            </Text>
+          )}
+        </Group>
+        <Group gap="lg" wrap="wrap">
+          <Text size="sm">
+            {t('user.mfa.required')}: {user.is_multi_factor_auth_enabled ? t('common.on') : t('common.off')}
+          </Text>
+          {user.has_skipped_mfa_setup_at ? (
+            <Text size="sm" c="dimmed">
+              {t('user.mfa.skipped', { date: formatTimestamp(user.has_skipped_mfa_setup_at) })}
+            </Text>
+          ) : null}
+        </Group>
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Stack gap={2} maw={560}>
+            <Text fw={600} size="sm">
+              {t('user.mfa.resetTitle')}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('user.mfa.resetBody')}
+            </Text>
+          </Stack>
+          <Button
+            variant="light"
+            color="red"
+            leftSection={<IconShieldOff size={16} />}
+            loading={reset.isPending}
+            disabled={nothingToReset}
+            onClick={() =>
+              confirmDestructive({
+                title: t('user.mfa.resetConfirmTitle'),
+                body: t('user.mfa.resetConfirmBody', { user: userLabel(user) }),
+                confirmLabel: t('user.mfa.reset'),
+                onConfirm: () => reset.mutate(undefined),
+              })
+            }
+          >
+            {t('user.mfa.reset')}
+          </Button>
+        </Group>
+      </Stack>
+    </SectionCard>
+  );
+}
