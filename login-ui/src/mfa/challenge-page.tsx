@@ -51,8 +51,11 @@ export function ChallengePage({ step }: { step: MfaStep }) {
       </AuthLayout>
     );
   }
-  // A code the sign-in already sent is waiting only when this was the one method offered.
-  const sendFirst = methods.length > 1;
+  // When codes are the only factors the sign-in already sent the first one, by email when there is one
+  // (accounts/mfa-gate.ts); otherwise the screen asks for a code when it opens.
+  const codesOnly = methods.every((method) => method === 'email_otp' || method === 'sms_otp');
+  const sentAlready = codesOnly && chosen === (methods.includes('email_otp') ? 'email_otp' : 'sms_otp');
+  const sendFirst = !sentAlready;
   return (
     <AuthLayout title={t(TITLES[chosen])} subtitle={t(`${TITLES[chosen].replace(/\.title$/, '')}.subtitle`)} footer={footer}>
       <Stack gap="md" data-testid={`mfa-${chosen}`}>

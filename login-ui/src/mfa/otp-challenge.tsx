@@ -13,7 +13,7 @@ import { resendOtp, verifyOtp } from '../api/operations.ts';
 import { Notice } from '../layout/notice.tsx';
 import { CodeField, SIX_DIGITS } from './code-field.tsx';
 import { MfaError } from './mfa-error.tsx';
-import { whoFields, type MfaStep } from './mfa-step.ts';
+import type { MfaStep } from './mfa-step.ts';
 import { useCoolDown } from './use-cool-down.ts';
 import { useSignInAnswer } from './use-sign-in-answer.ts';
 
@@ -21,7 +21,9 @@ export function OtpChallenge({ step, channel, sendFirst }: { step: MfaStep; chan
   const { t } = useTranslation();
   const onAnswer = useSignInAnswer();
   const coolDown = useCoolDown();
-  const who = whoFields(step.who);
+  // The server tells the channel by the identifier sent (a phone number means SMS): send the login's email
+  // only for the email code and its phone number only for the texted one.
+  const who = channelWho(step, channel);
   const { register, handleSubmit, formState } = useForm<{ otp: string }>({ defaultValues: { otp: '' } });
   const verify = useMutation({
     mutationFn: (otp: string) => verifyOtp({ otp, ...who }),
@@ -68,4 +70,10 @@ export function OtpChallenge({ step, channel, sendFirst }: { step: MfaStep; chan
       </Stack>
     </form>
   );
+}
+
+function channelWho(step: MfaStep, channel: 'email' | 'sms'): { email?: string; phone_number?: string } {
+  if (channel === 'email' && step.who?.email) return { email: step.who.email };
+  if (channel === 'sms' && step.who?.phone_number) return { phone_number: step.who.phone_number };
+  return {};
 }
