@@ -30,11 +30,11 @@ describe('pool size and hashing concurrency', () => {
     assert.equal(preferredPoolSize(5000), 1024, 'libuv caps its pool at 1024');
   });
 
-  test('hashes handed to libuv: every thread of a pool no larger than the cores, plus one queued ahead', () => {
-    assert.equal(hashingConcurrency(2, 2), 3, 'the preferred pool on 2 cores: 2 hashing, 1 waiting in libuv');
-    assert.equal(hashingConcurrency(16, 16), 17);
+  test('hashes handed to libuv: every thread of a pool no larger than the cores, plus one queued ahead per thread', () => {
+    assert.equal(hashingConcurrency(2, 2), 4, 'the preferred pool on 2 cores: 2 hashing, 2 waiting in libuv');
+    assert.equal(hashingConcurrency(16, 16), 32);
     assert.equal(hashingConcurrency(1, 4), 2, 'a pool of one: one hashing, one waiting');
-    assert.equal(hashingConcurrency(3, 8), 4, "an operator's pool smaller than the cores");
+    assert.equal(hashingConcurrency(3, 8), 6, "an operator's pool smaller than the cores");
   });
 
   test('a pool larger than the cores keeps its spare threads: one hash per core, none queued ahead', () => {
@@ -132,12 +132,12 @@ describe('SlotQueue', () => {
 });
 
 describe('argon2 work goes through the slots', () => {
-  test('a pool thread that finishes a hash starts the queued one while the event loop is blocked', () => {
-    // A fresh process with the preferred pool of 2 threads hands three verifications to libuv, then blocks
-    // its event loop until the pool threads stop using CPU (read from /proc while blocked). The third must
-    // have run meanwhile, its thread having taken it from libuv's queue: then all three answer in the same
-    // turn once the loop is free. Were the third started by the event loop, it would answer a whole hash
-    // after the other two.
+  test('pool threads that finish a hash start the queued ones while the event loop is blocked', () => {
+    // A fresh process with the preferred pool of 2 threads hands four verifications to libuv, then blocks
+    // its event loop until the pool threads stop using CPU (read from /proc while blocked). The third and
+    // fourth must have run meanwhile, each thread having taken one from libuv's queue: then all four answer
+    // in the same turn once the loop is free. Were a queued one started by the event loop, it would answer
+    // a whole hash after the others.
     const script = [
       `const { readdirSync, readFileSync } = await import('node:fs');`,
       `const { hashPassword, verifyPassword } = await import(${JSON.stringify(join(ROOT, 'server', 'modules', 'passwords', 'index.ts'))});`,
@@ -151,7 +151,7 @@ describe('argon2 work goes through the slots', () => {
       `const stored = await hashPassword('Secret#123');`,
       `let began = performance.now(); await verifyPassword(stored, 'Secret#123'); const one = performance.now() - began;`,
       `const answeredAt = [];`,
-      `const work = [0, 1, 2].map((i) => verifyPassword(stored, 'Secret#123').then((ok) => { answeredAt[i] = performance.now(); return ok; }));`,
+      `const work = [0, 1, 2, 3].map((i) => verifyPassword(stored, 'Secret#123').then((ok) => { answeredAt[i] = performance.now(); return ok; }));`,
       `const handedToLibuv = argon2Slots().running;`,
       `const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);`,
       `sleep(one * 2);`,
@@ -171,10 +171,10 @@ describe('argon2 work goes through the slots', () => {
     });
     const answer = JSON.parse(out.trim()) as { handedToLibuv: number; results: boolean[]; spreadMs: number; oneMs: number };
     assert.equal(answer.handedToLibuv, hashingConcurrency(2, availableParallelism()));
-    assert.deepEqual(answer.results, [true, true, true]);
+    assert.deepEqual(answer.results, [true, true, true, true]);
     if (availableParallelism() >= 2) {
-      assert.equal(answer.handedToLibuv, 3, 'two hashing, one queued ahead');
-      assert.ok(answer.spreadMs < answer.oneMs / 2, `all three answered together (${answer.spreadMs.toFixed(1)} ms apart, one hash ${answer.oneMs.toFixed(1)} ms)`);
+      assert.equal(answer.handedToLibuv, 4, 'two hashing, two queued ahead');
+      assert.ok(answer.spreadMs < answer.oneMs / 2, `all four answered together (${answer.spreadMs.toFixed(1)} ms apart, one hash ${answer.oneMs.toFixed(1)} ms)`);
     }
   });
 

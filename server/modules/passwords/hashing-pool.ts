@@ -7,17 +7,20 @@
  * each other from the caches and adds 19 MiB each, it does not add throughput. Measured here on 2 vCPUs
  * with bench/argon2-ceiling.ts: 2 threads about 120 verifications/s, libuv's default of 4 threads about 62/s.
  *
- * So the pool has one thread per core (`preferredPoolSize`), and the process keeps one computation more
- * than that in libuv's queue (`hashingConcurrency`): when a thread finishes a hash it takes the waiting one
- * at once, on its own. With exactly one per thread (and a spare thread, as before), a finished hash left
- * its core without work until the event loop came round to start the next, which under load it does late:
- * it is then busy with other requests, or blocked in SQLite's commit fsync (storage/sqlite-dialect.ts), for
- * a millisecond or more each time, out of about 8-15 ms of hashing. The rest wait in order in this process
- * (SlotQueue), as libuv's queue held them before, so no request is refused or reordered; the timing of a
- * login for an unknown account stays that of a real one (the dummy verification takes a slot like any
- * other). The cost: under a login flood, other pool work (a first verification of a token by jose,
- * a file read, a DNS lookup) waits behind at most the one queued hash, never behind the whole line. Token
- * signing, the one pool job of every login before, is synchronous now (tokens/jws-sign.ts).
+ * So the pool has one thread per core (`preferredPoolSize`), and the process keeps as many computations
+ * again waiting in libuv's queue (`hashingConcurrency`, two per thread, as bench/argon2-ceiling.ts keeps
+ * them to measure the ceiling): when a thread finishes a hash it takes a waiting one at once, on its own.
+ * With one per thread, a finished hash left its core without work until the event loop came round to start
+ * the next, which under load it does late. With one queued ahead for the whole pool, the second thread to
+ * finish still waited: the event loop blocks in SQLite's commit fsync (storage/sqlite-dialect.ts,
+ * synchronous = FULL) for 1 to 7 ms per login on this machine, about as long as a hash (7-15 ms), and does
+ * some 3 ms of other work per login besides. One waiting per thread covers a stall as long as a hash for
+ * every thread. The rest wait in order in this process (SlotQueue), as libuv's queue held them before, so
+ * no request is refused or reordered; the timing of a login for an unknown account stays that of a real one
+ * (the dummy verification takes a slot like any other). The cost: under a login flood, other pool work (a
+ * first verification of a token by jose, a file read, a DNS lookup) waits behind at most one queued hash
+ * per thread (one hash's time, since the threads work through them side by side), never behind the whole
+ * line. Token signing, the one pool job of every login before, is synchronous now (tokens/jws-sign.ts).
  *
  * An operator's UV_THREADPOOL_SIZE larger than the cores keeps threads to spare: then one hash per core runs
  * and none is queued ahead (a queued hash would start on a spare thread and oversubscribe the cores).
@@ -42,12 +45,12 @@ export function preferredPoolSize(cores: number): number {
 }
 
 /**
- * Hashes handed to libuv at once. A pool no larger than the cores: every thread hashes and one more waits
- * in libuv's queue for the first thread to finish. A larger pool: one per core, the other threads spare.
+ * Hashes handed to libuv at once. A pool no larger than the cores: every thread hashes and one more per
+ * thread waits in libuv's queue. A larger pool: one per core, the other threads spare.
  */
 export function hashingConcurrency(poolSize: number, cores: number): number {
   const usableCores = Math.max(1, cores);
-  return poolSize <= usableCores ? poolSize + 1 : usableCores;
+  return poolSize <= usableCores ? poolSize * 2 : usableCores;
 }
 
 /**
