@@ -188,24 +188,27 @@ describe('meta reports only what is enforced', () => {
     admin: await (await fetch(`${on.baseUrl}/v1/admin/meta`, { headers: { 'x-service-admin-secret': ADMIN_SECRET } })).json(),
   });
 
-  test('the authenticator app is reported on; factors and enforcement not yet checked stay off, even with --enforce-mfa', async () => {
+  test('with --enforce-mfa: the authenticator app and enforcement are on; codes by email and SMS stay off without SMTP or an SMS provider', async () => {
     const { meta, admin } = await metaOf(server);
-    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled']) {
+    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_mfa_enforced']) {
       assert.equal(meta[flag], true, flag);
       assert.equal(admin[flag], true, `admin ${flag}`);
     }
-    for (const flag of ['is_mfa_enforced', 'is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled', 'is_webauthn_enabled']) {
+    for (const flag of ['is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled']) {
       assert.equal(meta[flag], false, flag);
       assert.equal(admin[flag], false, `admin ${flag}`);
     }
     assert.equal(admin.is_multi_factor_auth_service_enabled, true);
   });
 
-  test('--disable-totp-login and --disable-mfa turn the authenticator app off in meta', async () => {
-    for (const off of [withoutTotp, withoutMfa]) {
-      const { meta, admin } = await metaOf(off);
-      for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_mfa_enforced']) assert.equal(meta[flag], false, flag);
-      assert.equal(admin.is_multi_factor_auth_service_enabled, false);
+  test('--disable-totp-login turns the authenticator app off; --disable-mfa every factor', async () => {
+    const { meta: noTotp } = await metaOf(withoutTotp);
+    assert.equal(noTotp.is_totp_mfa_enabled, false);
+    assert.equal(noTotp.is_mfa_enforced, false, 'not enforced without --enforce-mfa');
+    const { meta, admin } = await metaOf(withoutMfa);
+    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_email_otp_mfa_enabled', 'is_sms_otp_mfa_enabled', 'is_webauthn_enabled', 'is_mfa_enforced']) {
+      assert.equal(meta[flag], false, flag);
     }
+    assert.equal(admin.is_multi_factor_auth_service_enabled, false);
   });
 });

@@ -10,6 +10,7 @@ import { findUserByEmail, findUserById, purgeUser, rolesForSignup, toPublicUser,
 import { purgeTokensForUser, revokeAllForUser } from '../tokens/index.ts';
 import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts';
 import { recordEvent } from '../events/index.ts';
+import { purgeMfaRecords } from '../mfa/index.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { createAccount } from './create-account.ts';
 
@@ -25,7 +26,7 @@ export const deleteUserOp = defineOperation({
   name: 'delete_user',
   admin: true,
   kind: 'mutation',
-  description: "Deletes a user by id with its sessions, tokens, OTP and verification data",
+  description: "Deletes a user by id with its sessions, tokens, OTP, verification and second-factor data",
   input: DeleteUserRequest,
   output: MessageResponse,
   auth: 'admin',
@@ -36,6 +37,7 @@ export const deleteUserOp = defineOperation({
     await purgeTokensForUser(ctx.em, user.id);
     await deleteVerificationsFor(ctx.em, { userId: user.id, email: user.email });
     await deleteOtpsFor(ctx.em, { userId: user.id, email: user.email, phone: user.phoneNumber });
+    await purgeMfaRecords(ctx.em, user.id);
     await purgeUser(ctx.em, user.id);
     recordEvent(ctx.em, 'user.deleted', { user: publicUser }, ctx.deps.clock);
     return { message: 'User deleted successfully' };

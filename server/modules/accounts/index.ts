@@ -7,6 +7,7 @@ import { passwordResetOperations } from './password-reset.ops.ts';
 import { tokenOperations } from './token.ops.ts';
 import { otpOperations } from './otp.ops.ts';
 import { mfaSetupOperations } from './mfa-setup.ops.ts';
+import { mfaOfferOperations } from './mfa-offer.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 import { defineModule } from '../manifest.ts';
 
@@ -19,6 +20,7 @@ export const accountOperations = [
   ...tokenOperations,
   ...otpOperations,
   ...mfaSetupOperations,
+  ...mfaOfferOperations,
 ];
 
 export { adminAccessOperations };

@@ -1,28 +1,85 @@
 /**
- * The MFA gate (specification part 3: the access token is withheld while a challenge is pending; part 4.1
- * login "returns ... MFA challenge flags"). When the first factor of a sign-in is done (a password, an
- * emailed link, a texted code), a user with a verified factor this instance offers gets a challenge instead
- * of tokens: the `mfa` cookie naming it (part 5) and `should_show_totp_screen`. verify_otp completes it
- * (accounts/mfa-verify.ts) with the login the first step decided. Everyone else signs in as before, so
- * integrations of users without a second factor see no change.
+ * The MFA gate, a step of every sign-in after its first factor (a password, an emailed link, a texted code)
+ * and before its tokens (specification part 3: the access token is withheld while an MFA challenge or a
+ * first-time offer is pending; part 4.1 login "returns ... MFA challenge flags"; part 5 the `mfa` cookie).
+ *
+ * - A user with a verified factor this instance offers is challenged: the `mfa` cookie, no token, and a flag
+ *   per factor (`should_show_totp_screen`, `should_offer_webauthn_mfa_verify`, `should_show_email_otp_screen`,
+ *   `should_show_mobile_otp_screen`). When codes by email or SMS are the user's only factors, the first code
+ *   leaves at once; otherwise the screen asks for one with resend_otp.
+ * - A user without one is offered to enrol (`should_offer_*_setup`, token withheld) when `--enforce-mfa` is on,
+ *   or when the user asked for a second factor (`is_multi_factor_auth_enabled`) and has not declined the offer
+ *   (skip_mfa_setup records that). The authenticator app is on offer whenever meta says `is_totp_mfa_enabled`.
+ * - Everyone else signs in as before, so integrations of users without a second factor see no change.
+ * - An account whose user reported their only factor lost (lock_mfa) signs in nowhere until an admin resets it.
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { mfaCookie } from '../../kernel/cookies.ts';
 import type { UserRow } from '../users/user.entity.ts';
-import { hasEnrolledMethod, openChallenge, totpEnabled, type NewChallenge } from '../mfa/index.ts';
+import { enabledMfaMethods, openChallenge, type MfaMethod, type NewChallenge } from '../mfa/index.ts';
 import type { AuthResponse } from './accounts.schema.ts';
 import type { LoginStep } from './login-flow.ts';
+import { sendMfaCode } from './mfa-codes.ts';
 
-export const MFA_CHALLENGE_MESSAGE = 'Proceed to the TOTP verification screen';
+export const MFA_CHALLENGE_MESSAGE = 'Second factor required: complete the MFA challenge';
+export const MFA_OFFER_MESSAGE = 'Set up a second factor to finish signing in';
+export const MFA_LOCKED_MESSAGE = 'multi-factor authentication is locked for this account: an administrator must reset it';
 
-/** The challenge answer when `user` must pass a second factor; undefined when the sign-in may complete. */
-export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, login: Omit<NewChallenge, 'userId' | 'stage'>): Promise<Static<typeof AuthResponse> | undefined> {
+type Answer = Static<typeof AuthResponse>;
+
+/** The enrolled factors of `user` this instance checks. */
+export function usableFactors(user: UserRow, offered: readonly MfaMethod[]): MfaMethod[] {
+  const enrolled = new Set(user.enrolledMfaMethods ?? []);
+  return offered.filter((method) => enrolled.has(method));
+}
+
+function challengeFlags(factors: readonly MfaMethod[]): Answer {
+  const has = (method: MfaMethod) => factors.includes(method) || undefined;
+  return {
+    message: MFA_CHALLENGE_MESSAGE,
+    should_show_totp_screen: has('totp'),
+    should_offer_webauthn_mfa_verify: has('webauthn'),
+    should_show_email_otp_screen: has('email_otp'),
+    should_show_mobile_otp_screen: has('sms_otp'),
+  };
+}
+
+/** The code methods on offer need somewhere to send the code: the user's own address or number. */
+function offerFlags(user: UserRow, offered: readonly MfaMethod[]): Answer {
+  const on = (method: MfaMethod, reachable = true) => (offered.includes(method) && reachable) || undefined;
+  return {
+    message: MFA_OFFER_MESSAGE,
+    should_offer_webauthn_mfa_setup: on('webauthn'),
+    should_offer_email_otp_mfa_setup: on('email_otp', Boolean(user.email)),
+    should_offer_sms_otp_mfa_setup: on('sms_otp', Boolean(user.phoneNumber)),
+  };
+}
+
+function offerWanted(ctx: HandlerContext, user: UserRow): boolean {
+  if (ctx.deps.config.enforceMfa) return true;
+  return Boolean(user.isMultiFactorAuthEnabled) && !user.hasSkippedMfaSetupAt;
+}
+
+/** The challenge or offer answer when `user` must pass the gate; undefined when the sign-in may complete. */
+export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, login: Omit<NewChallenge, 'userId' | 'stage'>): Promise<Answer | undefined> {
   const { config } = ctx.deps;
-  if (!totpEnabled(config) || !hasEnrolledMethod(user, 'totp')) return undefined;
-  const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'verify' });
+  if (config.disableMfa) return undefined;
+  if (user.mfaLockedAt) throw AppError.forbidden(MFA_LOCKED_MESSAGE);
+  const offered = enabledMfaMethods(config);
+  const factors = usableFactors(user, offered);
+  if (factors.length > 0) {
+    const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'verify' });
+    ctx.effects.setCookie(mfaCookie(config, cookie));
+    const codesOnly = factors.every((method) => method === 'email_otp' || method === 'sms_otp');
+    if (codesOnly) await sendMfaCode(ctx, user, factors[0] as 'email_otp' | 'sms_otp');
+    return challengeFlags(factors);
+  }
+  if (offered.length === 0 || !offerWanted(ctx, user)) return undefined;
+  const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'offer' });
   ctx.effects.setCookie(mfaCookie(config, cookie));
-  return { message: MFA_CHALLENGE_MESSAGE, should_show_totp_screen: true };
+  return offerFlags(user, offered);
 }
 
 /** The password login's step, after the account checks and before the tokens. */

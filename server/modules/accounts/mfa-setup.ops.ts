@@ -1,26 +1,40 @@
 /**
- * totp_mfa_setup (specification part 4.1 and part 3 "TOTP enrollment"): a signed-in user starts an
- * authenticator-app factor. The answer carries the new secret, its QR image and ten recovery codes, each
- * shown this once (only the sealed secret and the codes' digests are stored, modules/mfa); nothing is sent
- * anywhere. The factor counts once verify_otp with `is_totp` accepts a first code from the app, and from then
- * on every password login of the user asks for a code (accounts/mfa-gate.ts).
+ * The MFA setup operations (specification part 4.1; part 3 "TOTP enrollment" and "MFA enrollment created,
+ * unverified"), for a signed-in user adding a factor or for a user in a first-time offer (the `mfa` cookie of
+ * a pending offer; modules/mfa/mfa-authenticator.ts). Each starts an enrolment that verify_otp completes with
+ * a first right code (accounts/mfa-verify.ts); on the offer path that completion also issues the withheld
+ * sign-in.
+ * - totp_mfa_setup: a new secret, its QR image and ten recovery codes, each shown this once (only the sealed
+ *   secret and the codes' digests are stored); nothing is sent anywhere.
+ * - email_otp_mfa_setup / sms_otp_mfa_setup: a code to the account's own address or number.
  */
-import { defineOperation } from '../../ops/define.ts';
+import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { s, type Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { findUserById } from '../users/index.ts';
+import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
-import { beginTotpEnrolment, totpEnabled, totpUri } from '../mfa/index.ts';
+import { beginOtpEnrolment, beginTotpEnrolment, emailOtpEnabled, smsOtpEnabled, totpEnabled, totpUri, MFA_SESSION_REFUSAL, type OtpMethod } from '../mfa/index.ts';
 import { AuthResponse } from './accounts.schema.ts';
 import { callerUser } from './profile.ops.ts';
+import { checkResendCooldown, sendMfaCode } from './mfa-codes.ts';
 
 const optionalString = () => s.optional(s.string());
 
-/** reference.md: the MFA setup operations take `email?`, `phone_number?` (`state?`); a signed-in caller is itself. */
+/** reference.md: the MFA setup operations take `email?`, `phone_number?` (`state?`); the caller is itself. */
 export const MfaSetupRequest = s.object('MfaSetupRequest', {
   email: optionalString(),
   phone_number: optionalString(),
   state: optionalString(),
 });
+
+/** The signed-in user, or the user of the pending offer the `mfa` cookie names. */
+export async function enrollingUser(ctx: HandlerContext): Promise<UserRow> {
+  if (ctx.caller.kind !== 'mfa') return callerUser(ctx);
+  const user = await findUserById(ctx.em, ctx.caller.userId);
+  if (!user || user.deactivatedAt) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  return user;
+}
 
 export const totpMfaSetupOp = defineOperation({
   name: 'totp_mfa_setup',
@@ -29,11 +43,11 @@ export const totpMfaSetupOp = defineOperation({
   description: 'Starts an authenticator-app (TOTP) factor: a new secret, its QR image and recovery codes; completed by verify_otp with is_totp',
   input: MfaSetupRequest,
   output: AuthResponse,
-  auth: 'user',
+  auth: 'user_or_mfa_cookie',
   handler: async (_input: Static<typeof MfaSetupRequest>, ctx): Promise<Static<typeof AuthResponse>> => {
     const { config } = ctx.deps;
     if (!totpEnabled(config)) throw AppError.precondition('authenticator apps (TOTP) are disabled for this instance');
-    const user = await callerUser(ctx);
+    const user = await enrollingUser(ctx);
     const enrolment = await beginTotpEnrolment(ctx.em, ctx.deps, user.id);
     const account = user.email ?? user.phoneNumber ?? user.id;
     // qrcode loads with the first enrolment, not at start (most servers draw few QR codes).
@@ -48,4 +62,34 @@ export const totpMfaSetupOp = defineOperation({
   },
 });
 
-export const mfaSetupOperations = [totpMfaSetupOp];
+function codeSetupOp(name: 'email_otp_mfa_setup' | 'sms_otp_mfa_setup', method: OtpMethod) {
+  const channel = method === 'email_otp' ? 'email' : 'SMS';
+  return defineOperation({
+    name,
+    admin: false,
+    kind: 'mutation',
+    description: `Starts a second factor of one-time codes by ${channel} to the caller's own ${method === 'email_otp' ? 'address' : 'number'}; completed by verify_otp`,
+    input: MfaSetupRequest,
+    output: AuthResponse,
+    auth: 'user_or_mfa_cookie',
+    handler: async (_input: Static<typeof MfaSetupRequest>, ctx): Promise<Static<typeof AuthResponse>> => {
+      const enabled = method === 'email_otp' ? emailOtpEnabled(ctx.deps.config) : smsOtpEnabled(ctx.deps.config);
+      if (!enabled) throw AppError.precondition(`one-time codes by ${channel} are not available on this instance`);
+      const user = await enrollingUser(ctx);
+      await beginOtpEnrolment(ctx.em, ctx.deps.clock, user.id, method);
+      await checkResendCooldown(ctx, user.id, method);
+      await sendMfaCode(ctx, user, method);
+      return {
+        message: `A code was sent by ${channel}: confirm it with verify_otp`,
+        should_show_email_otp_screen: method === 'email_otp' || undefined,
+        should_show_mobile_otp_screen: method === 'sms_otp' || undefined,
+        user: toPublicUser(user),
+      };
+    },
+  });
+}
+
+export const emailOtpMfaSetupOp = codeSetupOp('email_otp_mfa_setup', 'email_otp');
+export const smsOtpMfaSetupOp = codeSetupOp('sms_otp_mfa_setup', 'sms_otp');
+
+export const mfaSetupOperations = [totpMfaSetupOp, emailOtpMfaSetupOp, smsOtpMfaSetupOp];

@@ -1,12 +1,14 @@
 /**
- * verify_otp with `is_totp` (specification part 4.1): either the second step of a login, or the first
- * code of a new authenticator app.
- * - With the `mfa` cookie (specification part 5): the login's challenge (accounts/mfa-gate.ts). A right code
- *   of the user's app, or one of their unused recovery codes, completes the login the password step began:
- *   session cookies and tokens as for any login, with the second factor in `amr` (tokens/claims.ts), and
- *   the `mfa` cookie cleared. Each attempt is counted (modules/mfa/mfa-challenge.ts).
- * - Without it, from a signed-in user (bearer token or session cookie): completes the enrolment that
- *   totp_mfa_setup started. No new tokens: the caller already has a session.
+ * verify_otp as the MFA step (specification part 4.1 verify_otp, "none or MFA cookie"; part 3 the MFA states):
+ * - With the `mfa` cookie of a challenge (stage `verify`): a right code of one of the user's factors (the
+ *   authenticator app or a recovery code with `is_totp`; an emailed or texted code without) completes the
+ *   sign-in the first step began (accounts/mfa-complete.ts).
+ * - With the cookie of a first-time offer (stage `offer`): the first right code of the factor the user
+ *   just set up verifies it and completes the sign-in.
+ * - Without it, from a signed-in user (bearer token or session cookie): the first right code of a factor
+ *   being added verifies it. No new tokens: the caller already has a session.
+ * Every attempt on a cookie counts against its challenge (five) and the user's hourly allowance
+ * (modules/mfa/mfa-challenge.ts).
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -15,58 +17,108 @@ import { MFA_COOKIE } from '../../kernel/cookies.ts';
 import { findUserByEmail, findUserByPhone, findUserById } from '../users/index.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import {
-  checkTotpFactor, liveChallenge, looksLikeRecoveryCode, spendAttempt, totpEnabled, useRecoveryCode, INVALID_MFA_CODE, MFA_SESSION_REFUSAL,
+  checkTotpFactor, confirmOtpFactor, liveChallenge, looksLikeRecoveryCode, pendingOtpMethods, spendAttempt, totpEnabled, useRecoveryCode,
+  INVALID_MFA_CODE, MFA_SESSION_REFUSAL, type MfaChallengeRow, type OtpMethod,
 } from '../mfa/index.ts';
+import { userCredentialsPresented } from '../tokens/index.ts';
 import type { AuthResponse, VerifyOTPRequest } from './accounts.schema.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
+import { codeFactorsOf, mfaCodeIsRight } from './mfa-codes.ts';
 
 type Input = Static<typeof VerifyOTPRequest>;
 type Answer = Static<typeof AuthResponse>;
 
+/** verify_otp with `is_totp`: the authenticator app (or a recovery code on a challenge). */
 export async function verifyTotp(input: Input, ctx: HandlerContext): Promise<Answer> {
   if (!totpEnabled(ctx.deps.config)) throw AppError.precondition('authenticator apps (TOTP) are disabled for this instance');
   const cookie = ctx.credentials.cookies[MFA_COOKIE];
-  if (cookie) return completeChallenge(input, ctx, cookie);
-  return completeEnrolment(input, ctx);
+  if (cookie) {
+    const challenge = await namedChallenge(ctx, input, cookie);
+    const code = input.otp.trim();
+    const { em, deps } = ctx;
+    if (challenge.stage === 'offer') {
+      await spendAttempt(em, deps, challenge, () => checkTotpFactor(em, deps, challenge.userId, code, { enrolment: true }));
+      return finishGatedLogin(ctx, challenge, 'totp');
+    }
+    let factor = 'totp';
+    await spendAttempt(em, deps, challenge, async () => {
+      if (await checkTotpFactor(em, deps, challenge.userId, code)) return true;
+      if (!looksLikeRecoveryCode(code) || !(await useRecoveryCode(em, deps, challenge.userId, code))) return false;
+      factor = 'recovery_code';
+      return true;
+    });
+    return finishGatedLogin(ctx, challenge, factor);
+  }
+  const userId = await signedInUserId(ctx);
+  await guarded(ctx, userId, () => checkTotpFactor(ctx.em, ctx.deps, userId, input.otp.trim(), { enrolment: true }));
+  return enrolled(ctx, userId, 'Authenticator app verified: every login now asks for a code from it');
 }
 
-/** The user named by email or phone number in the input, when the input names one. */
-async function namedUserId(ctx: HandlerContext, input: Input): Promise<string | undefined> {
-  if (input.email) return (await findUserByEmail(ctx.em, input.email))?.id ?? '';
-  if (input.phone_number) return (await findUserByPhone(ctx.em, input.phone_number))?.id ?? '';
-  return undefined;
-}
-
-async function completeChallenge(input: Input, ctx: HandlerContext, cookie: string): Promise<Answer> {
-  const { em, deps } = ctx;
-  const challenge = await liveChallenge(em, deps, cookie, 'verify');
-  // The SDK sends the email or phone number of the login; a different account is not this challenge's.
-  const named = await namedUserId(ctx, input);
-  if (named !== undefined && named !== challenge.userId) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+/**
+ * verify_otp without `is_totp` on the MFA path: answers undefined when the request is not on it (no `mfa`
+ * cookie, and no signed-in user with a code factor waiting for its first code), so the caller goes on with
+ * phone verification (accounts/otp.ops.ts).
+ */
+export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<Answer | undefined> {
+  const cookie = ctx.credentials.cookies[MFA_COOKIE];
   const code = input.otp.trim();
-  let factor = 'totp';
-  await spendAttempt(em, deps, challenge, async () => {
-    if (await checkTotpFactor(em, deps, challenge.userId, code)) return true;
-    if (!looksLikeRecoveryCode(code) || !(await useRecoveryCode(em, deps, challenge.userId, code))) return false;
-    factor = 'recovery_code';
-    return true;
-  });
-  return finishGatedLogin(ctx, challenge, factor);
+  if (cookie) {
+    const challenge = await namedChallenge(ctx, input, cookie);
+    const user = await findUserById(ctx.em, challenge.userId);
+    if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+    const method = pickMethod(await codeFactorsOf(ctx, challenge, user), input);
+    await spendAttempt(ctx.em, ctx.deps, challenge, async () => {
+      if (!method || !(await mfaCodeIsRight(ctx, challenge.userId, method, code))) return false;
+      if (challenge.stage === 'offer') await confirmOtpFactor(ctx.em, ctx.deps.clock, challenge.userId, method);
+      return true;
+    });
+    return finishGatedLogin(ctx, challenge, method);
+  }
+  if (!userCredentialsPresented(ctx)) return undefined;
+  const userId = await signedInUserId(ctx);
+  const method = pickMethod(await pendingOtpMethods(ctx.em, userId), input);
+  if (!method) return undefined;
+  await guarded(ctx, userId, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
+  return enrolled(ctx, userId, `${method === 'email_otp' ? 'Email' : 'SMS'} codes verified: they can now serve as a second factor`);
 }
 
-async function completeEnrolment(input: Input, ctx: HandlerContext): Promise<Answer> {
-  const { em, deps } = ctx;
-  const authenticate = deps.authenticators.user;
+/** Of the code methods that could be meant, the one the input names (a phone number means SMS). */
+function pickMethod(candidates: readonly OtpMethod[], input: Input): OtpMethod | undefined {
+  if (input.phone_number && candidates.includes('sms_otp')) return 'sms_otp';
+  if (input.email && candidates.includes('email_otp')) return 'email_otp';
+  return candidates[0];
+}
+
+/** The cookie's live challenge; the SDK sends the login's email or phone number, and another account's is refused. */
+async function namedChallenge(ctx: HandlerContext, input: Input, cookie: string): Promise<MfaChallengeRow> {
+  const challenge = await liveChallenge(ctx.em, ctx.deps, cookie);
+  let named: string | undefined;
+  if (input.email) named = (await findUserByEmail(ctx.em, input.email))?.id ?? '';
+  else if (input.phone_number) named = (await findUserByPhone(ctx.em, input.phone_number))?.id ?? '';
+  if (named !== undefined && named !== challenge.userId) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  return challenge;
+}
+
+async function signedInUserId(ctx: HandlerContext): Promise<string> {
+  const authenticate = ctx.deps.authenticators.user;
   if (!authenticate) throw new Error('no user authenticator');
   const caller = await authenticate(ctx).catch(() => {
     throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
   });
   if (caller.kind !== 'user') throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
-  const guessKey = `mfa:${caller.userId}`;
-  await deps.limits.consume('otp_guess', guessKey);
-  if (!(await checkTotpFactor(em, deps, caller.userId, input.otp.trim(), { enrolment: true }))) throw AppError.invalid(INVALID_MFA_CODE);
-  await deps.limits.reset('otp_guess', guessKey);
-  const user = await findUserById(em, caller.userId);
+  return caller.userId;
+}
+
+/** A signed-in enrolment's check, under the user's hourly allowance of wrong codes. */
+async function guarded(ctx: HandlerContext, userId: string, check: () => Promise<boolean>): Promise<void> {
+  const guessKey = `mfa:${userId}`;
+  await ctx.deps.limits.consume('otp_guess', guessKey);
+  if (!(await check())) throw AppError.invalid(INVALID_MFA_CODE);
+  await ctx.deps.limits.reset('otp_guess', guessKey);
+}
+
+async function enrolled(ctx: HandlerContext, userId: string, message: string): Promise<Answer> {
+  const user = await findUserById(ctx.em, userId);
   if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
-  return { message: 'Authenticator app verified: every login now asks for a code from it', user: toPublicUser(user) };
+  return { message, user: toPublicUser(user) };
 }

@@ -2,7 +2,8 @@
  * verify_otp and resend_otp (specification part 4.1): the SMS code of phone verification at signup
  * (--enable-phone-verification), where a verified code marks the phone number verified and signs the user
  * in (session cookies as for login; specification part 5); and, with `is_totp`, the authenticator app's
- * code, which completes a login's MFA challenge or a new app's enrolment (mfa-verify.ts).
+ * code, which completes a login's MFA challenge or a new app's enrolment; with the `mfa` cookie, or from a
+ * signed-in user adding a factor, an emailed or texted second-factor code (mfa-verify.ts).
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse, type Static } from '../../ops/schema.ts';
@@ -12,7 +13,9 @@ import { consumeOtp } from '../verification/index.ts';
 import { AuthResponse, ResendOTPRequest, VerifyOTPRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
 import { enqueueMessage } from '../messages/index.ts';
-import { verifyTotp } from './mfa-verify.ts';
+import { MFA_COOKIE } from '../../kernel/cookies.ts';
+import { verifyMfaCode, verifyTotp } from './mfa-verify.ts';
+import { resendMfaCode } from './mfa-resend.ts';
 import { secondFactorChallenge } from './mfa-gate.ts';
 
 const PURPOSE = 'verify_otp';
@@ -34,6 +37,8 @@ export const verifyOtpOp = defineOperation({
   transaction: false,
   handler: async (input: Static<typeof VerifyOTPRequest>, ctx) => {
     if (input.is_totp) return verifyTotp(input, ctx);
+    const gated = await verifyMfaCode(input, ctx);
+    if (gated) return gated;
     const user = await userOf(ctx, input);
     if (!user) throw AppError.invalid('invalid or expired otp');
     const { clock } = ctx.deps;
@@ -64,11 +69,13 @@ export const resendOtpOp = defineOperation({
   name: 'resend_otp',
   admin: false,
   kind: 'mutation',
-  description: 'Sends a fresh one-time code',
+  description: 'Sends a fresh one-time code (phone verification, or with the mfa cookie the second factor\'s code)',
   input: ResendOTPRequest,
   output: MessageResponse,
   auth: 'public',
   handler: async (input, ctx) => {
+    // With the `mfa` cookie: a fresh second-factor code to the account's own address or number.
+    if (ctx.credentials.cookies[MFA_COOKIE]) return resendMfaCode(input, ctx);
     if (!input.email && !input.phone_number) throw AppError.invalid('email or phone_number is required');
     // The same answer whether or not the account exists or waits for a code (OWASP ASVS 2.5.x): the outbox
     // worker decides whether the number gets a code.

@@ -13,6 +13,8 @@ import { createAccount } from './create-account.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
 import { AuthResponse, SignUpRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
+import { secondFactorChallenge } from './mfa-gate.ts';
+import { recordEvent } from '../events/index.ts';
 import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
 
 type SignUpInput = Static<typeof SignUpRequest>;
@@ -83,6 +85,13 @@ async function register(
   if (method === 'mobile_basic_auth' && config.enablePhoneVerification) {
     await sendPhoneCode(ctx, user);
     return { message: 'Signed up successfully. Verify your phone number to sign in', should_show_mobile_otp_screen: true, user: publicUser };
+  }
+  // Under --enforce-mfa a new account is offered a second factor before its first token, like any sign-in
+  // (accounts/mfa-gate.ts); the signup itself is recorded either way.
+  const offer = await secondFactorChallenge(ctx, user, { roles, scope: input.scope ?? [], loginMethod: method });
+  if (offer) {
+    recordEvent(ctx.em, 'user.signup', { user: publicUser, auth_recipe: method }, ctx.deps.clock);
+    return { ...offer, user: publicUser };
   }
   return completeLogin(ctx, user, {
     roles,

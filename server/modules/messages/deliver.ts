@@ -12,10 +12,11 @@ import type { Deps } from '../../kernel/deps.ts';
 import type { Mailer } from '../email/index.ts';
 import type { SmsProvider } from '../sms/index.ts';
 import { findUserByEmail, findUserById, findUserByPhone, rolesForLogin, rolesForSignup, toPublicUser, type UserRow } from '../users/index.ts';
-import { storeOtpSms, storeVerificationEmail } from '../verification/index.ts';
+import { storeOtpEmail, storeOtpSms, storeVerificationEmail } from '../verification/index.ts';
+import { factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS } from '../mfa/otp-factor.ts';
 import { createAccount } from '../accounts/create-account.ts';
 import type { MessageJobRow } from './message-job.entity.ts';
-import type { CodeFlow, LinkFlow } from './flows.ts';
+import { MFA_CODE_FLOW, type CodeFlow, type LinkFlow } from './flows.ts';
 
 export interface DeliveryDeps {
   deps: Deps;
@@ -95,13 +96,33 @@ async function prepareCode(em: EntityManager, delivery: DeliveryDeps, job: Messa
 }
 
 /**
+ * A second factor's code: only while the account still owns the destination and still has (or is
+ * enrolling) the factor of that channel, so a code never goes to an address the user has since changed.
+ */
+async function prepareMfaCode(em: EntityManager, delivery: DeliveryDeps, job: MessageJobRow): Promise<(() => Promise<void>) | null> {
+  const { deps } = delivery;
+  const user = await ownerOf(em, job);
+  if (!user || user.revokedAt) return null;
+  const method = job.channel === 'email' ? 'email_otp' : 'sms_otp';
+  if (!(await factorOf(em, user.id, method))) return null;
+  const code = { userId: user.id, purpose: MFA_OTP_PURPOSE[method], ttlSeconds: MFA_OTP_TTL_SECONDS };
+  if (job.channel === 'email') {
+    return storeOtpEmail(em, { ...deps, mailer: delivery.mailer }, { ...code, email: user.email!, user: toPublicUser(user) });
+  }
+  return storeOtpSms(em, { ...deps, sms: delivery.sms }, { ...code, phone: user.phoneNumber! });
+}
+
+function prepare(em: EntityManager, delivery: DeliveryDeps, job: MessageJobRow): Promise<(() => Promise<void>) | null> {
+  if (job.flow === MFA_CODE_FLOW) return prepareMfaCode(em, delivery, job);
+  return job.channel === 'email' ? prepareLink(em, delivery, job) : prepareCode(em, delivery, job);
+}
+
+/**
  * Prepares one job in its own transaction (account, token or code committed before anything is sent, so
  * a link never arrives for a request that was not stored) and sends after the commit: no transaction
  * spans the network call (storage/types.ts rule 9).
  */
 export async function deliverMessage(delivery: DeliveryDeps, job: MessageJobRow): Promise<void> {
-  const send = await delivery.deps.storage.fork().transactional((em) =>
-    job.channel === 'email' ? prepareLink(em, delivery, job) : prepareCode(em, delivery, job),
-  );
+  const send = await delivery.deps.storage.fork().transactional((em) => prepare(em, delivery, job));
   if (send) await send();
 }

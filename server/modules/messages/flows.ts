@@ -10,6 +10,12 @@ import { missingSmsFlags } from '../sms/index.ts';
 export const LINK_FLOWS = ['basic_auth_signup', 'update_email', 'invite_member', 'magic_link_login', 'forgot_password'] as const;
 export const CODE_FLOWS = ['verify_otp', 'forgot_password'] as const;
 
+/**
+ * A second factor's code (modules/mfa/otp-factor.ts), by email or SMS to the address or number of the
+ * account the request authenticated; never started by a stranger.
+ */
+export const MFA_CODE_FLOW = 'mfa_otp';
+
 export type LinkFlow = (typeof LINK_FLOWS)[number];
 export type CodeFlow = (typeof CODE_FLOWS)[number];
 export type Channel = 'email' | 'sms';

@@ -4,7 +4,7 @@
  */
 import { s, type Static } from '../../ops/schema.ts';
 import type { Config } from '../../config/flags.ts';
-import { totpEnabled } from '../mfa/mfa-flags.ts';
+import { enabledMfaMethods } from '../mfa/mfa-flags.ts';
 
 const metaFields = {
   version: s.string(),
@@ -45,12 +45,11 @@ export const AdminMeta = s.object('AdminMeta', {
 });
 
 export function buildMeta(config: Config, version: string): Static<typeof Meta> {
-  // Report what the instance does (specification part 4.1 meta): a client told of a factor the server does
-  // not check would show screens that lead nowhere, and an operator would believe accounts are protected
-  // when they are not. The authenticator app (TOTP) is enrolled and asked for at login (accounts/mfa-gate.ts);
-  // email and SMS codes as a second factor, passkeys as one, and enforcement (--enforce-mfa) are not yet, so
-  // they stay false whatever the flags say.
-  const totp = totpEnabled(config);
+  // Report what the instance does (specification part 4.1 meta): the same functions the MFA gate asks
+  // (accounts/mfa-gate.ts), so a client is never told of a factor the server would not check, and an
+  // operator is never told accounts are protected when they are not. Email and SMS codes count only where
+  // their channel can deliver (mfa-flags.ts).
+  const offered = enabledMfaMethods(config);
   const notYet = false;
   return {
     version,
@@ -70,16 +69,17 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
     is_magic_link_login_enabled: config.enableMagicLinkLogin,
     is_sign_up_enabled: config.enableSignup,
     is_strong_password_enabled: config.enableStrongPassword,
-    is_multi_factor_auth_enabled: totp,
+    is_multi_factor_auth_enabled: offered.length > 0,
     is_mobile_basic_authentication_enabled: config.enableMobileBasicAuthentication,
     is_phone_verification_enabled: config.enablePhoneVerification,
     // Home-realm discovery needs verified organization domains, which arrive with the organizations issue.
     is_org_discovery_enabled: false,
-    is_totp_mfa_enabled: totp,
-    is_email_otp_mfa_enabled: notYet,
-    is_sms_otp_mfa_enabled: notYet,
+    is_totp_mfa_enabled: offered.includes('totp'),
+    is_email_otp_mfa_enabled: offered.includes('email_otp'),
+    is_sms_otp_mfa_enabled: offered.includes('sms_otp'),
     is_webauthn_enabled: notYet,
-    is_mfa_enforced: notYet,
+    // Enforcement needs a factor to enrol: with none on offer the gate lets everyone through.
+    is_mfa_enforced: config.enforceMfa && !config.disableMfa && offered.length > 0,
   };
 }
 
@@ -90,6 +90,6 @@ export function buildAdminMeta(config: Config, version: string): Static<typeof A
     default_roles: config.defaultRoles,
     protected_roles: config.protectedRoles,
     // Whether any second factor is offered: the same function buildMeta reports.
-    is_multi_factor_auth_service_enabled: totpEnabled(config),
+    is_multi_factor_auth_service_enabled: enabledMfaMethods(config).length > 0,
   };
 }

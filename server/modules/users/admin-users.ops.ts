@@ -7,6 +7,8 @@ import { pageOf, paginationOf } from '../../ops/pagination.ts';
 import { UserSchema, toPublicUser } from './user.schema.ts';
 import { GetUserRequest, UpdateUserRequest, Users, UsersRequest } from './admin-users.schema.ts';
 import { getUserForAdmin, searchUsers, updateUserAsAdmin } from './admin-users.service.ts';
+// The file, not the mfa module's index: the mfa module imports the user entity.
+import { resetMfa } from '../mfa/reset-mfa.ts';
 
 export const usersOp = defineOperation({
   name: 'users',
@@ -38,11 +40,18 @@ export const updateUserOp = defineOperation({
   name: 'update_user',
   admin: true,
   kind: 'mutation',
-  description: "Updates a user's profile, contact details, verification flags and roles",
+  description: "Updates a user's profile, contact details, verification flags and roles; reset_mfa clears every second factor and the MFA lock",
   input: UpdateUserRequest,
   output: UserSchema,
   auth: 'admin',
-  handler: async (input, ctx) => toPublicUser(await updateUserAsAdmin(ctx.em, ctx.deps.config, ctx.deps.clock, input)),
+  handler: async (input, ctx) => {
+    const user = await updateUserAsAdmin(ctx.em, ctx.deps.config, ctx.deps.clock, input);
+    if (input.reset_mfa) {
+      await resetMfa(ctx.em, ctx.deps.clock, user);
+      await ctx.em.flush();
+    }
+    return toPublicUser(user);
+  },
 });
 
 export const userAdminOperations = [usersOp, userOp, updateUserOp];

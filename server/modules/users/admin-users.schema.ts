@@ -34,4 +34,9 @@ export const UpdateUserRequest = s.object('UpdateUserRequest', {
   roles: s.optional(s.list(s.string())),
   is_multi_factor_auth_enabled: s.optional(s.boolean()),
   app_data: s.optional(s.map()),
+  /**
+   * reference.md `_update_user`: clears all MFA state (modules/mfa/reset-mfa.ts). Last, so that the gRPC
+   * field numbers of the fields before it stay what clients were built with.
+   */
+  reset_mfa: s.optional(s.boolean()),
 });

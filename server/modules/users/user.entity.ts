@@ -39,6 +39,13 @@ export const User = defineEntity({
      * ask for one without another query.
      */
     enrolledMfaMethods: p.json<string[]>().nullable(),
+    /** When the user declined the first-time MFA offer (skip_mfa_setup; specification part 3). */
+    hasSkippedMfaSetupAt: p.datetime().nullable(),
+    /**
+     * When the user reported their only factor lost (lock_mfa; specification part 3): no sign-in until an
+     * admin's update_user with reset_mfa clears it.
+     */
+    mfaLockedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     /** Soft delete by deactivate_account (specification part 3). */
     deactivatedAt: p.datetime().nullable(),

@@ -61,6 +61,8 @@ export function toPublicUser(row: UserRow): PublicUser {
     revoked_timestamp: unixSeconds(row.revokedAt),
     is_multi_factor_auth_enabled: row.isMultiFactorAuthEnabled ?? undefined,
     enrolled_mfa_methods: row.enrolledMfaMethods ?? [],
+    has_skipped_mfa_setup_at: unixSeconds(row.hasSkippedMfaSetupAt),
+    mfa_locked_at: unixSeconds(row.mfaLockedAt),
     app_data: row.appData ?? undefined,
   };
 }

@@ -42,6 +42,7 @@ export {
   sendOtpSms,
   storeVerificationEmail,
   storeOtpSms,
+  storeOtpEmail,
   otpSmsBody,
   type VerificationDeps,
   type VerificationEmail,

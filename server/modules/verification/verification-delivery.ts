@@ -68,6 +68,16 @@ export async function sendOtpEmail(
   await sendTemplatedEmail(deps, { event: 'verify_otp', to: message.email, user: message.user, otp, em });
 }
 
+/** Stores a code now; the answer emails it with the verify_otp template (without the unit of work) when called. */
+export async function storeOtpEmail(
+  em: EntityManager,
+  deps: EmailDeps & { readonly clock: Clock; readonly sealer: Sealer },
+  message: OtpMessage & { email: string },
+): Promise<() => Promise<void>> {
+  const otp = await createOtp(em, deps.clock, deps.sealer, message);
+  return () => sendTemplatedEmail(deps, { event: 'verify_otp', to: message.email, user: message.user, otp });
+}
+
 export type SmsDeps = Pick<EmailDeps, 'logger'> & {
   readonly config: TwilioConfig & Pick<Config, 'organizationName'>;
   readonly clock: Clock;

@@ -1,0 +1,77 @@
+/**
+ * The two ways out of the MFA gate other than a factor (specification part 3 and part 4.1):
+ * - skip_mfa_setup: a user in a first-time offer declines it; the decline is recorded (the offer is not
+ *   made again unless the instance enforces MFA) and the withheld sign-in is issued. Refused under
+ *   `--enforce-mfa`, where the offer is the only way in.
+ * - lock_mfa: a user at a challenge reports their only factor(s) lost. Allowed only when no email or SMS
+ *   code factor could stand in (those reach the account's own address or number, so they are the way back
+ *   in); it issues nothing and locks the account's sign-ins until an admin's update_user with reset_mfa.
+ *   The caller holds the password (the cookie of a challenge), so the lock can only shut out the caller.
+ */
+import { defineOperation, type HandlerContext } from '../../ops/define.ts';
+import { MessageResponse, type Static } from '../../ops/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { mfaCookie } from '../../kernel/cookies.ts';
+import { findUserById } from '../users/index.ts';
+import { callerChallenge, closeChallenge, dropChallenges, MFA_SESSION_REFUSAL, type MfaChallengeRow } from '../mfa/index.ts';
+import { AuthResponse } from './accounts.schema.ts';
+import { MfaSetupRequest } from './mfa-setup.ops.ts';
+import { finishGatedLogin } from './mfa-complete.ts';
+import { codeFactorsOf } from './mfa-codes.ts';
+
+async function gateChallenge(ctx: HandlerContext, stage: 'verify' | 'offer'): Promise<MfaChallengeRow> {
+  if (ctx.caller.kind !== 'mfa') throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  const challenge = await callerChallenge(ctx.em, ctx.deps, ctx.caller.challengeId);
+  if (challenge.stage !== stage) {
+    throw AppError.precondition(stage === 'offer' ? 'a second factor is set up for this account: complete the MFA challenge' : 'no second factor is set up for this account');
+  }
+  return challenge;
+}
+
+export const skipMfaSetupOp = defineOperation({
+  name: 'skip_mfa_setup',
+  admin: false,
+  kind: 'mutation',
+  description: 'Declines the first-time offer of a second factor and issues the withheld sign-in (refused when MFA is enforced)',
+  input: MfaSetupRequest,
+  output: AuthResponse,
+  auth: 'mfa_cookie',
+  handler: async (_input: Static<typeof MfaSetupRequest>, ctx): Promise<Static<typeof AuthResponse>> => {
+    if (ctx.deps.config.enforceMfa) throw AppError.precondition('a second factor is required on this instance: set one up to sign in');
+    const challenge = await gateChallenge(ctx, 'offer');
+    await closeChallenge(ctx.em, challenge);
+    const user = await findUserById(ctx.em, challenge.userId);
+    if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+    user.hasSkippedMfaSetupAt = ctx.deps.clock.now();
+    user.updatedAt = ctx.deps.clock.now();
+    await ctx.em.flush();
+    return finishGatedLogin(ctx, challenge, undefined);
+  },
+});
+
+export const lockMfaOp = defineOperation({
+  name: 'lock_mfa',
+  admin: false,
+  kind: 'mutation',
+  description: "Reports the caller's only second factor(s) lost: locks sign-in until an administrator resets MFA (refused when an email or SMS code factor can stand in)",
+  input: MfaSetupRequest,
+  output: MessageResponse,
+  auth: 'mfa_cookie',
+  handler: async (_input: Static<typeof MfaSetupRequest>, ctx) => {
+    const challenge = await gateChallenge(ctx, 'verify');
+    const user = await findUserById(ctx.em, challenge.userId);
+    if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+    if ((await codeFactorsOf(ctx, challenge, user)).length > 0) {
+      throw AppError.precondition('a code by email or SMS can be used instead: ask for one with resend_otp');
+    }
+    const now = ctx.deps.clock.now();
+    user.mfaLockedAt = now;
+    user.updatedAt = now;
+    await dropChallenges(ctx.em, user.id);
+    await ctx.em.flush();
+    ctx.effects.setCookie(mfaCookie(ctx.deps.config, '', 0));
+    return { message: 'Multi-factor authentication locked: an administrator must reset it before the next sign-in' };
+  },
+});
+
+export const mfaOfferOperations = [skipMfaSetupOp, lockMfaOp];

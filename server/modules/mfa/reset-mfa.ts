@@ -1,0 +1,28 @@
+/**
+ * Clearing a user's MFA state (reference.md `_update_user` `reset_mfa`: "clears all MFA state"; specification
+ * part 3: a locked account needs an admin's recovery): every factor and recovery code, pending challenges,
+ * the lock and the recorded decline of the offer. The user then signs in with the first factor alone, or
+ * is offered a new second factor where the instance or the user asks for one.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { Clock } from '../../kernel/deps.ts';
+import type { UserRow } from '../users/user.entity.ts';
+import { MfaFactor } from './mfa-factor.entity.ts';
+import { RecoveryCode } from './recovery-code.entity.ts';
+import { MfaChallenge } from './mfa-challenge.entity.ts';
+
+/** Removes the user's factors, recovery codes and challenges (also what delete_user erases). */
+export async function purgeMfaRecords(em: EntityManager, userId: string): Promise<void> {
+  await em.nativeDelete(MfaFactor, { userId });
+  await em.nativeDelete(RecoveryCode, { userId });
+  await em.nativeDelete(MfaChallenge, { userId });
+}
+
+/** purgeMfaRecords, and the user row's MFA fields; the caller flushes the user. */
+export async function resetMfa(em: EntityManager, clock: Clock, user: UserRow): Promise<void> {
+  await purgeMfaRecords(em, user.id);
+  user.enrolledMfaMethods = [];
+  user.mfaLockedAt = null;
+  user.hasSkippedMfaSetupAt = null;
+  user.updatedAt = clock.now();
+}
