@@ -50,7 +50,6 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
   // operator is never told accounts are protected when they are not. Email and SMS codes count only where
   // their channel can deliver (mfa-flags.ts).
   const offered = enabledMfaMethods(config);
-  const notYet = false;
   return {
     version,
     client_id: config.clientId ?? '',
@@ -77,7 +76,7 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
     is_totp_mfa_enabled: offered.includes('totp'),
     is_email_otp_mfa_enabled: offered.includes('email_otp'),
     is_sms_otp_mfa_enabled: offered.includes('sms_otp'),
-    is_webauthn_enabled: notYet,
+    is_webauthn_enabled: offered.includes('webauthn'),
     // Enforcement needs a factor to enrol: with none on offer the gate lets everyone through.
     is_mfa_enforced: config.enforceMfa && !config.disableMfa && offered.length > 0,
   };
