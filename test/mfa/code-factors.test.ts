@@ -1,0 +1,203 @@
+/**
+ * Email and SMS one-time codes as a second factor, end to end (specification part 3 "MFA enrollment
+ * created, unverified (email OTP, SMS OTP)"; part 4.1 email_otp_mfa_setup, sms_otp_mfa_setup, verify_otp,
+ * resend_otp; part 5 the `mfa` cookie): a signed-in user adds the factor with a first code sent to their own
+ * address (a real SMTP server on loopback) or number (a Twilio-style HTTP sink on loopback); from then on a
+ * password login answers the challenge, the code leaves at once, and verify_otp with the cookie completes
+ * the sign-in. Wrong, sixth, expired and replaced codes are refused; resending waits out a cool-down; the
+ * database never holds a code in clear.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from '../support/app.ts';
+import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
+import { TestClock } from '../support/test-clock.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
+
+const PASSWORD = 'Str0ng!pass-codes';
+const SMS_FLAGS = (url: string) => ['--twilio-api-url', url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'];
+
+function claimsOf(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+describe('one-time codes by email and SMS as a second factor', () => {
+  const clock = new TestClock();
+  let smtp: SmtpSink;
+  let sms: SmsSink;
+  let server: TestServer;
+  let api: ReturnType<typeof restClient>;
+  let count = 0;
+
+  before(async () => {
+    smtp = await startSmtpSink();
+    sms = await startSmsSink();
+    server = await startServer([...smtp.flags(), ...SMS_FLAGS(sms.url)], { clock });
+    api = restClient(server);
+  });
+  after(async () => {
+    await server?.close();
+    await smtp?.close();
+    await sms?.close();
+  });
+
+  const withMfaCookie = (reply: RestReply) => ({ cookie: `mfa=${cookieValue(reply.cookies, 'mfa')}` });
+
+  /** The newest code mailed to `email` after `seen` earlier messages to it. */
+  async function mailedCode(email: string, seen: number): Promise<string> {
+    await server.app.outbox.idle();
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes(email) && smtp.messages.filter((x) => x.envelope.to.includes(email)).indexOf(m) >= seen, 15_000);
+    return /\b(\d{6})\b/.exec(mail.text ?? '')![1]!;
+  }
+  const mailsTo = (email: string) => smtp.messages.filter((m) => m.envelope.to.includes(email)).length;
+
+  async function textedCode(phone: string, seen: number): Promise<string> {
+    await server.app.outbox.idle();
+    const texts = sms.requests.filter((r) => r.form.To === phone);
+    assert.ok(texts.length > seen, `a text to ${phone}`);
+    return /\b(\d{6})\b/.exec(texts[texts.length - 1]!.form.Body!)![1]!;
+  }
+  const textsTo = (phone: string) => sms.requests.filter((r) => r.form.To === phone).length;
+
+  async function signedIn(withPhone = false) {
+    const n = ++count;
+    const email = `codes-${n}@example.com`;
+    const phone = `+1555100${String(n).padStart(4, '0')}`;
+    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, ...(withPhone ? { phone_number: phone } : {}) });
+    assert.equal(signup.status, 200, JSON.stringify(signup.body));
+    const first = await api.post('/v1/login', { email, password: PASSWORD });
+    return { email, phone, bearer: { authorization: `Bearer ${first.body.access_token}` } };
+  }
+
+  async function emailEnrolled() {
+    const user = await signedIn();
+    const seen = mailsTo(user.email);
+    const setup = await api.post('/v1/email_otp_mfa_setup', {}, user.bearer);
+    assert.equal(setup.status, 200, JSON.stringify(setup.body));
+    assert.equal(setup.body.access_token, undefined);
+    assert.deepEqual(setup.body.user.enrolled_mfa_methods, [], 'unverified until a code comes back');
+    const code = await mailedCode(user.email, seen);
+    const unverifiedLogin = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    assert.equal(typeof unverifiedLogin.body.access_token, 'string', 'an unverified factor asks for nothing');
+    const verified = await api.post('/v1/verify_otp', { email: user.email, otp: code }, user.bearer);
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    assert.equal(verified.body.access_token, undefined, 'enrolment issues no token');
+    assert.deepEqual(verified.body.user.enrolled_mfa_methods, ['email_otp']);
+    return user;
+  }
+
+  test('email: enrolment by a mailed code, then every password login mails a code that completes it once', async () => {
+    const user = await emailEnrolled();
+    const seen = mailsTo(user.email);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    assert.equal(challenged.status, 200);
+    assert.equal(challenged.body.should_show_email_otp_screen, true);
+    assert.equal(challenged.body.access_token, undefined);
+    const code = await mailedCode(user.email, seen);
+    const done = await api.post('/v1/verify_otp', { email: user.email, otp: code }, withMfaCookie(challenged));
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(typeof done.body.access_token, 'string');
+    const amr = claimsOf(done.body.id_token).amr as string[];
+    assert.ok(amr.includes('pwd') && amr.includes('otp') && amr.includes('mfa'), JSON.stringify(amr));
+    const reused = await api.post('/v1/verify_otp', { email: user.email, otp: code }, withMfaCookie(await api.post('/v1/login', { email: user.email, password: PASSWORD })));
+    assert.equal(reused.status, 400, 'a code works once');
+  });
+
+  test('email: five wrong codes end the challenge and a sixth is refused, right or not', async () => {
+    const user = await emailEnrolled();
+    const seen = mailsTo(user.email);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    const code = await mailedCode(user.email, seen);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api.post('/v1/verify_otp', { otp: wrong }, withMfaCookie(challenged))).status);
+    assert.deepEqual(statuses.slice(0, 4), [400, 400, 400, 400]);
+    assert.ok([401, 429].includes(statuses[4]!), `the fifth ends it: ${statuses[4]}`);
+    const sixth = await api.post('/v1/verify_otp', { otp: code }, withMfaCookie(challenged));
+    assert.equal(sixth.status, 401, 'the right code after five wrong ones');
+  });
+
+  test('email: a code older than ten minutes is refused', async () => {
+    const user = await signedIn();
+    const seen = mailsTo(user.email);
+    assert.equal((await api.post('/v1/email_otp_mfa_setup', {}, user.bearer)).status, 200);
+    const code = await mailedCode(user.email, seen);
+    clock.advance(10 * 60 + 1);
+    const late = await api.post('/v1/verify_otp', { otp: code }, user.bearer);
+    assert.equal(late.status, 400, JSON.stringify(late.body));
+    assert.deepEqual((await api.get('/v1/profile', user.bearer)).body.enrolled_mfa_methods, []);
+  });
+
+  test('resend_otp on the cookie waits out the cool-down, and the new code replaces the old one', async () => {
+    const user = await emailEnrolled();
+    const seen = mailsTo(user.email);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    const first = await mailedCode(user.email, seen);
+    const tooSoon = await api.post('/v1/resend_otp', {}, withMfaCookie(challenged));
+    assert.equal(tooSoon.status, 429, JSON.stringify(tooSoon.body));
+    clock.advance(31);
+    const resent = await api.post('/v1/resend_otp', {}, withMfaCookie(challenged));
+    assert.equal(resent.status, 200, JSON.stringify(resent.body));
+    const second = await mailedCode(user.email, seen + 1);
+    if (first !== second) {
+      const old = await api.post('/v1/verify_otp', { otp: first }, withMfaCookie(challenged));
+      assert.equal(old.status, 400, 'the replaced code');
+    }
+    const done = await api.post('/v1/verify_otp', { otp: second }, withMfaCookie(challenged));
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(typeof done.body.access_token, 'string');
+    assert.equal((await api.post('/v1/resend_otp', {}, { cookie: 'mfa=forged' })).status, 401);
+  });
+
+  test('sms: enrolment by a texted code to the account\'s own number, then the login challenge texts one', async () => {
+    const user = await signedIn(true);
+    let seen = textsTo(user.phone);
+    const setup = await api.post('/v1/sms_otp_mfa_setup', { phone_number: '+15559999999' }, user.bearer);
+    assert.equal(setup.status, 200, JSON.stringify(setup.body));
+    assert.equal(setup.body.should_show_mobile_otp_screen, true);
+    assert.equal(sms.requests.filter((r) => r.form.To === '+15559999999').length, 0, 'never to a number the request names');
+    const enrolCode = await textedCode(user.phone, seen);
+    const verified = await api.post('/v1/verify_otp', { phone_number: user.phone, otp: enrolCode }, user.bearer);
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    assert.deepEqual(verified.body.user.enrolled_mfa_methods, ['sms_otp']);
+
+    seen = textsTo(user.phone);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    assert.equal(challenged.body.should_show_mobile_otp_screen, true);
+    assert.equal(challenged.body.access_token, undefined);
+    const code = await textedCode(user.phone, seen);
+    const done = await api.post('/v1/verify_otp', { phone_number: user.phone, otp: code }, withMfaCookie(challenged));
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.ok((claimsOf(done.body.id_token).amr as string[]).includes('mfa'));
+  });
+
+  test('over GraphQL: the email challenge is answered by verify_otp', async () => {
+    const user = await emailEnrolled();
+    const seen = mailsTo(user.email);
+    const gql = async (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl, ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { body: (await res.json()) as any, cookies: res.headers.getSetCookie() };
+    };
+    const challenged = await gql('mutation($p: LoginRequest!) { login(params: $p) { should_show_email_otp_screen access_token } }', { p: { email: user.email, password: PASSWORD } });
+    assert.equal(challenged.body.data.login.should_show_email_otp_screen, true);
+    assert.equal(challenged.body.data.login.access_token, null);
+    const code = await mailedCode(user.email, seen);
+    const done = await gql('mutation($p: VerifyOTPRequest!) { verify_otp(params: $p) { access_token } }', { p: { email: user.email, otp: code } }, { cookie: `mfa=${cookieValue(challenged.cookies, 'mfa')}` });
+    assert.equal(typeof done.body.data.verify_otp.access_token, 'string', JSON.stringify(done.body));
+  });
+
+  test('the database holds no code in clear', async () => {
+    const user = await emailEnrolled();
+    const seen = mailsTo(user.email);
+    await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    const code = await mailedCode(user.email, seen);
+    const rows = await server.app.deps.storage.fork().getConnection().execute('select * from otps');
+    assert.ok(rows.length > 0);
+    assert.ok(!JSON.stringify(rows).includes(code), 'the code is stored only as a sealed digest');
+  });
+});
