@@ -188,9 +188,9 @@ describe('meta reports only what is enforced', () => {
     admin: await (await fetch(`${on.baseUrl}/v1/admin/meta`, { headers: { 'x-service-admin-secret': ADMIN_SECRET } })).json(),
   });
 
-  test('with --enforce-mfa: the authenticator app and enforcement are on; codes by email and SMS stay off without SMTP or an SMS provider', async () => {
+  test('with --enforce-mfa: the authenticator app, passkeys and enforcement are on; codes by email and SMS stay off without SMTP or an SMS provider', async () => {
     const { meta, admin } = await metaOf(server);
-    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_mfa_enforced']) {
+    for (const flag of ['is_multi_factor_auth_enabled', 'is_totp_mfa_enabled', 'is_webauthn_enabled', 'is_mfa_enforced']) {
       assert.equal(meta[flag], true, flag);
       assert.equal(admin[flag], true, `admin ${flag}`);
     }

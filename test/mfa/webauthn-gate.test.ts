@@ -186,6 +186,7 @@ describe('passkeys and the instance flags', () => {
       const server = await startServer([flag]);
       try {
         const api = restClient(server);
+        assert.equal((await api.get('/v1/meta')).body.is_webauthn_enabled, false, 'meta says so');
         const email = 'flags@example.com';
         await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
         const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };

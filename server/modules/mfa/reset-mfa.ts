@@ -10,10 +10,12 @@ import type { UserRow } from '../users/user.entity.ts';
 import { MfaFactor } from './mfa-factor.entity.ts';
 import { RecoveryCode } from './recovery-code.entity.ts';
 import { MfaChallenge } from './mfa-challenge.entity.ts';
+import { deleteAllPasskeys } from '../webauthn/passkeys.ts';
 
-/** Removes the user's factors, recovery codes and challenges (also what delete_user erases). */
+/** Removes the user's factors, passkeys, recovery codes and challenges (also what delete_user erases). */
 export async function purgeMfaRecords(em: EntityManager, userId: string): Promise<void> {
   await em.nativeDelete(MfaFactor, { userId });
+  await deleteAllPasskeys(em, userId);
   await em.nativeDelete(RecoveryCode, { userId });
   await em.nativeDelete(MfaChallenge, { userId });
 }

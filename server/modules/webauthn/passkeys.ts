@@ -9,8 +9,10 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
-import { addEnrolledMethod, removeEnrolledMethod } from '../mfa/index.ts';
+// Not the mfa index: modules/mfa/reset-mfa.ts imports this file, and the index exports reset-mfa.
+import { addEnrolledMethod, removeEnrolledMethod } from '../mfa/enrolled-methods.ts';
 import { WebauthnCredential, type WebauthnCredentialRow } from './webauthn-credential.entity.ts';
+import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
 
 /** Passkeys one account may hold: enough for every device a person owns, not a table an attacker can fill. */
 export const MAX_PASSKEYS_PER_USER = 25;
@@ -102,9 +104,11 @@ export async function deletePasskey(em: EntityManager, clock: Clock, userId: str
 }
 
 /**
- * Every passkey of a user, gone (an admin's `reset_mfa`, an account deletion). The caller updates the
- * user's `enrolledMfaMethods` as part of its own reset.
+ * Every passkey of a user, gone, with the user's pending ceremonies (an admin's `reset_mfa`, an account
+ * deletion: modules/mfa/reset-mfa.ts). The caller updates the user's `enrolledMfaMethods` as part of its own
+ * reset. Answers how many passkeys were deleted.
  */
 export async function deleteAllPasskeys(em: EntityManager, userId: string): Promise<number> {
+  await em.nativeDelete(WebauthnChallenge, { userId });
   return em.nativeDelete(WebauthnCredential, { userId });
 }
