@@ -3,7 +3,8 @@
  * the ceremony options as an opaque JSON string and takes the browser's response back as one; the ceremonies
  * themselves run in passkeys/ceremonies.ts. Registration works signed in (adds a passkey, no token) and with the
  * mfa cookie of a first-time offer (completes the sign-in); login options without an email start the
- * usernameless (discoverable credential) ceremony.
+ * usernameless (discoverable credential) ceremony. As reference.md writes them, the options and delete
+ * operations take plain arguments and the two verify operations a `params` object.
  */
 import { graphql } from '../../../ui-shared/graphql-client.ts';
 import { MFA_FLAG_FIELDS, USER_FIELDS } from './documents.ts';
@@ -19,7 +20,7 @@ export interface Passkey {
 }
 
 const REGISTRATION_OPTIONS = `mutation PasskeyRegistrationOptions($email: String, $phone_number: String) {
-  webauthn_registration_options(params: {email: $email, phone_number: $phone_number}) { options }
+  webauthn_registration_options(email: $email, phone_number: $phone_number) { options }
 }`;
 
 export async function registrationOptions(who: { email?: string; phone_number?: string } = {}): Promise<string> {
@@ -35,7 +36,7 @@ export async function registrationVerify(credential: string, name?: string): Pro
   return (await graphql<{ webauthn_registration_verify: AuthAnswer }>(REGISTRATION_VERIFY, variables)).webauthn_registration_verify;
 }
 
-const LOGIN_OPTIONS = `mutation PasskeyLoginOptions($email: String) { webauthn_login_options(params: {email: $email}) { options } }`;
+const LOGIN_OPTIONS = `mutation PasskeyLoginOptions($email: String) { webauthn_login_options(email: $email) { options } }`;
 
 export async function loginOptions(email?: string): Promise<string> {
   return (await graphql<{ webauthn_login_options: { options: string } }>(LOGIN_OPTIONS, email ? { email } : {})).webauthn_login_options.options;
@@ -55,7 +56,7 @@ export async function passkeys(): Promise<Passkey[]> {
   return (await graphql<{ webauthn_credentials: { credentials: Passkey[] } }>(CREDENTIALS)).webauthn_credentials.credentials;
 }
 
-const DELETE = `mutation DeletePasskey($id: String!) { webauthn_delete_credential(params: {id: $id}) { message } }`;
+const DELETE = `mutation DeletePasskey($id: String!) { webauthn_delete_credential(id: $id) { message } }`;
 
 export async function deletePasskey(id: string): Promise<MessageAnswer> {
   return (await graphql<{ webauthn_delete_credential: MessageAnswer }>(DELETE, { id })).webauthn_delete_credential;

@@ -59,9 +59,11 @@ type WorkerFixture = (args: object, use: (value: Portcullis) => Promise<void>) =
 
 /**
  * The worker fixture body: a server with the shared flags plus `extraFlags` (they come last and win), for
- * suites that need more switched on (login-server.ts).
+ * suites that need more switched on (login-server.ts). `hostname` names the server in its --url and in the
+ * browser: passkeys need `localhost`, because an IP address is never a WebAuthn RP ID (W3C WebAuthn Level 3
+ * section 5.1.2; the server takes the RP ID from --url) while localhost is a secure context over http.
  */
-export function portcullisFixture(extraFlags: readonly string[] = []): WorkerFixture {
+export function portcullisFixture(extraFlags: readonly string[] = [], { hostname = '127.0.0.1' }: { hostname?: string } = {}): WorkerFixture {
   return async ({}, use) => {
     // A copy elsewhere can be tested while dist/ is being rebuilt (PORTCULLIS_E2E_EXECUTABLE=/tmp/x/portcullis).
     const executable = process.env.PORTCULLIS_E2E_EXECUTABLE || requireExecutable();
@@ -70,9 +72,10 @@ export function portcullisFixture(extraFlags: readonly string[] = []): WorkerFix
     const sms = await startSmsSink();
     const app = await startRelyingApp();
     const ports = await freePorts();
-    const url = `http://127.0.0.1:${ports.http}`;
+    const url = `http://${hostname}:${ports.http}`;
     app.setServerUrl(url);
     const flags = serverFlags(dir, ports, [
+      '--url', url,
       ...smtp.flags(),
       '--twilio-api-url', sms.url,
       '--twilio-account-sid', 'AC-e2e',
