@@ -4,9 +4,9 @@
  * withheld while a challenge is pending; part 5 the `mfa` cookie), the instance flags (part 9), the per-IP
  * ceremony allowance, and the ceremonies over GraphQL and gRPC.
  *
- * The verify-stage challenge comes from a real password login of a user with an authenticator app and a
- * passkey; the offer-stage one is opened on the server's storage as the gate opens it (mfa-challenge.ts
- * openChallenge), so this suite does not depend on when the gate makes an offer.
+ * Challenges come from real password logins (accounts/mfa-gate.ts); one offer-stage challenge is also
+ * opened on the server's storage as the gate opens it (mfa-challenge.ts openChallenge), to name another
+ * account in the request.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,6 +123,30 @@ describe('passkeys at the MFA gate', () => {
     const otherOffer = await offer(other.email);
     const named = await api.post('/v1/webauthn_registration_options', { email: user.email }, otherOffer);
     assert.equal(named.status, 403, 'the request names another account');
+  });
+
+  test('through the gate itself: a passkey-only user is challenged for it, and a user who asked for a second factor is offered one', async () => {
+    const user = await signedIn();
+    const authenticator = await addPasskey(user.bearer);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    assert.equal(challenged.body.should_offer_webauthn_mfa_verify, true, JSON.stringify(challenged.body));
+    assert.equal(challenged.body.access_token, undefined);
+    const options = await api.post('/v1/webauthn_login_options', {}, mfaCookieOf(challenged));
+    const done = await api.post('/v1/webauthn_login_verify', { credential: authenticator.assert(options.body.options, { userVerified: false }) }, mfaCookieOf(challenged));
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.ok(amrOf(done.body).includes('mfa'));
+
+    const asking = await signedIn();
+    assert.equal((await api.post('/v1/update_profile', { is_multi_factor_auth_enabled: true }, asking.bearer)).status, 200);
+    const offered = await api.post('/v1/login', { email: asking.email, password: PASSWORD });
+    assert.equal(offered.body.should_offer_webauthn_mfa_setup, true, JSON.stringify(offered.body));
+    const fresh = new SoftAuthenticator(ORIGIN);
+    const creation = await api.post('/v1/webauthn_registration_options', {}, mfaCookieOf(offered));
+    const enrolledNow = await api.post('/v1/webauthn_registration_verify', { credential: fresh.register(creation.body.options) }, mfaCookieOf(offered));
+    assert.equal(enrolledNow.status, 200, JSON.stringify(enrolledNow.body));
+    assert.equal(typeof enrolledNow.body.access_token, 'string');
+    const next = await api.post('/v1/login', { email: asking.email, password: PASSWORD });
+    assert.equal(next.body.should_offer_webauthn_mfa_verify, true, 'the new passkey is asked for from then on');
   });
 
   test('the cookie of a verify-stage challenge cannot register a passkey (the password alone enrols nothing)', async () => {
