@@ -75,7 +75,9 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
     return finishGatedLogin(ctx, challenge, method);
   }
   if (!userCredentialsPresented(ctx)) return undefined;
-  const userId = await signedInUserId(ctx);
+  // Stale credentials beside a phone verification code are not this path's business: the phone flow goes on.
+  const userId = await signedInUserId(ctx).catch(() => undefined);
+  if (!userId) return undefined;
   const method = pickMethod(await pendingOtpMethods(ctx.em, userId), input);
   if (!method) return undefined;
   await guarded(ctx, userId, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
