@@ -150,6 +150,17 @@ describe('one-time codes by email and SMS as a second factor', () => {
     assert.equal((await api.post('/v1/resend_otp', {}, { cookie: 'mfa=forged' })).status, 401);
   });
 
+  test('logins past the destination\'s hourly allowance still answer the challenge, without another mail', async () => {
+    const user = await emailEnrolled();
+    for (let i = 0; i < 11; i++) {
+      const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+      assert.equal(challenged.status, 200, `login ${i + 1}: ${JSON.stringify(challenged.body)}`);
+      assert.equal(challenged.body.should_show_email_otp_screen, true);
+    }
+    await server.app.outbox.idle();
+    assert.ok(mailsTo(user.email) <= 10, `at most ten mails an hour, got ${mailsTo(user.email)}`);
+  });
+
   test('sms: enrolment by a texted code to the account\'s own number, then the login challenge texts one', async () => {
     const user = await signedIn(true);
     let seen = textsTo(user.phone);

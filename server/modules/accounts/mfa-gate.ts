@@ -57,6 +57,20 @@ function offerFlags(user: UserRow, offered: readonly MfaMethod[]): Answer {
   };
 }
 
+/**
+ * The code of a challenge opened by a first step. When the destination's hourly allowance of messages is
+ * spent, the challenge still opens without it (the screen can ask again later): a refusal here would turn
+ * the allowance into a way to stop the user signing in at all.
+ */
+async function sendFirstCode(ctx: HandlerContext, user: UserRow, method: 'email_otp' | 'sms_otp'): Promise<void> {
+  try {
+    await sendMfaCode(ctx, user, method);
+  } catch (err) {
+    if (!(err instanceof AppError && err.kind === 'too_many_requests')) throw err;
+    ctx.log.warn({ userId: user.id, method }, 'MFA code not sent: the destination is over its hourly allowance');
+  }
+}
+
 function offerWanted(ctx: HandlerContext, user: UserRow): boolean {
   if (ctx.deps.config.enforceMfa) return true;
   return Boolean(user.isMultiFactorAuthEnabled) && !user.hasSkippedMfaSetupAt;
@@ -73,7 +87,7 @@ export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, 
     const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'verify' });
     ctx.effects.setCookie(mfaCookie(config, cookie));
     const codesOnly = factors.every((method) => method === 'email_otp' || method === 'sms_otp');
-    if (codesOnly) await sendMfaCode(ctx, user, factors[0] as 'email_otp' | 'sms_otp');
+    if (codesOnly) await sendFirstCode(ctx, user, factors[0] as 'email_otp' | 'sms_otp');
     return challengeFlags(factors);
   }
   if (offered.length === 0 || !offerWanted(ctx, user)) return undefined;

@@ -18,8 +18,11 @@ export async function resendMfaCode(input: Static<typeof ResendOTPRequest>, ctx:
   const user = await findUserById(ctx.em, challenge.userId);
   if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
   const candidates = await codeFactorsOf(ctx, challenge, user);
-  const wanted: OtpMethod | undefined = input.phone_number ? 'sms_otp' : input.email ? 'email_otp' : candidates[0];
-  if (!wanted || !candidates.includes(wanted)) throw AppError.precondition('no one-time code factor to send a code for');
+  // The SDK sends the login's email or phone number, which need not name the channel of the factor: the
+  // named channel when it is one of the user's, else the user's first.
+  const named: OtpMethod | undefined = input.phone_number ? 'sms_otp' : input.email ? 'email_otp' : undefined;
+  const wanted = named && candidates.includes(named) ? named : candidates[0];
+  if (!wanted) throw AppError.precondition('no one-time code factor to send a code for');
   await checkResendCooldown(ctx, user.id, wanted);
   await sendMfaCode(ctx, user, wanted);
   return { message: wanted === 'email_otp' ? 'OTP has been sent. Please check your inbox' : 'OTP has been sent. Please check your phone' };
