@@ -18,10 +18,15 @@ import {
   normaliseEmail,
   rolesForLogin,
   rolesForSignup,
+  toPublicUser,
   type UserRow,
 } from '../users/index.ts';
 import { createAccount } from '../accounts/create-account.ts';
 import { completeLogin } from '../accounts/complete-login.ts';
+import { secondFactorChallenge } from '../accounts/mfa-gate.ts';
+import type { AuthResponse } from '../accounts/accounts.schema.ts';
+import { recordEvent } from '../events/index.ts';
+import type { Static } from '../../ops/schema.ts';
 import { SocialIdentity } from './social.entities.ts';
 import type { UpstreamIdentity } from './profiles.ts';
 
@@ -117,7 +122,13 @@ async function createFor(ctx: HandlerContext, login: SocialLogin, email: string)
 }
 
 /** Must run inside a transaction (issueSession's rule): the link, the account and the session commit together. */
-export async function completeSocialSignIn(ctx: HandlerContext, login: SocialLogin): Promise<UserRow> {
+export interface SocialSignInResult {
+  user: UserRow;
+  /** The MFA gate's answer when the sign-in waits for a second factor (the `mfa` cookie is set). */
+  gate?: Static<typeof AuthResponse>;
+}
+
+export async function completeSocialSignIn(ctx: HandlerContext, login: SocialLogin): Promise<SocialSignInResult> {
   if (login.identity.subject.length > MAX_SUBJECT) throw new SignInRefused(502, 'Sign-in failed', ['The provider answered with an identity this server cannot use.']);
   let user = await linkedUser(ctx, login);
   let created = false;
@@ -140,6 +151,13 @@ export async function completeSocialSignIn(ctx: HandlerContext, login: SocialLog
     if (err instanceof AppError) throw new SignInRefused(403, 'Roles not allowed', [`${err.message}.`]);
     throw err;
   }
+  // The provider's word is a first factor like a password: a user with a second factor, or one the instance
+  // or the user asks for, passes the MFA gate before any session exists (accounts/mfa-gate.ts).
+  const gate = await secondFactorChallenge(ctx, user, { roles, scope: login.scope, loginMethod: login.provider });
+  if (gate) {
+    if (created) recordEvent(ctx.em, 'user.signup', { user: toPublicUser(user), auth_recipe: login.provider }, ctx.deps.clock);
+    return { user, gate };
+  }
   await completeLogin(ctx, user, {
     roles,
     scope: login.scope,
@@ -147,5 +165,5 @@ export async function completeSocialSignIn(ctx: HandlerContext, login: SocialLog
     message: 'Logged in successfully',
     events: created ? ['user.signup'] : [],
   });
-  return user;
+  return { user };
 }

@@ -4,7 +4,8 @@
  * redirect. An upstream error goes back to the application's vetted target with `error` and its state
  * (RFC 6749 section 4.1.2.1). Otherwise the code is exchanged, the identity established, the account found,
  * linked or created (modules/social/sign-in.ts), and the session opened with its cookies; the browser
- * returns to the target with the application's state and no token (specification part 5).
+ * returns to the target with the application's state and no token (specification part 5). A sign-in the
+ * MFA gate stops goes to the login UI's MFA step instead, with the `mfa` cookie and the target to return to.
  *
  * POST serves Apple's form_post answer (OAuth 2.0 Form Post Response Mode): a cross-site POST carries no
  * SameSite=Lax cookie, so it is turned into a GET of this same route (a top-level navigation, which does),
@@ -29,6 +30,9 @@ import { applyEffects, buildHttpContext } from '../../request-context.ts';
 import { readOAuthBody, stringField } from '../request-body.ts';
 import { callbackUrl } from './login-route.ts';
 import { notFoundPage, redirectToApplication, sendSocialPage } from './social-pages.ts';
+import { publicBaseUrl } from '../../../../modules/email/index.ts';
+import type { AuthResponse } from '../../../../modules/accounts/accounts.schema.ts';
+import type { Static } from '../../../../ops/schema.ts';
 
 /**
  * A callback costs outbound calls (token endpoint, keys or profile) and writes: it spends this many points
@@ -63,6 +67,30 @@ export function formPostRoute(deps: Deps) {
   };
 }
 
+/**
+ * The login UI's MFA step (login-ui/src/mfa) for a sign-in the gate stopped: which stage and which methods,
+ * the same facts the gate's flags carry in an AuthResponse (none of them secret; the `mfa` cookie is what
+ * proves the first factor).
+ */
+function mfaStepUrl(deps: Deps, gate: Static<typeof AuthResponse>): string {
+  const verify: Array<[boolean | undefined, string]> = [
+    [gate.should_show_totp_screen, 'totp'],
+    [gate.should_offer_webauthn_mfa_verify, 'webauthn'],
+    [gate.should_show_email_otp_screen, 'email_otp'],
+    [gate.should_show_mobile_otp_screen, 'sms_otp'],
+  ];
+  const offer: Array<[boolean | undefined, string]> = [
+    [gate.should_offer_webauthn_mfa_setup, 'webauthn'],
+    [gate.should_offer_email_otp_mfa_setup, 'email_otp'],
+    [gate.should_offer_sms_otp_mfa_setup, 'sms_otp'],
+  ];
+  const challenged = verify.filter(([on]) => on).map(([, name]) => name);
+  const url = new URL(`${publicBaseUrl(deps.config)}/app/mfa`);
+  url.searchParams.set('step', challenged.length > 0 ? 'verify' : 'offer');
+  url.searchParams.set('methods', (challenged.length > 0 ? challenged : offer.filter(([on]) => on).map(([, name]) => name)).join(','));
+  return url.toString();
+}
+
 export function callbackRoute(deps: Deps, upstreams: SocialUpstreams) {
   return async (request: FastifyRequest<{ Params: { provider: string } }>, reply: FastifyReply) => {
     const provider = enabledProvider(deps.config, request.params.provider);
@@ -94,11 +122,16 @@ export function callbackRoute(deps: Deps, upstreams: SocialUpstreams) {
     try {
       const identity = await upstreams.identify(provider, { code, redirectUri: callbackUrl(deps, provider.spec.name), verifier: login.verifier, nonce: login.nonce, clock: deps.clock });
       const pending: Array<() => Promise<void>> = [];
-      await deps.storage.fork().transactional((em) => {
+      const result = await deps.storage.fork().transactional((em) => {
         const handlerCtx: HandlerContext = { ...ctx, em, afterCommit: (task) => void pending.push(task) };
         return completeSocialSignIn(handlerCtx, { provider: provider.spec.name, identity, roles: login.roles, scope: login.scope });
       });
       for (const task of pending) await task();
+      if (result.gate) {
+        // The second factor is asked for by the login UI, which then continues to the application.
+        applyEffects(reply, ctx.effects);
+        return redirectToApplication(reply, mfaStepUrl(deps, result.gate), { redirect_uri: login.redirectUri, ...(login.appState ? { state: login.appState } : {}) });
+      }
       deps.metrics.login('success');
     } catch (err) {
       if (err instanceof SignInRefused) return sendSocialPage(reply, err.status, err.heading, err.paragraphs);
