@@ -10,6 +10,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
+import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -187,18 +188,33 @@ describe('one-time codes by email and SMS as a second factor', () => {
     const user = await emailEnrolled();
     const seen = mailsTo(user.email);
     const gql = async (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${server.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl, ...headers },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { body: (await res.json()) as any, cookies: res.headers.getSetCookie() };
+      const reply = await postGraphql(server, query, variables, headers);
+      return { body: reply.body as any, cookies: reply.headers.getSetCookie() };
     };
     const challenged = await gql('mutation($p: LoginRequest!) { login(params: $p) { should_show_email_otp_screen access_token } }', { p: { email: user.email, password: PASSWORD } });
     assert.equal(challenged.body.data.login.should_show_email_otp_screen, true);
     assert.equal(challenged.body.data.login.access_token, null);
     const code = await mailedCode(user.email, seen);
     const done = await gql('mutation($p: VerifyOTPRequest!) { verify_otp(params: $p) { access_token } }', { p: { email: user.email, otp: code } }, { cookie: `mfa=${cookieValue(challenged.cookies, 'mfa')}` });
+    assert.equal(typeof done.body.data.verify_otp.access_token, 'string', JSON.stringify(done.body));
+  });
+
+  test('over GraphQL: SMS codes are set up and the texted challenge is answered', async () => {
+    const user = await signedIn(true);
+    const gql = async (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
+      const reply = await postGraphql(server, query, variables, headers);
+      return { body: reply.body as any, cookies: reply.headers.getSetCookie() };
+    };
+    let seen = textsTo(user.phone);
+    const setup = await gql('mutation { sms_otp_mfa_setup(params: {}) { should_show_mobile_otp_screen } }', {}, user.bearer);
+    assert.equal(setup.body.data.sms_otp_mfa_setup.should_show_mobile_otp_screen, true, JSON.stringify(setup.body));
+    const enrol = await gql('mutation($p: VerifyOTPRequest!) { verify_otp(params: $p) { user { enrolled_mfa_methods } } }', { p: { phone_number: user.phone, otp: await textedCode(user.phone, seen) } }, user.bearer);
+    assert.deepEqual(enrol.body.data.verify_otp.user.enrolled_mfa_methods, ['sms_otp'], JSON.stringify(enrol.body));
+    seen = textsTo(user.phone);
+    const challenged = await gql('mutation($p: LoginRequest!) { login(params: $p) { should_show_mobile_otp_screen access_token } }', { p: { email: user.email, password: PASSWORD } });
+    assert.equal(challenged.body.data.login.should_show_mobile_otp_screen, true);
+    assert.equal(challenged.body.data.login.access_token, null);
+    const done = await gql('mutation($p: VerifyOTPRequest!) { verify_otp(params: $p) { access_token } }', { p: { phone_number: user.phone, otp: await textedCode(user.phone, seen) } }, { cookie: `mfa=${cookieValue(challenged.cookies, 'mfa')}` });
     assert.equal(typeof done.body.data.verify_otp.access_token, 'string', JSON.stringify(done.body));
   });
 

@@ -9,6 +9,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
+import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { firstLink, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -156,12 +157,8 @@ describe('TOTP as a second factor', () => {
   test('over GraphQL: the login mutation answers the challenge and verify_otp completes it', async () => {
     const user = await enrolled();
     const gql = async (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${server.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl, ...headers },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { body: (await res.json()) as any, cookies: res.headers.getSetCookie() };
+      const reply = await postGraphql(server, query, variables, headers);
+      return { body: reply.body as any, cookies: reply.headers.getSetCookie() };
     };
     const challenged = await gql('mutation($p: LoginRequest!) { login(params: $p) { message should_show_totp_screen access_token } }', { p: { email: user.email, password: PASSWORD } });
     assert.equal(challenged.body.data.login.should_show_totp_screen, true);
