@@ -1,6 +1,6 @@
 /**
  * /mfa: the pending second step of a sign-in, from the flags the first step answered (router history
- * state, mfa-step.ts). Opened without them (a new tab, a bookmark) there is nothing to continue: the person
+ * state, mfa-step.ts), or from the query of a full-page redirect (social sign-in). Opened without them (a new tab, a bookmark) there is nothing to continue: the person
  * signs in again, which the server would require anyway once the five-minute mfa cookie ends.
  */
 import { Button } from '@mantine/core';
@@ -10,12 +10,13 @@ import type { Meta } from '../api/types.ts';
 import { withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { ChallengePage } from './challenge-page.tsx';
-import { isOffer, type MfaStep } from './mfa-step.ts';
+import { isOffer, stepFromQuery, type MfaStep } from './mfa-step.ts';
 import { OfferPage } from './offer-page.tsx';
 
 export function MfaPage({ meta }: { meta: Meta }) {
   const { t } = useTranslation();
-  const step = useLocation().state as MfaStep | null;
+  const location = useLocation();
+  const step = (location.state as MfaStep | null) ?? stepFromQuery(location.search);
   if (!step?.flags) {
     return (
       <AuthLayout title={t('mfa.missing.title')} subtitle={t('mfa.missing.body')}>
@@ -25,6 +26,6 @@ export function MfaPage({ meta }: { meta: Meta }) {
       </AuthLayout>
     );
   }
-  if (isOffer(step.flags)) return <OfferPage step={step} meta={meta} />;
+  if (isOffer(step)) return <OfferPage step={step} meta={meta} />;
   return <ChallengePage step={step} />;
 }

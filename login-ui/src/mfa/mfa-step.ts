@@ -14,6 +14,25 @@ export interface MfaStep {
   flags: MfaFlags;
   /** The email or phone number of the first factor, when the page knows it (sent as `email?`/`phone_number?`). */
   who?: Identifier;
+  /** A first-time offer even when no offer flag is set (an offer of the authenticator app alone has none). */
+  offer?: boolean;
+}
+
+/**
+ * The step as a full-page redirect names it (social sign-in's callback: /app/mfa?step=verify|offer&methods=a,b,
+ * server/transports/http/protocol/social/callback-route.ts): the same facts as the flags, none of them secret.
+ */
+export function stepFromQuery(search: string): MfaStep | null {
+  const params = new URLSearchParams(search);
+  const stage = params.get('step');
+  if (stage !== 'verify' && stage !== 'offer') return null;
+  const methods = new Set((params.get('methods') ?? '').split(','));
+  const on = (method: string) => methods.has(method) || undefined;
+  const flags: MfaFlags =
+    stage === 'verify'
+      ? { should_show_totp_screen: on('totp'), should_offer_webauthn_mfa_verify: on('webauthn'), should_show_email_otp_screen: on('email_otp'), should_show_mobile_otp_screen: on('sms_otp') }
+      : { should_offer_webauthn_mfa_setup: on('webauthn'), should_offer_email_otp_mfa_setup: on('email_otp'), should_offer_sms_otp_mfa_setup: on('sms_otp') };
+  return { flags, offer: stage === 'offer' };
 }
 
 const OFFER_FLAGS = ['should_offer_webauthn_mfa_setup', 'should_offer_email_otp_mfa_setup', 'should_offer_sms_otp_mfa_setup'] as const;
@@ -28,8 +47,8 @@ export function isMfaStep(answer: AuthAnswer): boolean {
   return [...OFFER_FLAGS, ...CHALLENGE_FLAGS].some((flag) => answer[flag]);
 }
 
-export function isOffer(flags: MfaFlags): boolean {
-  return OFFER_FLAGS.some((flag) => flags[flag]);
+export function isOffer(step: MfaStep): boolean {
+  return Boolean(step.offer) || OFFER_FLAGS.some((flag) => step.flags[flag]);
 }
 
 /** The challenges the server asked for, in the order the picker lists them (strongest first). */

@@ -20,9 +20,13 @@ export async function registerPasskey(options: { name?: string; who?: { email?: 
  * field's suggestions (WebAuthn Level 3 "conditional mediation").
  */
 export async function authenticateWithPasskey(options: { email?: string; autofill?: boolean; state?: string } = {}): Promise<AuthAnswer> {
+  return loginVerify(await passkeyAssertion(options), options.state);
+}
+
+/** The browser's half of a passkey sign-in: the signed assertion as JSON text, not yet checked by the server. */
+export async function passkeyAssertion(options: { email?: string; autofill?: boolean } = {}): Promise<string> {
   const optionsJSON = JSON.parse(await loginOptions(options.email)) as Parameters<typeof startAuthentication>[0]['optionsJSON'];
-  const response = await startAuthentication({ optionsJSON, useBrowserAutofill: options.autofill ?? false });
-  return loginVerify(JSON.stringify(response), options.state);
+  return JSON.stringify(await startAuthentication({ optionsJSON, useBrowserAutofill: options.autofill ?? false }));
 }
 
 /** Stops a pending ceremony (the autofill one waits until the page leaves). */

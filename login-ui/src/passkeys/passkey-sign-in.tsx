@@ -13,14 +13,29 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '../layout/form-error.tsx';
 import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { initialRoundTrip } from '../round-trip/round-trip.ts';
-import { authenticateWithPasskey, cancelCeremony, wasDismissed } from './ceremonies.ts';
+import { loginVerify } from '../api/passkey-operations.ts';
+import { authenticateWithPasskey, cancelCeremony, passkeyAssertion, wasDismissed } from './ceremonies.ts';
 
-/** The autofill ceremony: waits in the background for the person to choose a passkey in the email field. */
+/**
+ * The autofill ceremony: waits in the background for the person to choose a passkey in the email field.
+ * The person did not ask for it, so nothing before their choice is reported (no passkey here, a browser
+ * that refuses this origin, options the server would not give): only the server's verdict on a chosen one.
+ */
 export function usePasskeyAutofill(enabled: boolean): { error: unknown } {
   const onAnswer = useSignInAnswer();
   const autofill = useMutation({
-    mutationFn: () => authenticateWithPasskey({ autofill: true, state: initialRoundTrip.state }),
-    onSuccess: (answer) => onAnswer(answer),
+    mutationFn: async () => {
+      let assertion: string;
+      try {
+        assertion = await passkeyAssertion({ autofill: true });
+      } catch {
+        return null;
+      }
+      return loginVerify(assertion, initialRoundTrip.state);
+    },
+    onSuccess: (answer) => {
+      if (answer) onAnswer(answer);
+    },
   });
   const { mutate } = autofill;
   useEffect(() => {
