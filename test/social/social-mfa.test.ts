@@ -15,7 +15,6 @@ import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts'
 
 const APP = 'https://app.example.com/callback';
 const CALLBACK = 'http://127.0.0.1:8080/oauth_callback/github';
-const PASSWORD = 'Str0ng!pass-social';
 
 describe('social sign-in of a user with a second factor', () => {
   const clock = new TestClock();
