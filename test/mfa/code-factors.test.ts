@@ -184,6 +184,31 @@ describe('one-time codes by email and SMS as a second factor', () => {
     assert.ok((claimsOf(done.body.id_token).amr as string[]).includes('mfa'));
   });
 
+  test('a user with email and SMS codes who signs in by email can choose the SMS code (mfa_method)', async () => {
+    const user = await signedIn(true);
+    const seenMail = mailsTo(user.email);
+    assert.equal((await api.post('/v1/email_otp_mfa_setup', {}, user.bearer)).status, 200);
+    assert.equal((await api.post('/v1/verify_otp', { otp: await mailedCode(user.email, seenMail) }, user.bearer)).status, 200);
+    clock.advance(31);
+    let seenText = textsTo(user.phone);
+    assert.equal((await api.post('/v1/sms_otp_mfa_setup', {}, user.bearer)).status, 200);
+    const enrolled = await api.post('/v1/verify_otp', { otp: await textedCode(user.phone, seenText) }, user.bearer);
+    assert.deepEqual(enrolled.body.user.enrolled_mfa_methods, ['email_otp', 'sms_otp']);
+
+    clock.advance(31);
+    const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
+    assert.equal(challenged.body.should_show_email_otp_screen, true);
+    assert.equal(challenged.body.should_show_mobile_otp_screen, true);
+    const mfa = withMfaCookie(challenged);
+    seenText = textsTo(user.phone);
+    assert.equal((await api.post('/v1/resend_otp', { email: user.email, mfa_method: 'sms_otp' }, mfa)).status, 200);
+    const code = await textedCode(user.phone, seenText);
+    assert.equal((await api.post('/v1/resend_otp', { mfa_method: 'fax' }, mfa)).status, 400, 'an unknown method is refused');
+    const done = await api.post('/v1/verify_otp', { email: user.email, otp: code }, mfa);
+    assert.equal(done.status, 200, `the newest code sent decides: ${JSON.stringify(done.body)}`);
+    assert.equal(typeof done.body.access_token, 'string');
+  });
+
   test('over GraphQL: the email challenge is answered by verify_otp', async () => {
     const user = await emailEnrolled();
     const seen = mailsTo(user.email);

@@ -42,6 +42,9 @@ describe('the first-time offer when the user asks for a second factor', () => {
     assert.equal(offered.status, 200, JSON.stringify(offered.body));
     assert.equal(offered.body.access_token, undefined, 'token withheld while the offer is pending');
     assert.equal(offered.body.should_offer_webauthn_mfa_setup, true);
+    assert.equal(offered.body.should_show_totp_screen, true, 'the authenticator app is offered as the released line does');
+    assert.match(offered.body.authenticator_scanner_image, /^data:image\/png;base64,/);
+    assert.equal(offered.body.authenticator_recovery_codes.length, 10);
     assert.equal(offered.body.should_offer_email_otp_mfa_setup, undefined, 'no SMTP here: no email codes on offer');
     assert.ok(cookieValue(offered.cookies, 'mfa'));
 
@@ -110,6 +113,30 @@ describe('--enforce-mfa', () => {
     clock.advance(TOTP_PERIOD_SECONDS);
     const next = await api.post('/v1/login', { email, password: PASSWORD });
     assert.equal(next.body.should_show_totp_screen, true, 'from now on a challenge, not an offer');
+  });
+});
+
+describe('--enforce-mfa as the released SDK drives it', () => {
+  const clock = new TestClock();
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(['--enforce-mfa', '--disable-webauthn-mfa'], { clock });
+  });
+  after(() => server?.close());
+
+  test('the login answer carries the authenticator-app enrolment, and verify_otp with its first code signs in', async () => {
+    const api = restClient(server);
+    const email = 'sdk-enforced@example.com';
+    await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
+    const offered = await api.post('/v1/login', { email, password: PASSWORD });
+    assert.equal(offered.body.access_token, undefined);
+    assert.equal(offered.body.should_show_totp_screen, true);
+    assert.equal(offered.body.should_offer_webauthn_mfa_setup, undefined, 'passkeys are off here');
+    const secret = offered.body.authenticator_secret as string;
+    const done = await api.post('/v1/verify_otp', { email, otp: totpCode(secret, clock.now()), is_totp: true }, withMfaCookie(offered));
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(typeof done.body.access_token, 'string');
+    assert.deepEqual(done.body.user.enrolled_mfa_methods, ['totp']);
   });
 });
 

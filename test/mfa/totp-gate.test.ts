@@ -249,4 +249,29 @@ describe('the gate after an emailed magic link', () => {
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.deepEqual(claimsOf(done.body.id_token).amr, ['otp', 'mfa']);
   });
+
+  test('the emailed link opened in a browser lands on the login UI\'s MFA step with the mfa cookie', async () => {
+    const api = restClient(server);
+    const email = 'magic-totp-browser@example.com';
+    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
+    const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
+    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
+    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
+    clock.advance(TOTP_PERIOD_SECONDS);
+    assert.equal((await api.post('/v1/magic_link_login', { email })).status, 200);
+    const mail = await smtp.waitFor((message) => message.envelope.to.includes(email), 15_000);
+    const link = new URL(firstLink(mail.text)!);
+    const opened = await fetch(`${server.baseUrl}${link.pathname}${link.search}&state=app-state`, { redirect: 'manual' });
+    assert.equal(opened.status, 303);
+    const step = new URL(opened.headers.get('location')!);
+    assert.equal(step.pathname, '/app/mfa');
+    assert.equal(step.searchParams.get('step'), 'verify');
+    assert.equal(step.searchParams.get('methods'), 'totp');
+    assert.equal(step.searchParams.get('state'), 'app-state');
+    const mfa = cookieValue(opened.headers.getSetCookie(), 'mfa');
+    assert.ok(mfa, 'the mfa cookie is set');
+    assert.equal(cookieValue(opened.headers.getSetCookie(), 'cookie_session'), undefined, 'no session before the second factor');
+    const done = await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, { cookie: `mfa=${mfa}` });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+  });
 });

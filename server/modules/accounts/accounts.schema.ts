@@ -150,10 +150,18 @@ export const VerifyOTPRequest = s.object('VerifyOTPRequest', {
   otp: s.string(),
   is_totp: s.optional(s.boolean()),
   state: optionalString(),
+  /**
+   * With the `mfa` cookie: which code factor the code is for (`email_otp` or `sms_otp`), for a user with
+   * both; without it the newest code sent decides. An addition to reference.md's fields; last, so that the
+   * gRPC field numbers before it are unchanged.
+   */
+  mfa_method: s.optional(s.string({ maxLength: 16, description: 'email_otp or sms_otp: the code factor a code is for (with the mfa cookie)' })),
 });
 
 export const ResendOTPRequest = s.object('ResendOTPRequest', {
   email: optionalString(),
   phone_number: optionalString(),
   state: optionalString(),
+  /** With the `mfa` cookie: the code factor to send a code for (`email_otp` or `sms_otp`); see VerifyOTPRequest. */
+  mfa_method: s.optional(s.string({ maxLength: 16, description: 'email_otp or sms_otp: the code factor to send a code for (with the mfa cookie)' })),
 });

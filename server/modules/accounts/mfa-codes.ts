@@ -56,3 +56,17 @@ export async function codeFactorsOf(ctx: HandlerContext, challenge: MfaChallenge
   const enrolled = new Set(user.enrolledMfaMethods ?? []);
   return enabledMfaMethods(ctx.deps.config).filter((m): m is OtpMethod => (m === 'email_otp' || m === 'sms_otp') && enrolled.has(m));
 }
+
+/** The `mfa_method` a request names, checked: undefined when none is named. */
+export function namedMethod(input: { mfa_method?: string }): OtpMethod | undefined {
+  if (input.mfa_method === undefined || input.mfa_method === '') return undefined;
+  if (input.mfa_method === 'email_otp' || input.mfa_method === 'sms_otp') return input.mfa_method;
+  throw AppError.invalid('mfa_method must be email_otp or sms_otp');
+}
+
+/** Of the user's code factors, the one whose code was sent last. */
+export async function lastSentMethod(ctx: HandlerContext, userId: string, candidates: readonly OtpMethod[]): Promise<OtpMethod | undefined> {
+  if (candidates.length < 2) return candidates[0];
+  const [latest] = await ctx.em.find(Otp, { userId, purpose: { $in: candidates.map((m) => MFA_OTP_PURPOSE[m]) } }, { orderBy: { createdAt: 'desc' }, limit: 1, refresh: true });
+  return candidates.find((m) => latest && MFA_OTP_PURPOSE[m] === latest.purpose) ?? candidates[0];
+}

@@ -9,7 +9,7 @@
  *   leaves at once; otherwise the screen asks for one with resend_otp.
  * - A user without one is offered to enrol (`should_offer_*_setup`, token withheld) when `--enforce-mfa` is on,
  *   or when the user asked for a second factor (`is_multi_factor_auth_enabled`) and has not declined the offer
- *   (skip_mfa_setup records that). The authenticator app is on offer whenever meta says `is_totp_mfa_enabled`.
+ *   (skip_mfa_setup records that). The authenticator app's offer is a new enrolment in the answer itself.
  * - Everyone else signs in as before, so integrations of users without a second factor see no change.
  * - An account whose user reported their only factor lost (lock_mfa) signs in nowhere until an admin resets it.
  */
@@ -22,6 +22,7 @@ import { enabledMfaMethods, openChallenge, type MfaMethod, type NewChallenge } f
 import type { AuthResponse } from './accounts.schema.ts';
 import type { LoginStep } from './login-flow.ts';
 import { sendMfaCode } from './mfa-codes.ts';
+import { newTotpEnrolment } from './totp-enrolment.ts';
 
 export const MFA_CHALLENGE_MESSAGE = 'Second factor required: complete the MFA challenge';
 export const MFA_OFFER_MESSAGE = 'Set up a second factor to finish signing in';
@@ -46,11 +47,18 @@ function challengeFlags(factors: readonly MfaMethod[]): Answer {
   };
 }
 
-/** The code methods on offer need somewhere to send the code: the user's own address or number. */
-function offerFlags(user: UserRow, offered: readonly MfaMethod[]): Answer {
+/**
+ * The offer's flags. The code methods need somewhere to send the code: the user's own address or number.
+ * The authenticator app has no offer flag of its own (reference.md: `should_offer_mfa_setup` is always
+ * unset): as in the released line, the answer carries `should_show_totp_screen` with a new enrolment (the
+ * secret, its QR image and recovery codes), which verify_otp with `is_totp` and the offer's cookie confirms.
+ */
+async function offerFlags(ctx: HandlerContext, user: UserRow, offered: readonly MfaMethod[]): Promise<Answer> {
   const on = (method: MfaMethod, reachable = true) => (offered.includes(method) && reachable) || undefined;
+  const totp = offered.includes('totp') ? { should_show_totp_screen: true, ...(await newTotpEnrolment(ctx, user)) } : {};
   return {
     message: MFA_OFFER_MESSAGE,
+    ...totp,
     should_offer_webauthn_mfa_setup: on('webauthn'),
     should_offer_email_otp_mfa_setup: on('email_otp', Boolean(user.email)),
     should_offer_sms_otp_mfa_setup: on('sms_otp', Boolean(user.phoneNumber)),
@@ -93,7 +101,7 @@ export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, 
   if (offered.length === 0 || !offerWanted(ctx, user)) return undefined;
   const cookie = await openChallenge(ctx.em, ctx.deps, { ...login, userId: user.id, stage: 'offer' });
   ctx.effects.setCookie(mfaCookie(config, cookie));
-  return offerFlags(user, offered);
+  return offerFlags(ctx, user, offered);
 }
 
 /** The password login's step, after the account checks and before the tokens. */

@@ -11,7 +11,7 @@ import { MFA_COOKIE } from '../../kernel/cookies.ts';
 import { findUserById } from '../users/index.ts';
 import { liveChallenge, MFA_SESSION_REFUSAL, type OtpMethod } from '../mfa/index.ts';
 import type { ResendOTPRequest } from './accounts.schema.ts';
-import { checkResendCooldown, codeFactorsOf, sendMfaCode } from './mfa-codes.ts';
+import { checkResendCooldown, codeFactorsOf, namedMethod, sendMfaCode } from './mfa-codes.ts';
 
 export async function resendMfaCode(input: Static<typeof ResendOTPRequest>, ctx: HandlerContext): Promise<{ message: string }> {
   const challenge = await liveChallenge(ctx.em, ctx.deps, ctx.credentials.cookies[MFA_COOKIE]);
@@ -20,7 +20,9 @@ export async function resendMfaCode(input: Static<typeof ResendOTPRequest>, ctx:
   const candidates = await codeFactorsOf(ctx, challenge, user);
   // The SDK sends the login's email or phone number, which need not name the channel of the factor: the
   // named channel when it is one of the user's, else the user's first.
-  const named: OtpMethod | undefined = input.phone_number ? 'sms_otp' : input.email ? 'email_otp' : undefined;
+  const explicit = namedMethod(input);
+  if (explicit && !candidates.includes(explicit)) throw AppError.precondition(`no ${explicit} factor to send a code for`);
+  const named: OtpMethod | undefined = explicit ?? (input.phone_number ? 'sms_otp' : input.email ? 'email_otp' : undefined);
   const wanted = named && candidates.includes(named) ? named : candidates[0];
   if (!wanted) throw AppError.precondition('no one-time code factor to send a code for');
   await checkResendCooldown(ctx, user.id, wanted);

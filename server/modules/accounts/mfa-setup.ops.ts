@@ -14,7 +14,8 @@ import { AppError } from '../../kernel/errors.ts';
 import { findUserById } from '../users/index.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { toPublicUser } from '../users/user.schema.ts';
-import { beginOtpEnrolment, beginTotpEnrolment, emailOtpEnabled, smsOtpEnabled, totpEnabled, totpUri, MFA_SESSION_REFUSAL, type OtpMethod } from '../mfa/index.ts';
+import { beginOtpEnrolment, emailOtpEnabled, smsOtpEnabled, totpEnabled, MFA_SESSION_REFUSAL, type OtpMethod } from '../mfa/index.ts';
+import { newTotpEnrolment } from './totp-enrolment.ts';
 import { AuthResponse } from './accounts.schema.ts';
 import { callerUser } from './profile.ops.ts';
 import { checkResendCooldown, sendMfaCode } from './mfa-codes.ts';
@@ -48,15 +49,9 @@ export const totpMfaSetupOp = defineOperation({
     const { config } = ctx.deps;
     if (!totpEnabled(config)) throw AppError.precondition('authenticator apps (TOTP) are disabled for this instance');
     const user = await enrollingUser(ctx);
-    const enrolment = await beginTotpEnrolment(ctx.em, ctx.deps, user.id);
-    const account = user.email ?? user.phoneNumber ?? user.id;
-    // qrcode loads with the first enrolment, not at start (most servers draw few QR codes).
-    const { totpQrDataUrl } = await import('../mfa/totp-qr.ts');
     return {
       message: 'Scan the QR code with your authenticator app, then confirm with a code from it',
-      authenticator_scanner_image: await totpQrDataUrl(totpUri(enrolment.secret, config.organizationName, account)),
-      authenticator_secret: enrolment.secret,
-      authenticator_recovery_codes: enrolment.recoveryCodes,
+      ...(await newTotpEnrolment(ctx, user)),
       user: toPublicUser(user),
     };
   },

@@ -23,7 +23,7 @@ import {
 import { userCredentialsPresented } from '../tokens/index.ts';
 import type { AuthResponse, VerifyOTPRequest } from './accounts.schema.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
-import { codeFactorsOf, mfaCodeIsRight } from './mfa-codes.ts';
+import { codeFactorsOf, lastSentMethod, mfaCodeIsRight, namedMethod } from './mfa-codes.ts';
 
 type Input = Static<typeof VerifyOTPRequest>;
 type Answer = Static<typeof AuthResponse>;
@@ -66,7 +66,7 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
     const challenge = await namedChallenge(ctx, input, cookie);
     const user = await findUserById(ctx.em, challenge.userId);
     if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
-    const method = pickMethod(await codeFactorsOf(ctx, challenge, user), input);
+    const method = await pickMethod(ctx, user.id, await codeFactorsOf(ctx, challenge, user), input);
     await spendAttempt(ctx.em, ctx.deps, challenge, async () => {
       if (!method || !(await mfaCodeIsRight(ctx, challenge.userId, method, code))) return false;
       if (challenge.stage === 'offer') await confirmOtpFactor(ctx.em, ctx.deps.clock, challenge.userId, method);
@@ -78,17 +78,21 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
   // Stale credentials beside a phone verification code are not this path's business: the phone flow goes on.
   const userId = await signedInUserId(ctx).catch(() => undefined);
   if (!userId) return undefined;
-  const method = pickMethod(await pendingOtpMethods(ctx.em, userId), input);
+  const method = await pickMethod(ctx, userId, await pendingOtpMethods(ctx.em, userId), input);
   if (!method) return undefined;
   await guarded(ctx, userId, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
   return enrolled(ctx, userId, `${method === 'email_otp' ? 'Email' : 'SMS'} codes verified: they can now serve as a second factor`);
 }
 
-/** Of the code methods that could be meant, the one the input names (a phone number means SMS). */
-function pickMethod(candidates: readonly OtpMethod[], input: Input): OtpMethod | undefined {
+/**
+ * Of the code methods that could be meant: the one `mfa_method` names, else the one a phone number names,
+ * else the one whose code was sent last (a user who signs in by email may have chosen the SMS code).
+ */
+async function pickMethod(ctx: HandlerContext, userId: string, candidates: readonly OtpMethod[], input: Input): Promise<OtpMethod | undefined> {
+  const named = namedMethod(input);
+  if (named) return candidates.includes(named) ? named : undefined;
   if (input.phone_number && candidates.includes('sms_otp')) return 'sms_otp';
-  if (input.email && candidates.includes('email_otp')) return 'email_otp';
-  return candidates[0];
+  return lastSentMethod(ctx, userId, candidates);
 }
 
 /** The cookie's live challenge; the SDK sends the login's email or phone number, and another account's is refused. */

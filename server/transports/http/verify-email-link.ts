@@ -6,7 +6,8 @@
  * an attacker can put in a URL is an open redirect (OWASP ASVS 5.1.5; reference.md "Security lessons").
  *
  * A token that is unknown, used or expired answers an HTML error page on this server, with no redirect and
- * nothing of the query in it. Tokens never travel in the redirect URL; the application reads its session
+ * nothing of the query in it. A sign-in the MFA gate stops lands on the login UI's MFA step (mfa-step-url.ts)
+ * with the `mfa` cookie, then continues to the same target. Tokens never travel in the redirect URL; the application reads its session
  * with the cookie (the SDK's getSession).
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,9 @@ import { verifyEmailOp } from '../../modules/accounts/email-link.ops.ts';
 import { boundRedirectUri } from '../../modules/accounts/redirect-uri.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
+import { mfaStepUrl, stoppedAtGate } from './mfa-step-url.ts';
+import type { Static } from '../../ops/schema.ts';
+import type { AuthResponse } from '../../modules/accounts/accounts.schema.ts';
 
 function withParams(target: string, params: Record<string, string>): string {
   const url = new URL(target);
@@ -31,8 +35,9 @@ export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void
     const token = typeof query.token === 'string' ? query.token : '';
     const state = typeof query.state === 'string' ? query.state : undefined;
     const ctx = buildHttpContext(deps, request, 'rest');
+    let answer: Static<typeof AuthResponse>;
     try {
-      await invoke(verifyEmailOp as unknown as AnyOperation, ctx, { token, state });
+      answer = (await invoke(verifyEmailOp as unknown as AnyOperation, ctx, { token, state })) as Static<typeof AuthResponse>;
     } catch (err) {
       const error = toAppError(err, ctx.req.requestId);
       // RFC 9110 section 10.2.3, as for every refusal with a wait.
@@ -44,8 +49,11 @@ export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void
       });
     }
     applyEffects(reply, ctx.effects);
-    const target = (await boundRedirectUri(deps, token)) ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;
+    const bound = await boundRedirectUri(deps, token);
     reply.header('referrer-policy', 'no-referrer');
+    // A user with a second factor (or an offer to set one up) continues at the login UI's MFA step.
+    if (stoppedAtGate(answer)) return reply.redirect(mfaStepUrl(deps.config, answer, { redirectUri: bound, state }), 303);
+    const target = bound ?? `${deps.config.url!.replace(/\/+$/, '')}/app`;
     return reply.redirect(state ? withParams(target, { state }) : target, 303);
   });
 }

@@ -30,9 +30,7 @@ import { applyEffects, buildHttpContext } from '../../request-context.ts';
 import { readOAuthBody, stringField } from '../request-body.ts';
 import { callbackUrl } from './login-route.ts';
 import { notFoundPage, redirectToApplication, sendSocialPage } from './social-pages.ts';
-import { publicBaseUrl } from '../../../../modules/email/index.ts';
-import type { AuthResponse } from '../../../../modules/accounts/accounts.schema.ts';
-import type { Static } from '../../../../ops/schema.ts';
+import { mfaStepUrl } from '../../mfa-step-url.ts';
 
 /**
  * A callback costs outbound calls (token endpoint, keys or profile) and writes: it spends this many points
@@ -65,30 +63,6 @@ export function formPostRoute(deps: Deps) {
     // Relative, so the browser stays on the host it posted to.
     return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(`${url.pathname}${url.search}`, 303);
   };
-}
-
-/**
- * The login UI's MFA step (login-ui/src/mfa) for a sign-in the gate stopped: which stage and which methods,
- * the same facts the gate's flags carry in an AuthResponse (none of them secret; the `mfa` cookie is what
- * proves the first factor).
- */
-function mfaStepUrl(deps: Deps, gate: Static<typeof AuthResponse>): string {
-  const verify: Array<[boolean | undefined, string]> = [
-    [gate.should_show_totp_screen, 'totp'],
-    [gate.should_offer_webauthn_mfa_verify, 'webauthn'],
-    [gate.should_show_email_otp_screen, 'email_otp'],
-    [gate.should_show_mobile_otp_screen, 'sms_otp'],
-  ];
-  const offer: Array<[boolean | undefined, string]> = [
-    [gate.should_offer_webauthn_mfa_setup, 'webauthn'],
-    [gate.should_offer_email_otp_mfa_setup, 'email_otp'],
-    [gate.should_offer_sms_otp_mfa_setup, 'sms_otp'],
-  ];
-  const challenged = verify.filter(([on]) => on).map(([, name]) => name);
-  const url = new URL(`${publicBaseUrl(deps.config)}/app/mfa`);
-  url.searchParams.set('step', challenged.length > 0 ? 'verify' : 'offer');
-  url.searchParams.set('methods', (challenged.length > 0 ? challenged : offer.filter(([on]) => on).map(([, name]) => name)).join(','));
-  return url.toString();
 }
 
 export function callbackRoute(deps: Deps, upstreams: SocialUpstreams) {
@@ -130,7 +104,7 @@ export function callbackRoute(deps: Deps, upstreams: SocialUpstreams) {
       if (result.gate) {
         // The second factor is asked for by the login UI, which then continues to the application.
         applyEffects(reply, ctx.effects);
-        return redirectToApplication(reply, mfaStepUrl(deps, result.gate), { redirect_uri: login.redirectUri, ...(login.appState ? { state: login.appState } : {}) });
+        return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(mfaStepUrl(deps.config, result.gate, { redirectUri: login.redirectUri, state: login.appState }), 302);
       }
       deps.metrics.login('success');
     } catch (err) {
