@@ -8,6 +8,8 @@ import './modules/passwords/size-thread-pool.ts';
 import { parseConfig, ConfigError } from './config/parse.ts';
 import { buildApp, type App } from './app.ts';
 import { listenApp } from './listen.ts';
+import { isIP } from 'node:net';
+import { webauthnEnabled } from './modules/mfa/mfa-flags.ts';
 
 function fail(message: string): never {
   process.stderr.write(`portcullis: ${message}\n`);
@@ -33,6 +35,10 @@ async function start(argv: string[]): Promise<void> {
   }
   const ports = await listenApp(app).catch((err: Error) => fail(`cannot listen: ${err.message}`));
   app.deps.logger.info({ url: config.url, ...ports, database: config.databaseType }, 'portcullis started');
+  if (webauthnEnabled(config) && config.url && isIP(new URL(config.url).hostname.replace(/^\[|\]$/g, ''))) {
+    // W3C WebAuthn Level 3 section 5.1.4.1: an RP ID is a registrable domain; browsers refuse an IP address.
+    app.deps.logger.warn({ url: config.url }, 'passkeys need a host name in --url: browsers refuse an IP address as the WebAuthn RP ID');
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
