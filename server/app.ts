@@ -27,6 +27,7 @@ import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
+import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
 import { openTokenStateCache } from './modules/tokens/state-cache/index.ts';
@@ -41,6 +42,8 @@ export interface AppOverrides {
   fgaStore?: FgaStore | null;
   /** Retry and poll timing of the message outbox worker (tests shorten the backoff). */
   outbox?: Partial<OutboxOptions>;
+  /** Retry, poll and timeout settings of the webhook delivery worker (tests shorten them). */
+  webhooks?: Partial<WebhookWorkerOptions>;
 }
 
 export interface App {
@@ -52,6 +55,8 @@ export interface App {
   readonly grpc?: GrpcServer;
   /** The message outbox worker; tests await outbox.idle() for the mails and texts to leave. */
   readonly outbox: MessageOutbox;
+  /** The webhook delivery worker; tests await webhooks.idle() for deliveries to settle. */
+  readonly webhooks: WebhookWorker;
   close(): Promise<void>;
 }
 
@@ -106,6 +111,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
   outbox.start(deps);
+  // Webhook deliveries drain the event outbox in the background (modules/webhooks).
+  const webhooks = createWebhookWorker(overrides.webhooks);
+  webhooks.start(deps);
   // Memory comes back after a burst of load (idle-collector.ts); a no-op unless --expose-gc.
   const idleCollector = startIdleCollector();
   return {
@@ -115,6 +123,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     metricsHttp,
     grpc,
     outbox,
+    webhooks,
     async close() {
       shuttingDown = true;
       idleCollector.stop();
@@ -123,6 +132,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
       // After the listeners (no new jobs), before storage (a running delivery finishes its writes).
       await outbox.stop();
+      await webhooks.stop();
       await fga?.close();
       await limits.close();
       await tokenState.close();

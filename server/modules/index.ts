@@ -22,6 +22,7 @@ import { oauthModule } from './oauth/index.ts';
 import { socialModule } from './social/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { webauthnModule } from './webauthn/index.ts';
+import { webhooksModule } from './webhooks/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -42,4 +43,5 @@ export const MODULES: readonly ModuleManifest[] = [
   socialModule,
   mfaModule,
   webauthnModule,
+  webhooksModule,
 ];

@@ -3,8 +3,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 /**
  * The durable outbox of user and group events (reference.md "Events"): a row is written in the same
  * transaction as the change it reports, so an event exists exactly when its change was committed. Webhook
- * delivery (specification part 6), still to come, reads undelivered rows, counts its attempts and sets
- * `deliveredAt`.
+ * delivery (specification part 6, modules/webhooks) reads rows without `deliveredAt`, turns each into one
+ * delivery per webhook and sets `deliveredAt` (handed over) and `attempts` in the same transaction.
  */
 export const EventOutbox = defineEntity({
   name: 'EventOutbox',
@@ -14,7 +14,8 @@ export const EventOutbox = defineEntity({
     eventName: p.string().length(64).index(),
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().index(),
-    deliveredAt: p.datetime().nullable(),
+    // Webhook fan-out (modules/webhooks/fan-out.ts) looks for `deliveredAt IS NULL` on every poll.
+    deliveredAt: p.datetime().nullable().index(),
     attempts: p.integer(),
   },
 });

@@ -6,8 +6,8 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { Registry, collectDefaultMetrics, Counter } from 'prom-client';
-import type { Metrics } from '../../kernel/metrics.ts';
+import { Registry, collectDefaultMetrics, Counter, Gauge } from 'prom-client';
+import type { Metrics, WebhookBacklog } from '../../kernel/metrics.ts';
 import { limitedBucket } from './errors.ts';
 import { accessLogger, lazyRequestLogger } from './request-log.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
@@ -40,8 +40,38 @@ export function createHttpMetrics(): HttpMetrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: 'portcullis_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by event and outcome: delivered (2xx), retry (failed, scheduled again), failed (given up)',
+    labelNames: ['event', 'outcome'] as const,
+    registers: [registry],
+  });
+  let backlogProbe: (() => Promise<WebhookBacklog>) | undefined;
+  new Gauge({
+    name: 'portcullis_webhook_backlog',
+    help: 'Webhook work waiting: events not yet fanned out (queue=events), deliveries pending or in flight (queue=deliveries)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    // Counted only when scraped (two indexed counts), never on the delivery path.
+    async collect() {
+      if (!backlogProbe) return;
+      try {
+        const backlog = await backlogProbe();
+        this.set({ queue: 'events' }, backlog.events);
+        this.set({ queue: 'deliveries' }, backlog.deliveries);
+      } catch {
+        // A database hiccup must not fail the whole scrape; the gauge keeps its last value.
+      }
+    },
+  });
   return {
     registry,
+    webhookDelivery(event, outcome) {
+      webhookAttempts.inc({ event, outcome });
+    },
+    webhookBacklog(probe) {
+      backlogProbe = probe;
+    },
     limited(route, bucket) {
       limited.inc({ route, bucket });
     },

@@ -1,0 +1,116 @@
+/**
+ * One outbound webhook request (reference.md "Events"), hardened against SSRF (OWASP SSRF Prevention Cheat
+ * Sheet): the host is resolved once and checked (address-policy.ts), and the socket connects to those very
+ * addresses through a custom `lookup`, so DNS rebinding cannot swap the target between check and connect.
+ * Redirects are not followed (node:http never does; a 3xx is just a non-2xx answer). The whole exchange,
+ * DNS included, has one deadline, and the answer is read up to a cap and then cut off.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { resolveEndpoint, type ResolvedAddress } from './address-policy.ts';
+
+/** reference.md "Events": one WebhookLog per attempt, response capped at 1 MiB. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxResponseBytes?: number;
+  /** Aborts the attempt from outside (the worker stopping). */
+  cancel?: AbortSignal;
+}
+
+export interface SendResult {
+  status: number;
+  /** The answer's body as text, at most maxResponseBytes of it. */
+  text: string;
+}
+
+/** reference.md "Events": X-Service-Signature = hex(HMAC-SHA256(client secret, raw body)). */
+export function signBody(clientSecret: string, body: string): string {
+  return createHmac('sha256', clientSecret).update(body, 'utf8').digest('hex');
+}
+
+/** A socket lookup that only ever answers the addresses already checked. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  }) as unknown as LookupFunction;
+}
+
+function readCapped(res: IncomingMessage, cap: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      // A cut may split a UTF-8 sequence; the decoder replaces the broken tail instead of throwing.
+      resolve(new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks)).replaceAll('\u0000', ''));
+    };
+    res.on('data', (chunk: Buffer) => {
+      if (done) return;
+      const room = cap - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= cap) {
+        finish();
+        res.destroy();
+      }
+    });
+    res.on('end', finish);
+    res.on('error', (err) => (done ? undefined : reject(err)));
+    res.on('close', finish);
+  });
+}
+
+/**
+ * POSTs `body` (already serialised: the signature covers these exact bytes) to `endpoint` with `headers`.
+ * Rejects on a refused address (RefusedAddressError), a network failure or the deadline.
+ */
+export async function postWebhook(endpoint: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
+  const url = new URL(endpoint);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.cancel ? AbortSignal.any([deadline, options.cancel]) : deadline;
+  const addresses = await Promise.race([
+    resolveEndpoint(url.hostname, options.allowPrivate),
+    new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+  ]);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<SendResult>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        lookup: pinnedLookup(addresses),
+        // A fresh connection per attempt: no pooled socket can carry a request to an address checked for another.
+        agent: false,
+        signal,
+      },
+      (res) => {
+        readCapped(res, options.maxResponseBytes ?? MAX_RESPONSE_BYTES).then(
+          (text) => resolve({ status: res.statusCode ?? 0, text }),
+          reject,
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A reason for a failed attempt that is safe to store and log: no URL, header or body. */
+export function failureReason(err: unknown): string {
+  if (!(err instanceof Error)) return 'request failed';
+  if (err.name === 'RefusedAddressError') return err.message;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
+  const code = (err as { code?: string }).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
+  if (code) return `connection failed (${code})`;
+  return 'request failed';
+}
