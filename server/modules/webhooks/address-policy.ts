@@ -33,10 +33,10 @@ for (const [net, prefix] of [
   REFUSED.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
+  // IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList itself.
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated, RFC 4291 2.5.5.1)
-  ['::ffff:0:0', 96], // IPv4-mapped
   ['64:ff9b::', 96], // NAT64 (RFC 6052)
   ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
   ['100::', 64], // discard-only (RFC 6666)
