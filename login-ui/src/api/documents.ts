@@ -11,10 +11,14 @@ import { SOCIAL_META_FIELDS } from '../social/social-providers.ts';
 export const USER_FIELDS = `id email phone_number given_name family_name nickname email_verified phone_number_verified
   enrolled_mfa_methods is_multi_factor_auth_enabled`;
 
-/** AuthResponse's flags of a pending second-factor step (specification part 2 AuthResponse; reference.md "Types"). */
+/**
+ * AuthResponse's flags of a pending second-factor step (specification part 2 AuthResponse; reference.md
+ * "Types"), and the authenticator-app enrolment a first-time offer carries with should_show_totp_screen
+ * (the secret is shown on the offer's screen; mfa/offer-enrolment.ts keeps it in memory only).
+ */
 export const MFA_FLAG_FIELDS = `should_show_email_otp_screen should_show_mobile_otp_screen should_show_totp_screen
   should_offer_webauthn_mfa_verify should_offer_webauthn_mfa_setup should_offer_email_otp_mfa_setup
-  should_offer_sms_otp_mfa_setup`;
+  should_offer_sms_otp_mfa_setup authenticator_scanner_image authenticator_secret authenticator_recovery_codes`;
 
 export const META = `query Meta { meta {
   is_sign_up_enabled is_basic_authentication_enabled is_mobile_basic_authentication_enabled

@@ -5,6 +5,9 @@ import {
 } from './documents.ts';
 import type { AuthAnswer, Identifier, MessageAnswer } from './types.ts';
 
+/** The code factors verify_otp and resend_otp can name (`mfa_method`). */
+export type CodeMethod = 'email_otp' | 'sms_otp';
+
 export async function login(params: Identifier & { password: string; state?: string }): Promise<AuthAnswer> {
   return (await graphql<{ login: AuthAnswer }>(LOGIN, { params })).login;
 }
@@ -47,12 +50,14 @@ export async function verifyOtp(params: {
   email?: string;
   is_totp?: boolean;
   state?: string;
+  /** With the mfa cookie or for an enrolment: the code factor the code is for (the server's e67e107 addition). */
+  mfa_method?: CodeMethod;
 }): Promise<AuthAnswer> {
   return (await graphql<{ verify_otp: AuthAnswer }>(VERIFY_OTP, { params })).verify_otp;
 }
 
 /** A new texted code, or (with the mfa cookie) a new code of an email or SMS challenge. */
-export async function resendOtp(params: { phone_number?: string; email?: string; state?: string }): Promise<MessageAnswer> {
+export async function resendOtp(params: { phone_number?: string; email?: string; state?: string; mfa_method?: CodeMethod }): Promise<MessageAnswer> {
   return (await graphql<{ resend_otp: MessageAnswer }>(RESEND_OTP, { params })).resend_otp;
 }
 

@@ -48,8 +48,20 @@ export interface MfaFlags {
   should_offer_sms_otp_mfa_setup?: boolean | null;
 }
 
+/**
+ * A new authenticator-app enrolment (reference.md AuthResponse authenticator_*): answered by totp_mfa_setup,
+ * and inside a first-time offer (should_show_totp_screen with the secret), as the released SDK expects.
+ */
+export interface TotpEnrolmentFields {
+  /** The otpauth URI as a PNG data URL. */
+  authenticator_scanner_image?: string | null;
+  authenticator_secret?: string | null;
+  /** Ten single-use codes, shown this once. */
+  authenticator_recovery_codes?: string[] | null;
+}
+
 /** AuthResponse as selected: a user, or the flags of the step still missing when no session was issued. */
-export interface AuthAnswer extends MfaFlags {
+export interface AuthAnswer extends MfaFlags, TotpEnrolmentFields {
   message: string;
   user?: SessionUser | null;
 }

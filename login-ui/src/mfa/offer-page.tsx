@@ -16,6 +16,7 @@ import { PasskeyEnrolment } from '../passkeys/passkey-enrolment.tsx';
 import { MethodChoice } from './method-choice.tsx';
 import { MfaError } from './mfa-error.tsx';
 import { offersOf, whoFields, type MfaStep, type OfferMethod } from './mfa-step.ts';
+import { offerEnrolment } from './offer-enrolment.ts';
 import { OtpEnrolment } from './otp-enrolment.tsx';
 import { TotpEnrolment } from './totp-enrolment.tsx';
 import { useSignInAnswer } from './use-sign-in-answer.ts';
@@ -51,7 +52,7 @@ export function OfferPage({ step, meta }: { step: MfaStep; meta: Meta }) {
     return (
       <AuthLayout title={t(TITLES[chosen])} footer={footer}>
         <Stack gap="md" data-testid={`mfa-offer-${chosen}`}>
-          {chosen === 'totp' ? <TotpEnrolment who={step.who} onDone={done} /> : null}
+          {chosen === 'totp' ? <TotpEnrolment who={step.who} ready={offerEnrolment()} onDone={done} /> : null}
           {chosen === 'webauthn' ? <PasskeyEnrolment who={step.who} onDone={done} /> : null}
           {chosen === 'email_otp' ? <OtpEnrolment channel="email" who={step.who} destination={step.who?.email} onDone={done} /> : null}
           {chosen === 'sms_otp' ? <OtpEnrolment channel="sms" who={step.who} destination={step.who?.phone_number} onDone={done} /> : null}

@@ -2,7 +2,9 @@
  * An emailed or texted code as the second factor (specification part 4.1 verify_otp without is_totp, and
  * resend_otp, both with the mfa cookie). When the server already sent the code with the sign-in's answer the
  * field is ready; when the person picked this method among several, it asks for one first. A new code can be
- * asked for after a pause (useCoolDown), shown as a count-down.
+ * asked for after a pause (useCoolDown), shown as a count-down. Both calls name the screen's factor
+ * (`mfa_method`): for a user with email and SMS codes the newest code sent would decide otherwise, and the
+ * person who signed in by email may have picked the texted code.
  */
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
@@ -13,7 +15,7 @@ import { resendOtp, verifyOtp } from '../api/operations.ts';
 import { Notice } from '../layout/notice.tsx';
 import { CodeField, SIX_DIGITS } from './code-field.tsx';
 import { MfaError } from './mfa-error.tsx';
-import type { MfaStep } from './mfa-step.ts';
+import { codeMethodOf, whoFields, type MfaStep } from './mfa-step.ts';
 import { useCoolDown } from './use-cool-down.ts';
 import { useSignInAnswer } from './use-sign-in-answer.ts';
 
@@ -21,9 +23,7 @@ export function OtpChallenge({ step, channel, sendFirst }: { step: MfaStep; chan
   const { t } = useTranslation();
   const onAnswer = useSignInAnswer();
   const coolDown = useCoolDown();
-  // The server tells the channel by the identifier sent (a phone number means SMS): send the login's email
-  // only for the email code and its phone number only for the texted one.
-  const who = channelWho(step, channel);
+  const who = { ...whoFields(step.who), mfa_method: codeMethodOf(channel) };
   const { register, handleSubmit, formState } = useForm<{ otp: string }>({ defaultValues: { otp: '' } });
   const verify = useMutation({
     mutationFn: (otp: string) => verifyOtp({ otp, ...who }),
@@ -70,10 +70,4 @@ export function OtpChallenge({ step, channel, sendFirst }: { step: MfaStep; chan
       </Stack>
     </form>
   );
-}
-
-function channelWho(step: MfaStep, channel: 'email' | 'sms'): { email?: string; phone_number?: string } {
-  if (channel === 'email' && step.who?.email) return { email: step.who.email };
-  if (channel === 'sms' && step.who?.phone_number) return { phone_number: step.who.phone_number };
-  return {};
 }

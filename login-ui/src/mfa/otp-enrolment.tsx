@@ -13,7 +13,7 @@ import type { AuthAnswer, Identifier } from '../api/types.ts';
 import { Notice } from '../layout/notice.tsx';
 import { CodeField, SIX_DIGITS } from './code-field.tsx';
 import { MfaError } from './mfa-error.tsx';
-import { whoFields } from './mfa-step.ts';
+import { codeMethodOf, whoFields } from './mfa-step.ts';
 import { useCoolDown } from './use-cool-down.ts';
 
 export function OtpEnrolment({ channel, who, destination, onDone }: {
@@ -31,7 +31,7 @@ export function OtpEnrolment({ channel, who, destination, onDone }: {
     onError: (err) => coolDown.startFromError(err),
   });
   const { register, handleSubmit, formState } = useForm<{ otp: string }>({ defaultValues: { otp: '' } });
-  const confirm = useMutation({ mutationFn: (otp: string) => verifyOtp({ otp, ...whoFields(who) }), onSuccess: onDone });
+  const confirm = useMutation({ mutationFn: (otp: string) => verifyOtp({ otp, ...whoFields(who), mfa_method: codeMethodOf(channel) }), onSuccess: onDone });
   const prefix = channel === 'email' ? 'mfa.enrolEmail' : 'mfa.enrolSms';
 
   if (!send.isSuccess) {

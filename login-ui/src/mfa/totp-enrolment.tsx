@@ -2,14 +2,16 @@
  * Setting up an authenticator app (specification part 3 "TOTP enrollment": totp_mfa_setup, then verify_otp
  * with is_totp). Three steps: scan the QR code (or type the secret), keep the recovery codes (shown this
  * once), and confirm with a first code from the app, which is what makes the factor count. Used signed in
- * (Security page: no token is issued) and in a first-time offer (the mfa cookie: the confirmation signs in).
+ * (Security page: no token is issued) and in a first-time offer (the mfa cookie: the confirmation signs in),
+ * where the offer's answer already carries the enrolment (`ready`, offer-enrolment.ts); without it (a reload,
+ * a redirect's offer) totp_mfa_setup with the offer's cookie starts one.
  */
 import { Button, Checkbox, Code, Image, Loader, Stack, Text, Center } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { totpMfaSetup } from '../api/mfa-operations.ts';
+import { totpMfaSetup, type TotpEnrolment as Enrolment } from '../api/mfa-operations.ts';
 import { verifyOtp } from '../api/operations.ts';
 import type { AuthAnswer, Identifier } from '../api/types.ts';
 import { CodeField, SIX_DIGITS } from './code-field.tsx';
@@ -24,12 +26,20 @@ function grouped(secret: string): string {
   return secret.replace(/(.{4})/g, '$1 ').trim();
 }
 
-export function TotpEnrolment({ who, onDone }: { who?: Identifier; onDone: (answer: AuthAnswer) => void }) {
+export function TotpEnrolment({ who, ready, onDone }: { who?: Identifier; ready?: Enrolment; onDone: (answer: AuthAnswer) => void }) {
   const { t } = useTranslation();
   const [stage, setStage] = useState<Stage>('scan');
   const [saved, setSaved] = useState(false);
   // One setup per visit: a query (not an effect) so a remount in development does not start a second one.
-  const setup = useQuery({ queryKey: ['totp-setup', who ?? null], queryFn: () => totpMfaSetup(whoFields(who)), staleTime: Infinity, gcTime: 0, retry: false });
+  // An enrolment the offer carried is used as it is: a second setup would replace its secret.
+  const setup = useQuery({
+    queryKey: ['totp-setup', who ?? null, ready?.authenticator_secret ?? null],
+    queryFn: () => totpMfaSetup(whoFields(who)),
+    initialData: ready,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
   const { register, handleSubmit, formState } = useForm<{ otp: string }>({ defaultValues: { otp: '' } });
   const confirm = useMutation({ mutationFn: (otp: string) => verifyOtp({ otp, is_totp: true, ...whoFields(who) }), onSuccess: onDone });
 

@@ -1,14 +1,15 @@
 /**
  * One place that decides what a first factor's answer leads to (password, magic link, texted code, passkey,
  * signup): a session goes home (useFinishSignIn), a pending second factor goes to /mfa with its flags in the
- * history state (mfa-step.ts). Anything else is the caller's to explain.
+ * history state (mfa-step.ts) and an offer's authenticator-app enrolment in memory (offer-enrolment.ts). Anything else is the caller's to explain.
  */
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { AuthAnswer, Identifier } from '../api/types.ts';
 import { withRoundTrip } from '../layout/app-link.tsx';
 import { useFinishSignIn } from '../round-trip/use-finish-sign-in.ts';
-import { isMfaStep, type MfaStep } from './mfa-step.ts';
+import { isMfaStep, stepOf } from './mfa-step.ts';
+import { keepOfferEnrolment } from './offer-enrolment.ts';
 
 /** Answers true when the answer was handled (signed in, or on to the second factor). */
 export function useSignInAnswer(): (answer: AuthAnswer, who?: Identifier) => boolean {
@@ -17,9 +18,8 @@ export function useSignInAnswer(): (answer: AuthAnswer, who?: Identifier) => boo
   return useCallback(
     (answer: AuthAnswer, who?: Identifier) => {
       if (isMfaStep(answer)) {
-        const { user: _user, message: _message, ...flags } = answer;
-        const step: MfaStep = { flags, who };
-        void navigate(withRoundTrip('/mfa'), { state: step });
+        keepOfferEnrolment(answer);
+        void navigate(withRoundTrip('/mfa'), { state: stepOf(answer, who) });
         return true;
       }
       if (answer.user) {
