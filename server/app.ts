@@ -32,6 +32,7 @@ import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/
 import type { RateLimiter } from './kernel/limits.ts';
 import { openTokenStateCache } from './modules/tokens/state-cache/index.ts';
 import { startIdleCollector } from './idle-collector.ts';
+import { createCachedTemplateLookup } from './modules/email-templates/index.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -105,7 +106,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
   const outbox = createMessageOutbox(overrides.outbox);
   const tokenState = await openTokenStateCache(config, storage, logger);
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState };
+  // Stored email templates override the built-in ones when the worker sends (reference.md "Events").
+  const templateOverrides = createCachedTemplateLookup(storage);
+  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState, templateOverrides };
   let shuttingDown = false;
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);

@@ -22,6 +22,8 @@ import { oauthModule } from './oauth/index.ts';
 import { socialModule } from './social/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { webauthnModule } from './webauthn/index.ts';
+import { emailTemplatesModule } from './email-templates/index.ts';
+import { auditModule } from './audit/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
@@ -43,5 +45,7 @@ export const MODULES: readonly ModuleManifest[] = [
   socialModule,
   mfaModule,
   webauthnModule,
+  emailTemplatesModule,
+  auditModule,
   webhooksModule,
 ];

@@ -8,6 +8,7 @@ import { AppError, toAppError } from '../kernel/errors.ts';
 import type { OpContext } from '../kernel/context.ts';
 import type { AnyOperation, HandlerContext } from './define.ts';
 import { parseInput, shapeOutput } from './validate.ts';
+import { insertAdminAudit, recordAdminAudit } from '../modules/audit/admin-audit.ts';
 
 type AfterCommit = HandlerContext['afterCommit'];
 
@@ -57,10 +58,18 @@ export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record
     afterCommit: (task) => void (queue.pending ??= []).push(task),
   };
   const { afterCommit } = queue;
+  // Every admin mutation leaves an audit entry (reference.md "AuditLog"): in its own transaction when it has
+  // one, so the entry exists exactly when the change was committed; reads are not audited.
+  const audited = op.admin && op.kind === 'mutation';
   const result =
     (op.transaction ?? op.kind === 'mutation')
-      ? await ctx.deps.storage.fork().transactional((txEm) => op.handler(input, { ...ctx, em: txEm, afterCommit }))
+      ? await ctx.deps.storage.fork().transactional(async (txEm) => {
+          const answer = await op.handler(input, { ...ctx, em: txEm, afterCommit });
+          if (audited) recordAdminAudit(txEm, ctx, op.name, input, answer);
+          return answer;
+        })
       : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
+  if (audited && !(op.transaction ?? op.kind === 'mutation')) await insertAdminAudit(ctx, op.name, input, result);
   // Handlers that open their own transactions (transaction: false) have committed them by now too.
   if (queue.pending) for (const task of queue.pending) await task();
   return result;

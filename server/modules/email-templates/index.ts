@@ -1,0 +1,13 @@
+/**
+ * Stored email templates (reference.md "EmailTemplate", "Email template events"): the admin operations, the
+ * save-time checks and the cached lookup the mail worker reads (wired in app.ts as Deps.templateOverrides).
+ */
+import { defineModule } from '../manifest.ts';
+import { EmailTemplate } from './email-template.entity.ts';
+import { emailTemplateOperations } from './email-templates.ops.ts';
+
+export { EmailTemplate, type EmailTemplateRow } from './email-template.entity.ts';
+export { createCachedTemplateLookup, TEMPLATE_CACHE_TTL_MS, type CachedTemplateLookup } from './template-cache.ts';
+export { checkTemplate, PLACEHOLDERS } from './template-check.ts';
+
+export const emailTemplatesModule = defineModule({ name: 'email-templates', entities: [EmailTemplate], operations: emailTemplateOperations });
