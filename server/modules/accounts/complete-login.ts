@@ -9,6 +9,7 @@ import { toPublicUser } from '../users/user.schema.ts';
 import { issueSession } from '../tokens/index.ts';
 export { DEFAULT_SCOPE } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
+import { audit } from '../audit/index.ts';
 import type { AuthResponse } from './accounts.schema.ts';
 
 export interface LoginOptions {
@@ -34,6 +35,17 @@ export async function completeLogin(ctx: HandlerContext, user: UserRow, options:
   const publicUser = toPublicUser(user);
   for (const event of [...(options.events ?? []), 'user.login']) {
     recordEvent(ctx.em, event, { user: publicUser, auth_recipe: options.loginMethod }, ctx.deps.clock);
+  }
+  // The audit entry joins this transaction (one insert with the session's). A session refresh (authTime kept)
+  // is not a new login.
+  if (!options.authTime) {
+    await audit(ctx, {
+      action: 'user.login',
+      actor: { type: 'user', id: user.id, email: user.email },
+      resourceType: 'user',
+      resourceId: user.id,
+      metadata: { login_method: options.loginMethod },
+    });
   }
   return { message: options.message, ...tokens, user: publicUser };
 }

@@ -14,6 +14,7 @@ import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
 import { requireSecondFactor } from './mfa-gate.ts';
+import { auditNow } from '../audit/index.ts';
 
 export const INVALID_CREDENTIALS = 'invalid credentials';
 
@@ -28,6 +29,20 @@ export interface LoginState {
 }
 
 export type LoginStep = (state: LoginState, ctx: HandlerContext) => Promise<void>;
+
+/**
+ * A refused login is audited on its own (the refusal rolls nothing back that could carry it). The account is
+ * named only when it exists: what was typed into an unknown email field may be anything, a password included.
+ */
+async function auditFailure(ctx: HandlerContext, state: LoginState, reason: string, user?: UserRow): Promise<void> {
+  await auditNow(ctx, {
+    action: 'user.login_failed',
+    actor: user ? { type: 'user', id: user.id, email: user.email } : { type: 'anonymous' },
+    resourceType: 'user',
+    resourceId: user?.id,
+    metadata: { reason, login_method: state.method },
+  });
+}
 
 /** Email login needs --enable-basic-authentication; phone login --enable-mobile-basic-authentication. */
 const chooseMethod: LoginStep = async (state, ctx) => {
@@ -59,6 +74,7 @@ const checkLockout: LoginStep = async (state, ctx) => {
     if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
     ctx.deps.metrics.login('locked');
     await verifyAgainstDummy(state.input.password);
+    await auditFailure(ctx, state, 'locked');
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
 };
@@ -73,10 +89,12 @@ const checkPassword: LoginStep = async (state, ctx) => {
   if (!user || !user.passwordHash) {
     await verifyAgainstDummy(password);
     ctx.deps.metrics.login('failure');
+    await auditFailure(ctx, state, 'unknown_account');
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
   if (!(await verifyPassword(user.passwordHash, password))) {
     ctx.deps.metrics.login('failure');
+    await auditFailure(ctx, state, 'wrong_password', user);
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
   ctx.deps.metrics.login('success');
@@ -85,8 +103,11 @@ const checkPassword: LoginStep = async (state, ctx) => {
 };
 
 /** Checked only after the password, so the answer reveals nothing to someone without it. */
-const checkAccess: LoginStep = async (state) => {
-  if (state.user!.revokedAt) throw AppError.forbidden('user access has been revoked');
+const checkAccess: LoginStep = async (state, ctx) => {
+  if (state.user!.revokedAt) {
+    await auditFailure(ctx, state, 'access_revoked', state.user);
+    throw AppError.forbidden('user access has been revoked');
+  }
 };
 
 const checkVerified: LoginStep = async (state, ctx) => {

@@ -18,6 +18,7 @@ import { AuthResponse } from './accounts.schema.ts';
 import { MfaSetupRequest } from './mfa-setup.ops.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
 import { codeFactorsOf } from './mfa-codes.ts';
+import { audit } from '../audit/index.ts';
 
 async function gateChallenge(ctx: HandlerContext, stage: 'verify' | 'offer'): Promise<MfaChallengeRow> {
   if (ctx.caller.kind !== 'mfa') throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
@@ -44,6 +45,7 @@ export const skipMfaSetupOp = defineOperation({
     if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
     user.hasSkippedMfaSetupAt = ctx.deps.clock.now();
     user.updatedAt = ctx.deps.clock.now();
+    await audit(ctx, { action: 'user.mfa_setup_skipped', actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'user', resourceId: user.id });
     await ctx.em.flush();
     return finishGatedLogin(ctx, challenge, undefined);
   },
@@ -68,6 +70,7 @@ export const lockMfaOp = defineOperation({
     user.mfaLockedAt = now;
     user.updatedAt = now;
     await dropChallenges(ctx.em, user.id);
+    await audit(ctx, { action: 'user.mfa_locked', actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'user', resourceId: user.id });
     await ctx.em.flush();
     ctx.effects.setCookie(mfaCookie(ctx.deps.config, '', 0));
     return { message: 'Multi-factor authentication locked: an administrator must reset it before the next sign-in' };

@@ -24,6 +24,7 @@ import { userCredentialsPresented } from '../tokens/index.ts';
 import type { AuthResponse, VerifyOTPRequest } from './accounts.schema.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
 import { codeFactorsOf, lastSentMethod, mfaCodeIsRight, namedMethod } from './mfa-codes.ts';
+import { audit } from '../audit/index.ts';
 
 type Input = Static<typeof VerifyOTPRequest>;
 type Answer = Static<typeof AuthResponse>;
@@ -38,6 +39,7 @@ export async function verifyTotp(input: Input, ctx: HandlerContext): Promise<Ans
     const { em, deps } = ctx;
     if (challenge.stage === 'offer') {
       await spendAttempt(em, deps, challenge, () => checkTotpFactor(em, deps, challenge.userId, code, { enrolment: true }));
+      await auditEnrolment(ctx, challenge.userId, 'totp');
       return finishGatedLogin(ctx, challenge, 'totp');
     }
     let factor = 'totp';
@@ -51,7 +53,7 @@ export async function verifyTotp(input: Input, ctx: HandlerContext): Promise<Ans
   }
   const userId = await signedInUserId(ctx);
   await guarded(ctx, userId, () => checkTotpFactor(ctx.em, ctx.deps, userId, input.otp.trim(), { enrolment: true }));
-  return enrolled(ctx, userId, 'Authenticator app verified: every login now asks for a code from it');
+  return enrolled(ctx, userId, 'totp', 'Authenticator app verified: every login now asks for a code from it');
 }
 
 /**
@@ -72,6 +74,7 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
       if (challenge.stage === 'offer') await confirmOtpFactor(ctx.em, ctx.deps.clock, challenge.userId, method);
       return true;
     });
+    if (challenge.stage === 'offer' && method) await auditEnrolment(ctx, challenge.userId, method);
     return finishGatedLogin(ctx, challenge, method);
   }
   if (!userCredentialsPresented(ctx)) return undefined;
@@ -81,7 +84,7 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
   const method = await pickMethod(ctx, userId, await pendingOtpMethods(ctx.em, userId), input);
   if (!method) return undefined;
   await guarded(ctx, userId, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
-  return enrolled(ctx, userId, `${method === 'email_otp' ? 'Email' : 'SMS'} codes verified: they can now serve as a second factor`);
+  return enrolled(ctx, userId, method, `${method === 'email_otp' ? 'Email' : 'SMS'} codes verified: they can now serve as a second factor`);
 }
 
 /**
@@ -123,8 +126,14 @@ async function guarded(ctx: HandlerContext, userId: string, check: () => Promise
   await ctx.deps.limits.reset('otp_guess', guessKey);
 }
 
-async function enrolled(ctx: HandlerContext, userId: string, message: string): Promise<Answer> {
+/** A second factor's setup confirmed (reference.md "AuditLog"): the method only, never the code or secret. */
+async function auditEnrolment(ctx: HandlerContext, userId: string, method: string, email?: string | null): Promise<void> {
+  await audit(ctx, { action: 'user.mfa_setup_verified', actor: { type: 'user', id: userId, email }, resourceType: 'user', resourceId: userId, metadata: { mfa_method: method } });
+}
+
+async function enrolled(ctx: HandlerContext, userId: string, method: string, message: string): Promise<Answer> {
   const user = await findUserById(ctx.em, userId);
   if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
+  await auditEnrolment(ctx, userId, method, user.email);
   return { message, user: toPublicUser(user) };
 }

@@ -18,6 +18,7 @@ import { revokeAllForUser } from '../tokens/index.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import { ForgotPasswordRequest, ForgotPasswordResponse, ResetPasswordRequest } from './accounts.schema.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
+import { audit } from '../audit/index.ts';
 
 /**
  * Only a known number can hold a code, so "this code is used up" would reveal the account: every refusal
@@ -90,6 +91,13 @@ export const resetPasswordOp = defineOperation({
       if (!managed.signupMethods.split(',').includes('basic_auth') && viaEmail) managed.signupMethods += ',basic_auth';
       managed.updatedAt = clock.now();
       await revokeAllForUser(tx, clock, managed.id);
+      await audit({ ...ctx, em: tx }, {
+        action: 'user.password_reset',
+        actor: { type: 'user', id: managed.id, email: managed.email },
+        resourceType: 'user',
+        resourceId: managed.id,
+        metadata: { via: viaEmail ? 'email_link' : 'sms_code' },
+      });
     });
     return { message: 'Password updated successfully.' };
   },

@@ -14,6 +14,7 @@ import { authTimeOf, findSession } from '../sessions/index.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
 import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
+import { audit } from '../audit/index.ts';
 import { UpdateProfileRequest } from './accounts.schema.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { lockoutKeysOf } from './password-guard.ts';
@@ -128,6 +129,14 @@ export const updateProfileOp = defineOperation({
     }
     user.updatedAt = ctx.deps.clock.now();
     const signedOut = changes.includes('email') && (await changeEmail(ctx, user, input.email!));
+    // The credential changes are security events (reference.md "AuditLog"); the entries name no value.
+    const audited: string[] = [];
+    if (input.new_password !== undefined) audited.push('user.password_changed');
+    if (changes.includes('email')) audited.push('user.email_changed');
+    if (changes.includes('phone number')) audited.push('user.phone_number_changed');
+    for (const action of audited) {
+      await audit(ctx, { action, actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'user', resourceId: user.id });
+    }
     await ctx.em.flush();
     return {
       message: signedOut

@@ -8,6 +8,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { clearedSessionCookies, presentedSession } from '../../kernel/cookies.ts';
 import { rolesForLogin } from '../users/index.ts';
 import { endSession, validateSessionToken } from '../tokens/index.ts';
+import { audit } from '../audit/index.ts';
 import { authTimeOf } from '../sessions/index.ts';
 import { AuthResponse, LoginRequest, SessionQueryRequest } from './accounts.schema.ts';
 import { runLogin } from './login-flow.ts';
@@ -39,6 +40,7 @@ export const logoutOp = defineOperation({
     const caller = ctx.caller;
     if (caller.kind !== 'user' || !caller.sessionId) throw AppError.unauthenticated();
     await endSession(ctx, ctx.em, caller.sessionId);
+    await audit(ctx, { action: 'user.logout', resourceType: 'session', resourceId: caller.sessionId });
     return { message: 'Logged out successfully' };
   },
 });

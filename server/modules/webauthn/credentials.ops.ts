@@ -10,6 +10,7 @@ import { unixSeconds } from '../users/index.ts';
 import { callerUser } from '../accounts/profile.ops.ts';
 import { deletePasskey, passkeysOf } from './passkeys.ts';
 import { WebauthnCredentialsResponse, WebauthnDeleteCredentialRequest } from './webauthn.schema.ts';
+import { audit } from '../audit/index.ts';
 
 export const webauthnCredentialsOp = defineOperation({
   name: 'webauthn_credentials',
@@ -47,6 +48,7 @@ export const webauthnDeleteCredentialOp = defineOperation({
   handler: async (input, ctx): Promise<Static<typeof MessageResponse>> => {
     const user = await callerUser(ctx);
     await deletePasskey(ctx.em, ctx.deps.clock, user.id, input.id);
+    await audit(ctx, { action: 'user.passkey_deleted', actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'passkey', resourceId: input.id });
     return { message: 'Passkey deleted' };
   },
 });

@@ -31,6 +31,7 @@ import { registrant } from './registrant.ts';
 import {
   WebauthnOptionsResponse, WebauthnRegistrationOptionsRequest, WebauthnRegistrationVerifyRequest,
 } from './webauthn.schema.ts';
+import { audit } from '../audit/index.ts';
 
 export const REGISTRATION_REFUSED = 'the passkey could not be registered: start again';
 
@@ -119,6 +120,13 @@ export const webauthnRegistrationVerifyOp = defineOperation({
         deviceType: info.credentialDeviceType,
         backedUp: info.credentialBackedUp,
         name: input.name,
+      });
+      // The credential id is public (the browser sends it at every sign-in); the public key is not recorded.
+      await audit({ ...ctx, em }, {
+        action: 'user.passkey_added',
+        actor: { type: 'user', id: user.id, email: user.email },
+        resourceType: 'passkey',
+        resourceId: info.credential.id,
       });
       if (mfaChallengeId) {
         const challenge = await callerChallenge(em, ctx.deps, mfaChallengeId);
