@@ -109,28 +109,25 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
       await storage.fork().nativeUpdate(WebhookDelivery, mine, { status: 'pending', attempts: row.attempts - 1, leaseUntil: null, updatedAt: now });
       return;
     }
-    const em = storage.fork();
-    em.persist(em.create(WebhookLog, {
-      id: randomUUID(), webhookId: hook.id, deliveryId: row.id, httpStatus: result.status, request: body, response: result.response,
-      createdAt: now, updatedAt: now,
-    }));
-    await em.flush();
+    const outcome = result.ok ? 'delivered' : result.refused || row.attempts >= options.maxAttempts ? 'failed' : 'retry';
+    const next = outcome === 'retry' ? new Date(now.getTime() + webhookRetryDelayMs(options, row.attempts)) : undefined;
+    // The attempt's log and the delivery's new state commit together: one commit (one fsync) per attempt.
+    await storage.fork().transactional(async (em) => {
+      em.persist(em.create(WebhookLog, {
+        id: randomUUID(), webhookId: hook.id, deliveryId: row.id, httpStatus: result.status, request: body, response: result.response,
+        createdAt: now, updatedAt: now,
+      }));
+      await em.flush();
+      if (outcome === 'delivered') await em.nativeDelete(WebhookDelivery, mine);
+      else if (outcome === 'failed') await em.nativeUpdate(WebhookDelivery, mine, { status: 'failed', leaseUntil: null, updatedAt: now });
+      else await em.nativeUpdate(WebhookDelivery, mine, { status: 'pending', leaseUntil: null, nextAttemptAt: next, updatedAt: now });
+    });
+    metrics.webhookDelivery(row.eventName, outcome);
+    if (outcome === 'delivered') return;
     const log = { delivery: row.id, webhook: hook.id, event: row.eventName, attempts: row.attempts, status: result.status };
-    if (result.ok) {
-      await storage.fork().nativeDelete(WebhookDelivery, mine);
-      metrics.webhookDelivery(row.eventName, 'delivered');
-      return;
-    }
-    if (result.refused || row.attempts >= options.maxAttempts) {
-      await storage.fork().nativeUpdate(WebhookDelivery, mine, { status: 'failed', leaseUntil: null, updatedAt: now });
-      metrics.webhookDelivery(row.eventName, 'failed');
-      logger.error({ ...log, reason: result.status ? 'non-2xx answer' : result.response }, 'webhook delivery failed for good');
-      return;
-    }
-    const next = new Date(now.getTime() + webhookRetryDelayMs(options, row.attempts));
-    await storage.fork().nativeUpdate(WebhookDelivery, mine, { status: 'pending', leaseUntil: null, nextAttemptAt: next, updatedAt: now });
-    metrics.webhookDelivery(row.eventName, 'retry');
-    logger.warn({ ...log, reason: result.status ? 'non-2xx answer' : result.response, retryAt: next.toISOString() }, 'webhook delivery failed; will retry');
+    const reason = result.status ? 'non-2xx answer' : result.response;
+    if (outcome === 'failed') logger.error({ ...log, reason }, 'webhook delivery failed for good');
+    else logger.warn({ ...log, reason, retryAt: next!.toISOString() }, 'webhook delivery failed; will retry');
   }
 
   /** A lease that ran out after the last attempt (its sender died): give up rather than send again. */
@@ -154,30 +151,43 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     inflight.set(row.id, run);
   }
 
+  /**
+   * Due rows read ahead, so that a freed slot costs one claim and not a query: a stale candidate (claimed
+   * meanwhile by another instance) just fails its compare-and-set. Read again once used up.
+   */
+  let candidates: WebhookDeliveryRow[] = [];
+  let lastFanOut = 0;
+
   async function fill(): Promise<void> {
     do {
       again = false;
-      const events = await undeliveredEvents(deps!, options.fanOutBatch);
-      for (const event of events) {
-        if (stopped) return;
-        await fanOut(deps!, event);
+      // New events are fanned out at least once per poll interval even while a backlog is being worked off.
+      if (candidates.length === 0 || Date.now() - lastFanOut >= options.pollMs) {
+        lastFanOut = Date.now();
+        const events = await undeliveredEvents(deps!, options.fanOutBatch);
+        await fanOut(deps!, events);
+        if (events.length === options.fanOutBatch) again = true;
       }
-      if (events.length === options.fanOutBatch) again = true;
-      const free = options.concurrency - inflight.size;
-      if (free <= 0 || stopped) continue;
-      const busy = [...inflight.keys()];
-      const rows = await deps!.storage.fork().find(
-        WebhookDelivery,
-        busy.length ? { $and: [dueWhere(deps!.clock.now()), { id: { $nin: busy } }] } : dueWhere(deps!.clock.now()),
-        { orderBy: { nextAttemptAt: 'asc', id: 'asc' }, limit: free * 2 },
-      );
-      for (const row of rows) {
-        if (stopped || inflight.size >= options.concurrency) break;
+      if (stopped) return;
+      if (candidates.length === 0 && inflight.size < options.concurrency) {
+        const busy = [...inflight.keys()];
+        const now = deps!.clock.now();
+        const limit = options.concurrency * 4;
+        candidates = await deps!.storage.fork().find(
+          WebhookDelivery,
+          busy.length ? { $and: [dueWhere(now), { id: { $nin: busy } }] } : dueWhere(now),
+          { orderBy: { nextAttemptAt: 'asc', id: 'asc' }, limit },
+        );
+        // A full page may hide more due rows.
+        if (candidates.length === limit) again = true;
+      }
+      while (!stopped && inflight.size < options.concurrency && candidates.length > 0) {
+        const row = candidates.shift()!;
+        if (inflight.has(row.id)) continue;
         if (row.attempts >= options.maxAttempts) await expire(row);
         else if (await claim(row)) launch(row);
       }
-      // A full page may hide more due rows; a freed slot wakes this again anyway.
-      if (rows.length === free * 2 && inflight.size < options.concurrency) again = true;
+      if (candidates.length === 0 && inflight.size < options.concurrency && again === false) break;
     } while (again && !stopped);
   }
 
