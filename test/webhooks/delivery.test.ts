@@ -76,6 +76,10 @@ describe('webhook delivery', () => {
       assert.equal(log.request, flaky.received[0]!.body);
     }
     assert.deepEqual(logs.webhook_logs.map((l: { response: string }) => l.response).sort(), ['down for a moment', 'thanks']);
+    const metrics = await (await fetch(`http://127.0.0.1:${server.ports.metrics}/metrics`)).text();
+    assert.match(metrics, /portcullis_webhook_deliveries_total\{event="user.deactivated",outcome="retry"\} 1\n/);
+    assert.match(metrics, /portcullis_webhook_deliveries_total\{event="user.deactivated",outcome="delivered"\} 1\n/);
+    assert.match(metrics, /portcullis_webhook_backlog\{queue="deliveries"\} 0\n/);
   });
 
   test('a slow endpoint does not delay another webhook of the same event', async () => {
