@@ -209,11 +209,13 @@ export const en = {
     email: {
       title: 'Check your email',
       subtitle: 'Enter the 6-digit code we emailed you to finish signing in.',
+      sent: 'We emailed you a new code. It replaces any code we emailed before.',
       submit: 'Verify and sign in',
     },
     sms: {
       title: 'Check your phone',
       subtitle: 'Enter the 6-digit code we texted you to finish signing in.',
+      sent: 'We texted you a new code. It replaces any code we texted before.',
       submit: 'Verify and sign in',
     },
     passkey: {
@@ -226,9 +228,10 @@ export const en = {
       link: 'I lost my authenticator',
       title: 'Lost your authenticator?',
       body: 'If you can no longer use your authenticator app or passkey and have no recovery code, we can lock two-step sign-in on your account. You will not be signed in: an administrator must then reset your second factor before you can sign in again.',
-      confirm: 'Lock and contact an administrator',
+      confirm: 'Lock two-step sign-in',
       cancel: 'Cancel',
       failed: 'We could not lock your account',
+      doneHeading: 'Two-step sign-in locked',
       doneTitle: 'Request recorded',
       doneBody: 'Two-step sign-in is locked on your account. Ask your administrator to reset it; then sign in again and set up a new factor.',
     },

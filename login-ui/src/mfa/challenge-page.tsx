@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { AppLink } from '../layout/app-link.tsx';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { PasskeyChallenge } from '../passkeys/passkey-challenge.tsx';
-import { LockMfa } from './lock-mfa.tsx';
+import { LockedNotice, LockMfa } from './lock-mfa.tsx';
 import { MethodChoice } from './method-choice.tsx';
 import { challengesOf, type ChallengeMethod, type MfaStep } from './mfa-step.ts';
 import { OtpChallenge } from './otp-challenge.tsx';
@@ -28,6 +28,7 @@ export function ChallengePage({ step }: { step: MfaStep }) {
   const { t } = useTranslation();
   const methods = challengesOf(step.flags);
   const [chosen, setChosen] = useState<ChallengeMethod | undefined>(methods.length === 1 ? methods[0] : undefined);
+  const [locked, setLocked] = useState(false);
   const hasCodeFallback = methods.includes('email_otp') || methods.includes('sms_otp');
   const footer = (
     <>
@@ -40,6 +41,13 @@ export function ChallengePage({ step }: { step: MfaStep }) {
     </>
   );
 
+  if (locked) {
+    return (
+      <AuthLayout title={t('mfa.lock.doneHeading')} footer={<AppLink to="/">{t('common.backToSignIn')}</AppLink>}>
+        <LockedNotice />
+      </AuthLayout>
+    );
+  }
   if (!chosen) {
     return (
       <AuthLayout title={t('mfa.pick.title')} subtitle={t('mfa.pick.subtitle')} footer={footer}>
@@ -63,7 +71,7 @@ export function ChallengePage({ step }: { step: MfaStep }) {
         {chosen === 'webauthn' ? <PasskeyChallenge step={step} /> : null}
         {chosen === 'email_otp' ? <OtpChallenge step={step} channel="email" sendFirst={sendFirst} /> : null}
         {chosen === 'sms_otp' ? <OtpChallenge step={step} channel="sms" sendFirst={sendFirst} /> : null}
-        {(chosen === 'totp' || chosen === 'webauthn') && !hasCodeFallback ? <LockMfa step={step} /> : null}
+        {(chosen === 'totp' || chosen === 'webauthn') && !hasCodeFallback ? <LockMfa step={step} onLocked={() => setLocked(true)} /> : null}
       </Stack>
     </AuthLayout>
   );

@@ -47,7 +47,8 @@ export function OtpChallenge({ step, channel, sendFirst }: { step: MfaStep; chan
     <form onSubmit={handleSubmit((values) => verify.mutate(values.otp.trim()))} noValidate aria-label={t(`${prefix}.submit`)}>
       <Stack gap="md">
         <MfaError title={t('mfa.failed')} error={verify.error ?? resend.error} />
-        {resend.isSuccess ? <Notice title={t('mfa.codeSent')}>{resend.data.message}</Notice> : null}
+        {/* The UI's own words: the server's message speaks of "OTP", which means nothing to most people. */}
+        {resend.isSuccess ? <Notice title={t('mfa.codeSent')}>{t(`${prefix}.sent`)}</Notice> : null}
         <CodeField
           label={t('fields.code')}
           error={formState.errors.otp?.message ? t(formState.errors.otp.message) : undefined}
