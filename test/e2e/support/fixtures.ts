@@ -49,10 +49,14 @@ export function linkIn(mail: ReceivedEmail, prefix: string): string {
   return match[0].replace(/&amp;/g, '&');
 }
 
-/** A full-page screenshot of a main screen, kept in .tmp/screenshots/<name>.png. */
+/**
+ * A full-page screenshot of a main screen, kept in .tmp/screenshots/<name>.png. Running transitions end
+ * first: a dialog caught while it fades in shows the page through it (login-passkey-add once did).
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).map((animation) => animation.finished)));
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 type WorkerFixture = (args: object, use: (value: Portcullis) => Promise<void>) => Promise<void>;
