@@ -44,6 +44,9 @@ test('the user page shows the second factor and the lock, and Reset MFA clears t
   const card = page.getByTestId('user-mfa');
   await expect(card.getByText('Authenticator app')).toBeVisible();
   await expect(card.getByText('Locked', { exact: true })).toBeVisible();
+  // The user's own "ask for a second factor" switch shows only without a factor: with one it decides nothing.
+  await expect(card.getByText(/Asks for a second factor/)).toHaveCount(0);
+  await expect(page.getByText('Multi-factor authentication', { exact: true }), 'the card\'s title only, no Profile field beside it').toHaveCount(1);
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'console-user-mfa');
 
@@ -51,6 +54,7 @@ test('the user page shows the second factor and the lock, and Reset MFA clears t
   await page.getByRole('dialog', { name: 'Reset multi-factor authentication?' }).getByRole('button', { name: 'Reset MFA' }).click();
   await expect(page.getByText('MFA was reset')).toBeVisible();
   await expect(card.getByText('None set up')).toBeVisible();
+  await expect(card.getByText('Asks for a second factor: Off')).toBeVisible();
   await expect(card.getByText('Locked', { exact: true })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Reset MFA' })).toBeDisabled();
 

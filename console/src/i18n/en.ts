@@ -90,7 +90,6 @@ export const en = {
       name: 'Name',
       nickname: 'Nickname',
       signupMethods: 'Sign-up method',
-      mfa: 'Multi-factor authentication',
       created: 'Created',
       updated: 'Last updated',
       id: 'User id',

@@ -64,9 +64,6 @@ export function UserDetailsCard({ user }: { user: AdminUser }) {
               : '—'}
           </Text>
         </Field>
-        <Field label={t('user.details.mfa')}>
-          <Text size="sm">{user.is_multi_factor_auth_enabled ? t('common.on') : t('common.off')}</Text>
-        </Field>
         <Field label={t('user.details.created')}>
           <Text size="sm">{formatTimestamp(user.created_at)}</Text>
         </Field>

@@ -49,16 +49,20 @@ export function UserMfaCard({ user }: { user: AdminUser }) {
             </Text>
           )}
         </Group>
-        <Group gap="lg" wrap="wrap">
-          <Text size="sm">
-            {t('user.mfa.required')}: {user.is_multi_factor_auth_enabled ? t('common.on') : t('common.off')}
-          </Text>
-          {user.has_skipped_mfa_setup_at ? (
-            <Text size="sm" c="dimmed">
-              {t('user.mfa.skipped', { date: formatTimestamp(user.has_skipped_mfa_setup_at) })}
+        {/* The user's own switch and a declined offer only decide the first-time offer (specification part 3):
+            with a factor set up every sign-in asks for it whatever they say, so they show only without one. */}
+        {methods.length ? null : (
+          <Group gap="lg" wrap="wrap">
+            <Text size="sm">
+              {t('user.mfa.required')}: {user.is_multi_factor_auth_enabled ? t('common.on') : t('common.off')}
             </Text>
-          ) : null}
-        </Group>
+            {user.has_skipped_mfa_setup_at ? (
+              <Text size="sm" c="dimmed">
+                {t('user.mfa.skipped', { date: formatTimestamp(user.has_skipped_mfa_setup_at) })}
+              </Text>
+            ) : null}
+          </Group>
+        )}
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Stack gap={2} maw={560}>
             <Text fw={600} size="sm">
