@@ -13,6 +13,11 @@ import { NotFoundPage } from './shell/not-found-page.tsx';
 import { FgaPage, PlaygroundPage } from './fga/index.tsx';
 import { ClientsPage } from './clients/clients-page.tsx';
 import { ClientPage } from './clients/client-page.tsx';
+import { WebhooksPage } from './webhooks/webhooks-page.tsx';
+import { WebhookPage } from './webhooks/webhook-page.tsx';
+import { EmailTemplatesPage } from './email-templates/email-templates-page.tsx';
+import { EmailTemplatePage } from './email-templates/email-template-page.tsx';
+import { AuditLogPage } from './audit/audit-log-page.tsx';
 import { readBranding } from '../../ui-shared/branding.ts';
 
 const router = createBrowserRouter(
@@ -31,6 +36,11 @@ const router = createBrowserRouter(
         { path: 'settings', element: <SettingsPage /> },
         { path: 'clients', element: <ClientsPage /> },
         { path: 'clients/:clientId', element: <ClientPage /> },
+        { path: 'webhooks', element: <WebhooksPage /> },
+        { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+        { path: 'email-templates', element: <EmailTemplatesPage /> },
+        { path: 'email-templates/:event', element: <EmailTemplatePage /> },
+        { path: 'audit-log', element: <AuditLogPage /> },
         { path: 'fga/*', element: <FgaPage /> },
         ...(readBranding().playground ? [{ path: 'playground', element: <PlaygroundPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,6 @@
 /** The console's sections, in navbar order; the playground only with --enable-playground. */
 import type { ComponentType } from 'react';
-import { IconAdjustments, IconApps, IconCode, IconHierarchy3, IconMailCheck, IconUsers } from '@tabler/icons-react';
+import { IconAdjustments, IconApps, IconCode, IconHierarchy3, IconListDetails, IconMail, IconMailCheck, IconUsers, IconWebhook } from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -14,6 +14,9 @@ export function navItems(playground: boolean): NavItem[] {
     { to: '/verification-requests', labelKey: 'nav.verificationRequests', icon: IconMailCheck },
     { to: '/clients', labelKey: 'clients:nav', icon: IconApps },
     { to: '/fga', labelKey: 'nav.fga', icon: IconHierarchy3 },
+    { to: '/webhooks', labelKey: 'webhooks:nav', icon: IconWebhook },
+    { to: '/email-templates', labelKey: 'emailTemplates:nav', icon: IconMail },
+    { to: '/audit-log', labelKey: 'audit:nav', icon: IconListDetails },
     { to: '/settings', labelKey: 'nav.settings', icon: IconAdjustments },
   ];
   if (playground) items.push({ to: '/playground', labelKey: 'nav.playground', icon: IconCode });

@@ -1,0 +1,151 @@
+/**
+ * One webhook: its settings and extra headers, the enabled switch, a test send (`_test_endpoint` with its
+ * endpoint, event and headers), editing, deletion after a confirmation, and its delivery log.
+ */
+import { useState, type ReactNode } from 'react';
+import { Anchor, Button, Code, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconArrowLeft, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../common/page-header.tsx';
+import { QueryError } from '../common/query-error.tsx';
+import { confirmDestructive } from '../common/confirm.tsx';
+import { formatTimestamp } from '../common/format.ts';
+import { useAdminMutation } from '../common/use-admin-mutation.ts';
+import { SectionCard } from '../users/section-card.tsx';
+import { deleteWebhook, testEndpoint, useWebhook, webhookKeys, type TestAnswer, type Webhook } from './api.ts';
+import { DeliveryLog } from './delivery-log.tsx';
+import { TestResultModal } from './test-result-modal.tsx';
+import { WebhookEnabledSwitch } from './webhook-enabled-switch.tsx';
+import { WebhookFormModal } from './webhook-form-modal.tsx';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Th w={180} fw={500} c="dimmed">
+        {label}
+      </Table.Th>
+      <Table.Td>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+function SettingsCard({ webhook }: { webhook: Webhook }) {
+  const { t } = useTranslation('webhooks');
+  const headers = Object.entries(webhook.headers ?? {});
+  return (
+    <SectionCard title={t('detail.settings')} actions={<WebhookEnabledSwitch webhook={webhook} withLabel />}>
+      <Table variant="vertical" layout="fixed" withTableBorder={false}>
+        <Table.Tbody>
+          <Field label={t('fields.event')}>
+            <Code>{webhook.event_name}</Code>
+          </Field>
+          <Field label={t('fields.description')}>{webhook.event_description}</Field>
+          <Field label={t('fields.endpoint')}>
+            <Code style={{ wordBreak: 'break-all' }}>{webhook.endpoint}</Code>
+          </Field>
+          <Field label={t('detail.headers')}>
+            {headers.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('fields.noHeaders')}
+              </Text>
+            ) : (
+              <Stack gap={4} align="flex-start">
+                {headers.map(([name, value]) => (
+                  <Code key={name} style={{ wordBreak: 'break-all' }}>{`${name}: ${value}`}</Code>
+                ))}
+              </Stack>
+            )}
+          </Field>
+          <Field label={t('detail.created')}>{formatTimestamp(webhook.created_at)}</Field>
+          <Field label={t('detail.updated')}>{formatTimestamp(webhook.updated_at)}</Field>
+          <Field label={t('detail.id')}>
+            <Code>{webhook.id}</Code>
+          </Field>
+        </Table.Tbody>
+      </Table>
+    </SectionCard>
+  );
+}
+
+function Actions({ webhook, onEdit }: { webhook: Webhook; onEdit: () => void }) {
+  const { t } = useTranslation('webhooks');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [answer, setAnswer] = useState<TestAnswer | undefined>();
+  const test = useAdminMutation({
+    mutationFn: () => testEndpoint({ endpoint: webhook.endpoint, event_name: webhook.event_name, headers: webhook.headers }),
+    invalidates: [],
+    successMessage: () => undefined,
+    onSuccess: setAnswer,
+  });
+  const remove = useAdminMutation({
+    mutationFn: () => deleteWebhook(webhook.id),
+    invalidates: [webhookKeys.lists()],
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: webhookKeys.one(webhook.id) });
+      void navigate('/webhooks', { replace: true });
+    },
+  });
+  return (
+    <Group gap="sm">
+      <Button variant="light" leftSection={<IconSend size={16} />} loading={test.isPending} onClick={() => test.mutate(undefined)}>
+        {t('test.send')}
+      </Button>
+      <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
+        {t('edit')}
+      </Button>
+      <Button
+        color="red"
+        variant="light"
+        leftSection={<IconTrash size={16} />}
+        loading={remove.isPending}
+        onClick={() =>
+          confirmDestructive({
+            title: t('remove.confirmTitle'),
+            body: t('remove.confirmBody', { event: webhook.event_name, endpoint: webhook.endpoint }),
+            confirmLabel: t('remove.confirm'),
+            onConfirm: () => remove.mutate(undefined),
+          })
+        }
+      >
+        {t('remove.button')}
+      </Button>
+      <TestResultModal answer={answer} onClose={() => setAnswer(undefined)} />
+    </Group>
+  );
+}
+
+export function WebhookPage() {
+  const { t } = useTranslation('webhooks');
+  const { webhookId = '' } = useParams();
+  const webhook = useWebhook(webhookId);
+  const [editing, setEditing] = useState(false);
+
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/webhooks" size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} />
+          {t('back')}
+        </Group>
+      </Anchor>
+      {webhook.isPending && (
+        <Stack>
+          <Skeleton height={32} width="40%" />
+          <Skeleton height={240} />
+        </Stack>
+      )}
+      {webhook.isError && <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} />}
+      {webhook.data && (
+        <>
+          <PageHeader title={webhook.data.event_name} description={webhook.data.endpoint} actions={<Actions webhook={webhook.data} onEdit={() => setEditing(true)} />} />
+          <SettingsCard webhook={webhook.data} />
+          <DeliveryLog webhookId={webhook.data.id} />
+          <WebhookFormModal opened={editing} editing={webhook.data} onClose={() => setEditing(false)} />
+        </>
+      )}
+    </Stack>
+  );
+}
