@@ -61,10 +61,13 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
           <Code>{entry.action}</Code>
         </Table.Td>
         <Table.Td>
-          <Text size="sm">{entry.actor_email || entry.actor_id || '—'}</Text>
-          <Text size="xs" c="dimmed">
-            {entry.actor_type}
-          </Text>
+          {/* The super-admin has no id or email: its type names it. */}
+          <Text size="sm">{entry.actor_email || entry.actor_id || entry.actor_type || '—'}</Text>
+          {(entry.actor_email || entry.actor_id) && (
+            <Text size="xs" c="dimmed">
+              {entry.actor_type}
+            </Text>
+          )}
         </Table.Td>
         <Table.Td>
           <Text size="sm">{entry.resource_type || '—'}</Text>

@@ -1,13 +1,12 @@
 /**
  * The subject and HTML of an event's template (react-hook-form), with save, discard and "Restore the
  * built-in one". The server checks the template again when saving (template-check.ts) and refuses one that
- * does not render; its message stays beside the form until the next save.
+ * does not render: its message is the failure notification (common/notify.ts), which stays until dismissed.
  */
 import type { UseFormReturn } from 'react-hook-form';
-import { Alert, Button, Code, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
+import { Button, Code, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../ui-shared/graphql-client.ts';
 import { confirmDestructive } from '../common/confirm.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
@@ -37,7 +36,6 @@ export function TemplateEditor({ event, form, stored }: { event: EmailEvent; for
     mutationFn: (id: string) => deleteEmailTemplate(id),
     invalidates: [templateKeys.list()],
     successMessage: () => t('editor.restored'),
-    onSuccess: () => save.reset(),
   });
   const delivers = event === 'verify_otp' ? 'otp' : 'verification_url';
 
@@ -85,13 +83,6 @@ export function TemplateEditor({ event, form, stored }: { event: EmailEvent; for
               <Code key={name} fz="xs">{`{{${name}}}`}</Code>
             ))}
           </Group>
-          {save.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={t('translation:common.failed')} role="alert">
-              <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                {errorMessage(save.error)}
-              </Text>
-            </Alert>
-          )}
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Group gap="sm">
               <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending}>
