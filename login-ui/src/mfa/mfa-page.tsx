@@ -1,7 +1,10 @@
 /**
  * /mfa: the pending second step of a sign-in, from the flags the first step answered (router history
- * state, mfa-step.ts), or from the query of a full-page redirect (social sign-in). Opened without them (a new tab, a bookmark) there is nothing to continue: the person
- * signs in again, which the server would require anyway once the five-minute mfa cookie ends.
+ * state, mfa-step.ts), or from the query of a full-page redirect (an emailed sign-in link or a social
+ * callback: step, methods, and the round trip's redirect_uri and state, which the server vetted at this
+ * page's load and round-trip.ts reads). Opened without them (a new tab, a bookmark) there is nothing to
+ * continue: the person signs in again, which the server would require anyway once the five-minute mfa
+ * cookie ends.
  */
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
