@@ -26,8 +26,10 @@ export function SignInPage() {
       setFailure(null);
       // The secret leaves the page's memory once it has served (the form field is cleared).
       form.reset();
+      // The login just set a fresh cookie: no `_admin_session` right now. That call renews the cookie and
+      // drops the one presented (admin.service.ts renewAdminSession), so the first page's reads, sent with
+      // the login's cookie at the same moment, were refused as unauthenticated now and then.
       queryClient.setQueryData(queryKeys.adminSession, true);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.adminSession });
     },
     onError: (err) => {
       setFailure(errorMessage(err));
