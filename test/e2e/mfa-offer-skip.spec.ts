@@ -17,7 +17,9 @@ test('a person who asked for a second step is offered one, skips it, and is not 
   const ask = page.getByRole('switch', { name: 'Ask for a second step when I sign in' });
   await expect(ask).not.toBeChecked();
   const saved = page.waitForResponse((response) => (response.request().postData() ?? '').includes('MfaSwitch'));
-  await ask.check({ force: true });
+  // A click, then a waiting assertion: check() reads the state back at once, before React has re-rendered
+  // the switch under a loaded machine.
+  await ask.click({ force: true });
   expect((await saved).ok()).toBe(true);
   await expect(ask).toBeChecked();
   await expect(ask).toBeEnabled();
