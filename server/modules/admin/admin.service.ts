@@ -72,9 +72,22 @@ export async function closeAdminSession(ctx: OpContext, em: EntityManager): Prom
 export async function renewAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
   const token = ctx.credentials.cookies[ADMIN_COOKIE];
   const live = token ? await liveSession(ctx, em, token) : null;
-  await dropPresentedSession(ctx, em);
+  if (live) {
+    // The presented cookie ends RENEWAL_GRACE_SECONDS from now rather than at once: the console's other
+    // requests already in flight carry it, and would fail between this answer and the browser storing the
+    // new cookie. The grace is short and never extends the session (OWASP ASVS 3.3.1 still holds).
+    const graceEnd = new Date(ctx.deps.clock.now().getTime() + RENEWAL_GRACE_SECONDS * 1000);
+    if (live.expiresAt > graceEnd) live.expiresAt = graceEnd;
+    await em.nativeDelete(AdminSession, { expiresAt: { $lt: ctx.deps.clock.now() } });
+    await em.flush();
+  } else {
+    await dropPresentedSession(ctx, em);
+  }
   await openAdminSession(ctx, em, live ? loginOf(live) : undefined);
 }
+
+/** Seconds a renewed admin cookie keeps working for requests sent before the renewal's answer arrived. */
+export const RENEWAL_GRACE_SECONDS = 10;
 
 type AdminSessionRow = InstanceType<typeof AdminSession.class>;
 
