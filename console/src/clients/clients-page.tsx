@@ -3,13 +3,12 @@
  * (?page=), a link to each client's page, and registration.
  */
 import { useState } from 'react';
-import { Anchor, Badge, Button, Code, EmptyState, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Code, EmptyState, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconApps, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
-import { TablePager } from '../common/table-pager.tsx';
+import { PagedTable } from '../common/paged-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useClients, type OAuthClient } from './api.ts';
 import { ClientStatusBadge } from './client-status-badge.tsx';
@@ -85,39 +84,19 @@ export function ClientsPage() {
         }
       />
       <Paper withBorder radius="md" p="md">
-        {clients.isError ? (
-          <QueryError error={clients.error} onRetry={() => void clients.refetch()} />
-        ) : clients.data?.clients.length === 0 ? (
-          <EmptyState size="sm" icon={<IconApps size={28} />} withIndicatorBackground title={t('empty')} py="xl" />
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table aria-label={t('caption')} verticalSpacing="sm" highlightOnHover aria-busy={clients.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('columns.name')}</Table.Th>
-                  <Table.Th>{t('columns.clientId')}</Table.Th>
-                  <Table.Th>{t('columns.scopes')}</Table.Th>
-                  <Table.Th>{t('columns.status')}</Table.Th>
-                  <Table.Th>{t('columns.created')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: clients.isPlaceholderData ? 0.6 : 1 }}>
-                {clients.isPending &&
-                  Array.from({ length: 4 }, (_, i) => (
-                    <Table.Tr key={i}>
-                      {Array.from({ length: 5 }, (_, j) => (
-                        <Table.Td key={j}>
-                          <Skeleton height={14} radius="sm" />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                {clients.data?.clients.map((client) => <ClientRow key={client.id} client={client} />)}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        <TablePager pagination={clients.data?.pagination} onPage={(next) => setParams({ page: String(next) })} label={t('pager')} />
+        <PagedTable
+          query={clients}
+          rows={clients.data?.clients}
+          columns={[t('columns.name'), t('columns.clientId'), t('columns.scopes'), t('columns.status'), t('columns.created')]}
+          renderRow={(client) => <ClientRow client={client} />}
+          label={t('caption')}
+          pagerLabel={t('pager')}
+          onPage={(next) => setParams({ page: String(next) })}
+          empty={<EmptyState size="sm" icon={<IconApps size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
+          minWidth={720}
+          loadingRows={4}
+          highlightOnHover
+        />
       </Paper>
       <CreateClientModal opened={creating} onClose={() => setCreating(false)} />
     </Stack>

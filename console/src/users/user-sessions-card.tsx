@@ -3,15 +3,14 @@
  * way to end one at once (`_revoke_session`). Sessions are named by an opaque reference, never their token.
  */
 import { useState } from 'react';
-import { Badge, Button, Skeleton, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { revokeSession } from '../api/mutations.ts';
 import { queryKeys, useUserSessions } from '../api/queries.ts';
 import type { UserSession } from '../api/types.ts';
 import { confirmDestructive } from '../common/confirm.tsx';
 import { formatTimestamp } from '../common/format.ts';
-import { QueryError } from '../common/query-error.tsx';
-import { TablePager } from '../common/table-pager.tsx';
+import { PagedTable } from '../common/paged-table.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from './section-card.tsx';
 
@@ -50,83 +49,73 @@ export function UserSessionsCard({ userId }: { userId: string }) {
         />
       }
     >
-      {sessions.isError ? (
-        <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
-      ) : sessions.data?.sessions.length === 0 ? (
-        <Text c="dimmed" size="sm" py="sm">
-          {t('user.sessions.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={620}>
-          <Table aria-label={t('user.sessions.caption')} verticalSpacing="xs" aria-busy={sessions.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('user.sessions.columns.started')}</Table.Th>
-                <Table.Th>{t('user.sessions.columns.method')}</Table.Th>
-                <Table.Th>{t('user.sessions.columns.expires')}</Table.Th>
-                <Table.Th>{t('user.sessions.columns.state')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('user.sessions.columns.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: sessions.isPlaceholderData ? 0.6 : 1 }}>
-              {sessions.isPending && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Skeleton height={14} />
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {sessions.data?.sessions.map((session) => {
-                const ended = Boolean(session.revoked_at);
-                const expired = !ended && session.expires_at * 1000 < Date.now();
-                return (
-                  <Table.Tr key={session.id} data-testid="session-row">
-                    <Table.Td>
-                      <Text size="sm">{formatTimestamp(session.created_at)}</Text>
-                      {session.auth_time !== session.created_at && (
-                        <Text size="xs" c="dimmed">
-                          {t('user.sessions.signedInAt', { time: formatTimestamp(session.auth_time) })}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{t(`user.sessions.methods.${session.login_method}`, { defaultValue: session.login_method })}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatTimestamp(session.expires_at)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={ended ? 'gray' : expired ? 'yellow' : 'teal'}>
-                        {ended
-                          ? t('user.sessions.state.revoked', { time: formatTimestamp(session.revoked_at) })
-                          : expired
-                            ? t('user.sessions.state.cookieExpired')
-                            : t('user.sessions.state.active')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {!ended && (
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          loading={revoke.isPending && revoke.variables?.id === session.id}
-                          onClick={() => askRevoke(session)}
-                        >
-                          {t('user.sessions.revoke')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <TablePager pagination={sessions.data?.pagination} onPage={setPage} label={t('user.sessions.pager')} />
+      <PagedTable
+        query={sessions}
+        rows={sessions.data?.sessions}
+        columns={[
+          t('user.sessions.columns.started'),
+          t('user.sessions.columns.method'),
+          t('user.sessions.columns.expires'),
+          t('user.sessions.columns.state'),
+          <VisuallyHidden>{t('user.sessions.columns.actions')}</VisuallyHidden>,
+        ]}
+        renderRow={(session) => {
+          const ended = Boolean(session.revoked_at);
+          const expired = !ended && session.expires_at * 1000 < Date.now();
+          return (
+            <Table.Tr data-testid="session-row">
+              <Table.Td>
+                <Text size="sm">{formatTimestamp(session.created_at)}</Text>
+                {session.auth_time !== session.created_at && (
+                  <Text size="xs" c="dimmed">
+                    {t('user.sessions.signedInAt', { time: formatTimestamp(session.auth_time) })}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{t(`user.sessions.methods.${session.login_method}`, { defaultValue: session.login_method })}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{formatTimestamp(session.expires_at)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={ended ? 'gray' : expired ? 'yellow' : 'teal'}>
+                  {ended
+                    ? t('user.sessions.state.revoked', { time: formatTimestamp(session.revoked_at) })
+                    : expired
+                      ? t('user.sessions.state.cookieExpired')
+                      : t('user.sessions.state.active')}
+                </Badge>
+              </Table.Td>
+              <Table.Td ta="right">
+                {!ended && (
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    loading={revoke.isPending && revoke.variables?.id === session.id}
+                    onClick={() => askRevoke(session)}
+                  >
+                    {t('user.sessions.revoke')}
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          );
+        }}
+        label={t('user.sessions.caption')}
+        pagerLabel={t('user.sessions.pager')}
+        onPage={setPage}
+        empty={
+          <Text c="dimmed" size="sm" py="sm">
+            {t('user.sessions.empty')}
+          </Text>
+        }
+        minWidth={620}
+        loadingRows={1}
+        spanLoadingRows
+        verticalSpacing="xs"
+      />
     </SectionCard>
   );
 }

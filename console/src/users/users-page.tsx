@@ -3,21 +3,53 @@
  * names) debounced while typing, server-side pagination, a link to each user's page, and invitations.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Anchor, Badge, Button, EmptyState, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, EmptyState, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMailPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useUsers } from '../api/queries.ts';
+import type { AdminUser } from '../api/types.ts';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
-import { TablePager } from '../common/table-pager.tsx';
+import { PagedTable } from '../common/paged-table.tsx';
 import { displayName, formatTimestamp, userLabel } from '../common/format.ts';
 import { UserStatusBadge } from './user-status-badge.tsx';
 import { InviteMembersModal } from './invite-members-modal.tsx';
 
 const PAGE_SIZE = 10;
 const SEARCH_DEBOUNCE_MS = 300;
+
+function UserRow({ user }: { user: AdminUser }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/users/${encodeURIComponent(user.id)}`} fw={600} size="sm">
+          {userLabel(user)}
+        </Anchor>
+        {displayName(user) && (
+          <Text size="xs" c="dimmed">
+            {displayName(user)}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4}>
+          {user.roles.map((role) => (
+            <Badge key={role} variant="outline" size="sm" tt="none">
+              {role}
+            </Badge>
+          ))}
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <UserStatusBadge user={user} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatTimestamp(user.created_at)}</Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
 
 export function UsersPage() {
   const { t } = useTranslation();
@@ -66,72 +98,27 @@ export function UsersPage() {
           mb="md"
           rightSection={users.isFetching && !users.isPending ? <Text size="xs" c="dimmed">…</Text> : null}
         />
-        {users.isError ? (
-          <QueryError error={users.error} onRetry={() => void users.refetch()} />
-        ) : users.data?.users.length === 0 ? (
-          <EmptyState
-            size="sm"
-            icon={<IconUsers size={28} />}
-            withIndicatorBackground
-            title={query ? t('users.emptySearch', { query }) : t('users.empty')}
-            py="xl"
-          />
-        ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table aria-label={t('users.caption')} verticalSpacing="sm" highlightOnHover aria-busy={users.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('users.columns.user')}</Table.Th>
-                  <Table.Th>{t('users.columns.roles')}</Table.Th>
-                  <Table.Th>{t('users.columns.status')}</Table.Th>
-                  <Table.Th>{t('users.columns.created')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: users.isPlaceholderData ? 0.6 : 1 }}>
-                {users.isPending &&
-                  Array.from({ length: 5 }, (_, i) => (
-                    <Table.Tr key={i}>
-                      {Array.from({ length: 4 }, (_, j) => (
-                        <Table.Td key={j}>
-                          <Skeleton height={14} radius="sm" />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                {users.data?.users.map((user) => (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/users/${encodeURIComponent(user.id)}`} fw={600} size="sm">
-                        {userLabel(user)}
-                      </Anchor>
-                      {displayName(user) && (
-                        <Text size="xs" c="dimmed">
-                          {displayName(user)}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {user.roles.map((role) => (
-                          <Badge key={role} variant="outline" size="sm" tt="none">
-                            {role}
-                          </Badge>
-                        ))}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <UserStatusBadge user={user} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatTimestamp(user.created_at)}</Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        <TablePager pagination={users.data?.pagination} onPage={setPage} label={t('users.pager')} />
+        <PagedTable
+          query={users}
+          rows={users.data?.users}
+          columns={[t('users.columns.user'), t('users.columns.roles'), t('users.columns.status'), t('users.columns.created')]}
+          renderRow={(user) => <UserRow user={user} />}
+          label={t('users.caption')}
+          pagerLabel={t('users.pager')}
+          onPage={setPage}
+          empty={
+            <EmptyState
+              size="sm"
+              icon={<IconUsers size={28} />}
+              withIndicatorBackground
+              title={query ? t('users.emptySearch', { query }) : t('users.empty')}
+              py="xl"
+            />
+          }
+          minWidth={640}
+          loadingRows={5}
+          highlightOnHover
+        />
       </Paper>
       <InviteMembersModal opened={inviting} onClose={() => setInviting(false)} />
     </Stack>

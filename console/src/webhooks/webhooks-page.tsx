@@ -3,13 +3,12 @@
  * (?page=): each one's event (a link to its page and delivery log), endpoint, an enabled switch, and adding one.
  */
 import { useState } from 'react';
-import { Anchor, Button, Code, EmptyState, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Code, EmptyState, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
-import { TablePager } from '../common/table-pager.tsx';
+import { PagedTable } from '../common/paged-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useWebhooks, type Webhook } from './api.ts';
 import { WebhookEnabledSwitch } from './webhook-enabled-switch.tsx';
@@ -62,38 +61,19 @@ export function WebhooksPage() {
         }
       />
       <Paper withBorder radius="md" p="md">
-        {webhooks.isError ? (
-          <QueryError error={webhooks.error} onRetry={() => void webhooks.refetch()} />
-        ) : webhooks.data?.webhooks.length === 0 ? (
-          <EmptyState size="sm" icon={<IconWebhook size={28} />} withIndicatorBackground title={t('empty')} py="xl" />
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table aria-label={t('caption')} verticalSpacing="sm" highlightOnHover aria-busy={webhooks.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('columns.event')}</Table.Th>
-                  <Table.Th>{t('columns.endpoint')}</Table.Th>
-                  <Table.Th>{t('columns.enabled')}</Table.Th>
-                  <Table.Th>{t('columns.created')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: webhooks.isPlaceholderData ? 0.6 : 1 }}>
-                {webhooks.isPending &&
-                  Array.from({ length: 3 }, (_, i) => (
-                    <Table.Tr key={i}>
-                      {Array.from({ length: 4 }, (_, j) => (
-                        <Table.Td key={j}>
-                          <Skeleton height={14} radius="sm" />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                {webhooks.data?.webhooks.map((webhook) => <WebhookRow key={webhook.id} webhook={webhook} />)}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        <TablePager pagination={webhooks.data?.pagination} onPage={(next) => setParams({ page: String(next) })} label={t('pager')} />
+        <PagedTable
+          query={webhooks}
+          rows={webhooks.data?.webhooks}
+          columns={[t('columns.event'), t('columns.endpoint'), t('columns.enabled'), t('columns.created')]}
+          renderRow={(webhook) => <WebhookRow webhook={webhook} />}
+          label={t('caption')}
+          pagerLabel={t('pager')}
+          onPage={(next) => setParams({ page: String(next) })}
+          empty={<EmptyState size="sm" icon={<IconWebhook size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
+          minWidth={720}
+          loadingRows={3}
+          highlightOnHover
+        />
       </Paper>
       <WebhookFormModal opened={adding} onClose={() => setAdding(false)} />
     </Stack>
