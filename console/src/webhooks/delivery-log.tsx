@@ -2,12 +2,12 @@
  * A webhook's delivery attempts (`_webhook_logs` with its webhook_id, newest first), paged on the server.
  * Each row opens to show the body sent and the receiver's answer.
  */
-import { Fragment, useState } from 'react';
-import { ActionIcon, Button, EmptyState, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { IconChevronDown, IconChevronRight, IconRefresh, IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Button, EmptyState, Table, Text } from '@mantine/core';
+import { IconRefresh, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { QueryError } from '../common/query-error.tsx';
-import { TablePager } from '../common/table-pager.tsx';
+import { ExpandableRow } from '../common/expandable-row.tsx';
+import { PagedTable } from '../common/paged-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { useWebhookLogs, type WebhookLog } from './api.ts';
@@ -15,50 +15,35 @@ import { BodyBlock } from './body-block.tsx';
 import { HttpStatusBadge, isDelivered } from './http-status-badge.tsx';
 
 const PAGE_SIZE = 10;
+const LOG_COLUMNS = 4;
 
 function LogRow({ log }: { log: WebhookLog }) {
   const { t } = useTranslation('webhooks');
-  const [open, setOpen] = useState(false);
   const time = formatTimestamp(log.created_at);
-  const detailId = `webhook-log-${log.id}`;
   return (
-    <Fragment>
-      <Table.Tr>
-        <Table.Td w={48}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-expanded={open}
-            aria-controls={detailId}
-            aria-label={t(open ? 'logs.collapse' : 'logs.expand', { time })}
-            onClick={() => setOpen((was) => !was)}
-          >
-            {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-          </ActionIcon>
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm">{time}</Text>
-        </Table.Td>
-        <Table.Td>
-          <HttpStatusBadge status={log.http_status} />
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm" c={isDelivered(log.http_status) ? 'teal.8' : 'red.8'}>
-            {isDelivered(log.http_status) ? t('logs.success') : t('logs.failure')}
-          </Text>
-        </Table.Td>
-      </Table.Tr>
-      {open && (
-        <Table.Tr id={detailId}>
-          <Table.Td colSpan={4} bg="var(--mantine-color-gray-0)">
-            <Stack gap="sm" py="xs">
-              <BodyBlock label={t('logs.request')} body={log.request} empty="—" />
-              <BodyBlock label={t('logs.response')} body={log.response} empty={t('test.emptyResponse')} />
-            </Stack>
+    <ExpandableRow
+      detailId={`webhook-log-${log.id}`}
+      columns={LOG_COLUMNS}
+      toggleLabel={(open) => t(open ? 'logs.collapse' : 'logs.expand', { time })}
+      cells={
+        <>
+          <Table.Td>
+            <Text size="sm">{time}</Text>
           </Table.Td>
-        </Table.Tr>
-      )}
-    </Fragment>
+          <Table.Td>
+            <HttpStatusBadge status={log.http_status} />
+          </Table.Td>
+          <Table.Td>
+            <Text size="sm" c={isDelivered(log.http_status) ? 'teal.8' : 'red.8'}>
+              {isDelivered(log.http_status) ? t('logs.success') : t('logs.failure')}
+            </Text>
+          </Table.Td>
+        </>
+      }
+    >
+      <BodyBlock label={t('logs.request')} body={log.request} empty="—" />
+      <BodyBlock label={t('logs.response')} body={log.response} empty={t('test.emptyResponse')} />
+    </ExpandableRow>
   );
 }
 
@@ -77,35 +62,20 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         </Button>
       }
     >
-      {logs.isError ? (
-        <QueryError error={logs.error} onRetry={() => void logs.refetch()} />
-      ) : logs.data?.webhook_logs.length === 0 ? (
-        <EmptyState size="sm" icon={<IconSend size={28} />} withIndicatorBackground title={t('logs.empty')} py="lg" />
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table aria-label={t('logs.caption')} verticalSpacing="xs" aria-busy={logs.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th aria-hidden />
-                <Table.Th>{t('logs.time')}</Table.Th>
-                <Table.Th>{t('logs.status')}</Table.Th>
-                <Table.Th>{t('logs.summary')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: logs.isPlaceholderData ? 0.6 : 1 }}>
-              {logs.isPending && (
-                <Table.Tr>
-                  <Table.Td colSpan={4}>
-                    <Skeleton height={14} radius="sm" />
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {logs.data?.webhook_logs.map((log) => <LogRow key={log.id} log={log} />)}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <TablePager pagination={logs.data?.pagination} onPage={setPage} label={t('logs.pager')} />
+      <PagedTable
+        query={logs}
+        rows={logs.data?.webhook_logs}
+        columns={[null, t('logs.time'), t('logs.status'), t('logs.summary')]}
+        renderRow={(log) => <LogRow log={log} />}
+        label={t('logs.caption')}
+        pagerLabel={t('logs.pager')}
+        onPage={setPage}
+        empty={<EmptyState size="sm" icon={<IconSend size={28} />} withIndicatorBackground title={t('logs.empty')} py="lg" />}
+        minWidth={560}
+        loadingRows={1}
+        spanLoadingRows
+        verticalSpacing="xs"
+      />
     </SectionCard>
   );
 }
