@@ -39,7 +39,7 @@ test('set up text message codes, then pass the text-code step after a password',
   const code = await codeTextedTo(portcullis, phone, texts);
   await page.getByLabel(/^Verification code/).fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
-  await expect(page.getByTestId('form-error')).toContainText('Invalid or expired otp');
+  await expect(page.getByTestId('form-error')).toContainText('Wrong or expired code');
   await screenshot(page, 'login-mfa-sms');
 
   const verify = page.waitForRequest((request) => (request.postData() ?? '').includes('VerifyOtp'));

@@ -50,7 +50,7 @@ test('set up an authenticator app, then sign in with a code and with a recovery 
 
   await dialog.getByLabel(/^Authentication code/).fill('000000' === totpCode(secret, new Date()) ? '111111' : '000000');
   await dialog.getByRole('button', { name: 'Confirm and turn on' }).click();
-  await expect(dialog.getByTestId('form-error')).toContainText('Invalid or expired otp');
+  await expect(dialog.getByTestId('form-error')).toContainText('Wrong or expired code');
   await dialog.getByLabel(/^Authentication code/).fill(totpCode(secret, new Date()));
   await dialog.getByRole('button', { name: 'Confirm and turn on' }).click();
   await expect(dialog).toBeHidden();
@@ -96,5 +96,5 @@ test('set up an authenticator app, then sign in with a code and with a recovery 
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
   await page.getByLabel(/^Recovery code/).fill(codes[3]!);
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
-  await expect(page.getByTestId('form-error')).toContainText('Invalid or expired otp');
+  await expect(page.getByTestId('form-error')).toContainText('Wrong or expired code');
 });

@@ -19,7 +19,11 @@ import { MfaChallenge, type MfaChallengeRow } from './mfa-challenge.entity.ts';
 export const MAX_CHALLENGE_ATTEMPTS = 5;
 /** One refusal for a missing, unknown, expired or exhausted challenge: the answer says nothing of which. */
 export const MFA_SESSION_REFUSAL = 'MFA session expired or invalid: log in again';
-export const INVALID_MFA_CODE = 'invalid or expired otp';
+/**
+ * A wrong second-factor code. Worded for the person at the screen ("otp" is the wire field's name, not a
+ * word they know); the phone-verification flow keeps the released line's 'invalid or expired otp'.
+ */
+export const INVALID_MFA_CODE = 'wrong or expired code: check the newest code and try again';
 
 export type ChallengeStage = 'verify' | 'offer';
 
