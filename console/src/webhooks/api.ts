@@ -7,22 +7,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { graphql } from '../../../ui-shared/graphql-client.ts';
 import type { MessageAnswer, PageRequest, Pagination } from '../api/types.ts';
 
-/** reference.md "Events": the thirteen names a webhook can subscribe to (server/modules/events/event-names.ts). */
-export const WEBHOOK_EVENTS = [
-  'user.login',
-  'user.created',
-  'user.signup',
-  'user.access_revoked',
-  'user.access_enabled',
-  'user.deleted',
-  'user.deactivated',
-  'user.provisioned',
-  'user.deprovisioned',
-  'user.scim_updated',
-  'group.created',
-  'group.updated',
-  'group.deleted',
-] as const;
+/** reference.md "Events": the thirteen names a webhook can subscribe to, the server's own list. */
+export { EVENT_NAMES as WEBHOOK_EVENTS } from '../../../server/modules/events/event-names.ts';
 
 export interface Webhook {
   id: string;
