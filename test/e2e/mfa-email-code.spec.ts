@@ -50,7 +50,7 @@ test('set up email codes, then pass the email-code step after a password', async
   const code = await newCodeMailedTo(portcullis, email, seen);
   await page.getByLabel(/^Verification code/).fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
-  await expect(page.getByTestId('form-error')).toContainText('Invalid or expired otp');
+  await expect(page.getByTestId('form-error')).toContainText('Wrong or expired code');
   await screenshot(page, 'login-mfa-email');
   await page.getByLabel(/^Verification code/).fill(code);
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
