@@ -117,7 +117,7 @@ describe('hostile input regressions', () => {
     const rest = await postText(server, '/v1/admin/fga/model', JSON.stringify({ dsl }), ADMIN);
     const restMs = performance.now() - started;
     const failure = await refusal(grpc.call('AdminService', 'FgaWriteModel', { dsl }, ADMIN));
-    const slowest = await health.stop();
+    const { slowest } = await health.stop();
     assert.equal(rest.status, 400);
     assert.equal(rest.body.code, 'invalid_argument');
     assert.match(rest.body.message, /problems: .*; and \d+ more$/);

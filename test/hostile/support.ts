@@ -3,7 +3,6 @@
  * 10,000-deep nesting reach the server as written), the REST path of an operation, and a /healthz watcher
  * that measures how long the server takes to answer while other requests run.
  */
-import type { TestServer } from '../support/app.ts';
 import type { AnyOperation } from '../../server/ops/define.ts';
 
 export interface RawReply {
@@ -12,7 +11,7 @@ export interface RawReply {
   body: any;
 }
 
-export async function postText(server: TestServer, path: string, text: string, headers: Record<string, string> = {}): Promise<RawReply> {
+export async function postText(server: { baseUrl: string }, path: string, text: string, headers: Record<string, string> = {}): Promise<RawReply> {
   const res = await fetch(server.baseUrl + path, {
     method: 'POST',
     headers: { origin: server.baseUrl, 'content-type': 'application/json', ...headers },
@@ -38,16 +37,30 @@ export function deepJson(depth: number, kind: 'list' | 'object' = 'list'): strin
   return kind === 'list' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
-/** Polls /healthz every `everyMs` until stopped; `stop()` resolves with the slowest answer in ms. */
-export function watchHealth(server: TestServer, everyMs = 50): { stop(): Promise<number> } {
+export interface HealthWatch {
+  /** The slowest answer in ms (as seen from this process, so it includes this process's own stalls). */
+  slowest: number;
+  answered: number;
+  /** Polls that got no answer or a non-200 one. */
+  failed: number;
+}
+
+/** Polls /healthz every `everyMs` until stopped; `stop()` resolves with what it saw. */
+export function watchHealth(server: { baseUrl: string }, everyMs = 50): { stop(): Promise<HealthWatch> } {
   let running = true;
-  let slowest = 0;
+  const seen: HealthWatch = { slowest: 0, answered: 0, failed: 0 };
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      const res = await fetch(`${server.baseUrl}/healthz`);
-      await res.arrayBuffer();
-      slowest = Math.max(slowest, performance.now() - started);
+      try {
+        const res = await fetch(`${server.baseUrl}/healthz`);
+        await res.arrayBuffer();
+        if (res.status === 200) seen.answered += 1;
+        else seen.failed += 1;
+      } catch {
+        seen.failed += 1;
+      }
+      seen.slowest = Math.max(seen.slowest, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();
@@ -55,7 +68,7 @@ export function watchHealth(server: TestServer, everyMs = 50): { stop(): Promise
     async stop() {
       running = false;
       await loop;
-      return slowest;
+      return seen;
     },
   };
 }

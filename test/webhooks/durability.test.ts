@@ -17,7 +17,7 @@ import { EventOutbox, recordEvent } from '../../server/modules/events/index.ts';
 import { WebhookDelivery } from '../../server/modules/webhooks/index.ts';
 import { startReceiver, validSignature } from './receiver.ts';
 import { ALLOW_PRIVATE, PASSWORD } from './support.ts';
-import { adminCall, spawnServer, stopServer, type ServerProcess } from './processes.ts';
+import { adminCall, spawnServer, stopServer, type ServerProcess } from '../support/server-process.ts';
 
 describe('webhook durability across processes', () => {
   const cleanups: (() => Promise<void> | void)[] = [];

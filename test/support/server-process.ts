@@ -1,7 +1,12 @@
-/** Real server processes (`node server/main.ts`) for the crash and multi-instance webhook tests. */
+/**
+ * Real server processes (`node server/main.ts`): for the crash and multi-instance webhook tests, and for
+ * tests that judge the server's own event loop apart from the test's (the hostile-input stall check).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePorts, serverFlags, SECRETS, type Ports } from '../sea/executable.ts';
+
+export { SECRETS };
 
 const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts');
 
@@ -51,4 +56,15 @@ export async function adminCall(server: ServerProcess, name: string, body: unkno
 export async function stopServer(server: ServerProcess): Promise<void> {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
   await server.exited;
+}
+
+/**
+ * The longest the server's event loop was held since the previous call, in ms: prom-client's
+ * `nodejs_eventloop_lag_max_seconds` (perf_hooks.monitorEventLoopDelay), which resets on every scrape.
+ */
+export async function eventLoopMaxLagMs(server: ServerProcess): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${server.ports.metrics}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith('nodejs_eventloop_lag_max_seconds '));
+  if (!line) throw new Error('no nodejs_eventloop_lag_max_seconds in /metrics');
+  return Number(line.split(' ')[1]) * 1000;
 }
