@@ -47,17 +47,26 @@ export function TemplatePreview({ event, subject, template }: { event: string; s
             </Text>
           </Group>
           <Paper withBorder radius="sm" style={{ overflow: 'hidden' }}>
-            <Box
-              component="iframe"
-              title={t('preview.frame')}
-              sandbox=""
-              srcDoc={preview.data?.html ?? ''}
-              referrerPolicy="no-referrer"
-              w="100%"
-              h={480}
-              bg="white"
-              style={{ border: 0, display: 'block' }}
-            />
+            {preview.data ? (
+              // A new frame for each rendering, created with its final srcdoc: Chromium could leave a frame
+              // unpainted when a freshly mounted one was navigated twice in a row (empty, then the mail).
+              <Box
+                key={preview.dataUpdatedAt}
+                component="iframe"
+                title={t('preview.frame')}
+                sandbox=""
+                srcDoc={preview.data.html}
+                referrerPolicy="no-referrer"
+                w="100%"
+                h={480}
+                bg="white"
+                style={{ border: 0, display: 'block' }}
+              />
+            ) : (
+              <Group h={480} justify="center">
+                <Loader size="sm" />
+              </Group>
+            )}
           </Paper>
         </Stack>
       )}
