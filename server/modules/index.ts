@@ -25,6 +25,7 @@ import { webauthnModule } from './webauthn/index.ts';
 import { emailTemplatesModule } from './email-templates/index.ts';
 import { auditModule } from './audit/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
+import { organizationsModule } from './organizations/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -48,4 +49,5 @@ export const MODULES: readonly ModuleManifest[] = [
   emailTemplatesModule,
   auditModule,
   webhooksModule,
+  organizationsModule,
 ];

@@ -11,6 +11,7 @@ import { purgeTokensForUser, revokeAllForUser } from '../tokens/index.ts';
 import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { purgeMfaRecords } from '../mfa/index.ts';
+import { removeAllMemberships } from '../organizations/index.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { createAccount } from './create-account.ts';
 
@@ -38,6 +39,7 @@ export const deleteUserOp = defineOperation({
     await deleteVerificationsFor(ctx.em, { userId: user.id, email: user.email });
     await deleteOtpsFor(ctx.em, { userId: user.id, email: user.email, phone: user.phoneNumber });
     await purgeMfaRecords(ctx.em, user.id);
+    await removeAllMemberships(ctx.em, user.id);
     await purgeUser(ctx.em, user.id);
     recordEvent(ctx.em, 'user.deleted', { user: publicUser }, ctx.deps.clock);
     return { message: 'User deleted successfully' };

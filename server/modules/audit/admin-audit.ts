@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { AuditLog } from './audit-log.entity.ts';
-import { auditRow, type AuditEntry } from './audit.ts';
+import { actorOf, auditRow, type AuditEntry } from './audit.ts';
 
 const VERBS = /^(add|create|update|delete|rotate|revoke|enable|disable|remove|invite|import|retire|request|verify|test|reset|write)_/;
 
@@ -57,12 +57,21 @@ export function adminAuditEntry(operation: string, input: Record<string, unknown
   };
 }
 
+/**
+ * The entry as the caller made it: org-scoped admin operations are open to an organization's org-admins
+ * (specification part 4.2 "Organizations"), who are signed-in users and are named as such.
+ */
+function entryOf(ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): AuditEntry {
+  const entry = adminAuditEntry(operation, input, result);
+  return ctx.caller.kind === 'user' ? { ...entry, actor: actorOf(ctx.caller) } : entry;
+}
+
 /** Adds the entry to the operation's transaction (flushed with its change). */
 export function recordAdminAudit(em: EntityManager, ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): void {
-  em.persist(em.create(AuditLog, auditRow(ctx, adminAuditEntry(operation, input, result))));
+  em.persist(em.create(AuditLog, auditRow(ctx, entryOf(ctx, operation, input, result))));
 }
 
 /** For an admin mutation that ran outside the main database's transaction (the FGA operations). */
 export async function insertAdminAudit(ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): Promise<void> {
-  await ctx.deps.storage.fork().insert(AuditLog, auditRow(ctx, adminAuditEntry(operation, input, result)));
+  await ctx.deps.storage.fork().insert(AuditLog, auditRow(ctx, entryOf(ctx, operation, input, result)));
 }
