@@ -1,0 +1,19 @@
+/**
+ * Which organization an email domain routes to (specification part 1: verified domains for home-realm
+ * discovery; part 3: a removed domain stops routing at once). Only a verified domain of an enabled
+ * organization routes; a pending challenge never does. Read fresh on each call (no cache), so that
+ * delete_org_domain and disabling the organization take effect for the very next sign-in.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import { Organization, type OrganizationRow } from '../organizations/index.ts';
+import { OrgDomain } from './org-domain.entity.ts';
+import { normaliseDomain } from './domain-name.ts';
+
+/** The enabled organization holding `domain` verified; null otherwise (also for a malformed domain). */
+export async function verifiedOrganizationForDomain(em: EntityManager, domain: string): Promise<OrganizationRow | null> {
+  const normalised = normaliseDomain(domain);
+  if (!normalised) return null;
+  const claim = await em.findOne(OrgDomain, { verifiedDomain: normalised, state: 'verified' }, { fields: ['orgId'] });
+  if (!claim) return null;
+  return em.findOne(Organization, { id: claim.orgId, enabled: true });
+}
