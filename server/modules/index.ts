@@ -26,6 +26,7 @@ import { emailTemplatesModule } from './email-templates/index.ts';
 import { auditModule } from './audit/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
 import { organizationsModule } from './organizations/index.ts';
+import { orgDomainsModule } from './org-domains/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -50,4 +51,5 @@ export const MODULES: readonly ModuleManifest[] = [
   auditModule,
   webhooksModule,
   organizationsModule,
+  orgDomainsModule,
 ];
