@@ -20,6 +20,8 @@ export const LIMIT_BUCKETS = [
   'client_auth_failure',
   /** Public passkey ceremonies (webauthn_login_options / _verify) per client IP: each writes or verifies. */
   'webauthn_ceremony',
+  /** Outbound DNS lookups of verify_org_domain per organization: the server must not be a DNS hammer. */
+  'dns_lookup',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];
