@@ -49,7 +49,9 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
   return (request) => {
     if (!STATE_CHANGING.has(request.method)) return undefined;
     const query = request.url.indexOf('?');
-    if (CSRF_EXEMPT.has(query < 0 ? request.url : request.url.slice(0, query))) return undefined;
+    const path = query < 0 ? request.url : request.url.slice(0, query);
+    // SCIM (RFC 7644 section 2) is called by identity providers' back-ends with a bearer token, never a cookie.
+    if (CSRF_EXEMPT.has(path) || path.startsWith('/scim/v2/')) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;
     if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
