@@ -22,6 +22,8 @@ export const LIMIT_BUCKETS = [
   'webauthn_ceremony',
   /** Outbound DNS lookups of verify_org_domain per organization: the server must not be a DNS hammer. */
   'dns_lookup',
+  /** Inbound SCIM requests per SCIM endpoint token (modules/scim): one identity provider's share. */
+  'scim_request',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

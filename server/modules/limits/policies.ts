@@ -65,5 +65,9 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // verify_org_domain makes one TXT lookup each: 10 per organization in 10 minutes is ample while a record
     // propagates, and bounds the queries anyone with org-admin rights can make the server send.
     dns_lookup: { points: 10, windowSeconds: 600, blockSeconds: 0, message: 'too many domain verification attempts for this organization: wait a few minutes for the DNS record to propagate, then try again' },
+    // One organization's identity provider, whatever IPs it calls from: 1,200 SCIM requests a minute per
+    // endpoint token bound the writes one provider (or one leaked token) can make, above the pace Entra ID
+    // and Okta keep during an initial sync, and apart from --rate-limit-rps, which is per IP.
+    scim_request: { points: 1200, windowSeconds: 60, blockSeconds: 0, message: 'too many SCIM requests: slow down' },
   };
 }
