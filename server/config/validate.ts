@@ -3,6 +3,7 @@
  * that names the flag, so an operator sees at once what to fix.
  */
 import type { Config } from './flags.ts';
+import { checkDnsServers } from './dns-servers.ts';
 
 export const DATABASE_TYPES = ['sqlite', 'postgres', 'postgresql', 'cockroachdb', 'yugabyte', 'mysql', 'mariadb', 'mongodb'] as const;
 const JWT_TYPES = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -84,6 +85,8 @@ export function validateConfig(config: Config): string | undefined {
   if (config.enableGrpc && config.grpcPort !== 0 && config.grpcPort === config.httpPort) return '--grpc-port and --http-port must differ';
   const limitProblem = checkRateLimits(config);
   if (limitProblem) return limitProblem;
+  const dnsProblem = checkDnsServers(config.dnsServers);
+  if (dnsProblem) return dnsProblem;
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {
     if (port > 65535) return `port ${port} is out of range`;
