@@ -20,6 +20,8 @@ export const LIMIT_BUCKETS = [
   'client_auth_failure',
   /** Public passkey ceremonies (webauthn_login_options / _verify) per client IP: each writes or verifies. */
   'webauthn_ceremony',
+  /** Public home-realm discovery look-ups (org_discovery) per client IP: each reads the domain routing. */
+  'org_discovery',
   /** Outbound DNS lookups of verify_org_domain per organization: the server must not be a DNS hammer. */
   'dns_lookup',
   /** Inbound SCIM requests per SCIM endpoint token (modules/scim): one identity provider's share. */

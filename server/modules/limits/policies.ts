@@ -62,6 +62,9 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // ceremony calls a minute per IP (one sign-in is two) bound the rows and the CPU one client can cause
     // (OWASP ASVS 11.1.4), whatever --rate-limit-rps allows, and leave room for people behind one NAT.
     webauthn_ceremony: { points: 60, windowSeconds: 60, blockSeconds: 0, message: 'too many passkey sign-in attempts: try again later' },
+    // Home-realm discovery answers which organization owns a domain: 30 look-ups a minute per IP serve a person
+    // typing addresses and bound how fast one client can map domains to organizations (OWASP ASVS 11.1.4).
+    org_discovery: { points: 30, windowSeconds: 60, blockSeconds: 0, message: 'too many sign-in look-ups: try again later' },
     // verify_org_domain makes one TXT lookup each: 10 per organization in 10 minutes is ample while a record
     // propagates, and bounds the queries anyone with org-admin rights can make the server send.
     dns_lookup: { points: 10, windowSeconds: 600, blockSeconds: 0, message: 'too many domain verification attempts for this organization: wait a few minutes for the DNS record to propagate, then try again' },
