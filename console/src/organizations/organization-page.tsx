@@ -1,0 +1,57 @@
+/**
+ * One organization: its settings, members, and deletion. The cards of the organization's domains, SSO
+ * connection and SCIM endpoint sit between members and deletion.
+ */
+import { Anchor, Code, Group, Skeleton, Stack } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '../common/page-header.tsx';
+import { QueryError } from '../common/query-error.tsx';
+import { useOrganization } from './api.ts';
+import { OrgDeleteCard } from './org-delete-card.tsx';
+import { OrgMembersCard } from './org-members-card.tsx';
+import { OrgSettingsCard } from './org-settings-card.tsx';
+import { OrgStatusBadge } from './org-status-badge.tsx';
+
+export function OrganizationPage() {
+  const { t } = useTranslation('organizations');
+  const { organizationId = '' } = useParams();
+  const organization = useOrganization(organizationId);
+
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/organizations" size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} />
+          {t('back')}
+        </Group>
+      </Anchor>
+      {organization.isPending && (
+        <Stack>
+          <Skeleton height={32} width="40%" />
+          <Skeleton height={240} />
+          <Skeleton height={160} />
+        </Stack>
+      )}
+      {organization.isError && <QueryError error={organization.error} onRetry={() => void organization.refetch()} />}
+      {organization.data && (
+        <>
+          <PageHeader
+            title={organization.data.display_name}
+            description={undefined}
+            actions={
+              <Group gap="sm">
+                <Code>{organization.data.name}</Code>
+                <OrgStatusBadge organization={organization.data} />
+              </Group>
+            }
+          />
+          <OrgSettingsCard organization={organization.data} />
+          <OrgMembersCard organization={organization.data} />
+          <OrgDeleteCard organization={organization.data} />
+        </>
+      )}
+    </Stack>
+  );
+}
