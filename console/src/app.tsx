@@ -18,6 +18,8 @@ import { WebhookPage } from './webhooks/webhook-page.tsx';
 import { EmailTemplatesPage } from './email-templates/email-templates-page.tsx';
 import { EmailTemplatePage } from './email-templates/email-template-page.tsx';
 import { AuditLogPage } from './audit/audit-log-page.tsx';
+import { OrganizationsPage } from './organizations/organizations-page.tsx';
+import { OrganizationPage } from './organizations/organization-page.tsx';
 import { readBranding } from '../../ui-shared/branding.ts';
 
 const router = createBrowserRouter(
@@ -41,6 +43,8 @@ const router = createBrowserRouter(
         { path: 'email-templates', element: <EmailTemplatesPage /> },
         { path: 'email-templates/:event', element: <EmailTemplatePage /> },
         { path: 'audit-log', element: <AuditLogPage /> },
+        { path: 'organizations', element: <OrganizationsPage /> },
+        { path: 'organizations/:organizationId', element: <OrganizationPage /> },
         { path: 'fga/*', element: <FgaPage /> },
         ...(readBranding().playground ? [{ path: 'playground', element: <PlaygroundPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,6 @@
 /** The console's sections, in navbar order; the playground only with --enable-playground. */
 import type { ComponentType } from 'react';
-import { IconAdjustments, IconApps, IconCode, IconHierarchy3, IconListDetails, IconMail, IconMailCheck, IconUsers, IconWebhook } from '@tabler/icons-react';
+import { IconAdjustments, IconApps, IconBuilding, IconCode, IconHierarchy3, IconListDetails, IconMail, IconMailCheck, IconUsers, IconWebhook } from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -11,6 +11,7 @@ export interface NavItem {
 export function navItems(playground: boolean): NavItem[] {
   const items: NavItem[] = [
     { to: '/users', labelKey: 'nav.users', icon: IconUsers },
+    { to: '/organizations', labelKey: 'organizations:nav', icon: IconBuilding },
     { to: '/verification-requests', labelKey: 'nav.verificationRequests', icon: IconMailCheck },
     { to: '/clients', labelKey: 'clients:nav', icon: IconApps },
     { to: '/fga', labelKey: 'nav.fga', icon: IconHierarchy3 },
