@@ -5,6 +5,7 @@
  */
 import { defineModule } from '../manifest.ts';
 import { OrgDomain } from './org-domain.entity.ts';
+import { orgDomainOperations } from './org-domains.ops.ts';
 
 export { OrgDomain, type OrgDomainRow, type OrgDomainState } from './org-domain.entity.ts';
 export { verifiedOrganizationForDomain } from './domain-routing.ts';
@@ -13,5 +14,5 @@ export { emailDomain, normaliseDomain } from './domain-name.ts';
 export const orgDomainsModule = defineModule({
   name: 'org-domains',
   entities: [OrgDomain],
-  operations: [],
+  operations: orgDomainOperations,
 });
