@@ -82,7 +82,7 @@ export async function updateOrganization(em: EntityManager, now: Date, row: Orga
 
 /** Every entity with an `orgId` property holds records scoped to one organization. */
 export async function deleteOrganization(em: EntityManager, org: OrganizationRow): Promise<void> {
-  for (const meta of Object.values(em.getMetadata().getAll())) {
+  for (const meta of em.getMetadata().getAll().values()) {
     if (meta.properties.orgId && meta.class) await em.nativeDelete(meta.class, { orgId: org.id });
   }
   await em.nativeDelete(Organization, { id: org.id });
