@@ -10,6 +10,11 @@ import { domainToASCII } from 'node:url';
 import { isIP } from 'node:net';
 import { AppError } from '../../kernel/errors.ts';
 
+/**
+ * URL delimiters, wildcards and spaces: domainToASCII parses a URL host, so it would read `example.com/x`
+ * or `example.com:443` as `example.com`. A domain field holding them is a mistake, refused as a whole.
+ */
+const URL_SYNTAX = /[\s/\\:@?#[\]%*]/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** The last label: letters only, or an IDN TLD in Punycode (`xn--`). Refuses numeric TLDs (IPv4-like names). */
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -31,7 +36,7 @@ const PUBLIC_SUFFIXES = new Set([
 export function normaliseDomain(input: string): string | undefined {
   let name = input.trim();
   if (name.endsWith('.')) name = name.slice(0, -1);
-  if (!name || name.length > 1024 || isIP(name) || name.includes('*')) return undefined;
+  if (!name || name.length > 1024 || isIP(name) || URL_SYNTAX.test(name)) return undefined;
   // domainToASCII lowercases, maps Unicode (UTS 46) and answers '' for what is not a valid host.
   const ascii = domainToASCII(name);
   if (!ascii || ascii.length > 253 || isIP(ascii)) return undefined;
