@@ -16,6 +16,8 @@ export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
   'at_hash', 'c_hash', 'auth_time', 'amr', 'acr',
   // Not in the reference list, but overriding them would break validation or refresh families.
   'jti', 'nbf', 'family_id', 'azp', 'client_id',
+  // Organization claims of an SSO session (org-claims.ts): a script must not make a token speak for an organization.
+  'org_id', 'org_name', 'org_roles',
 ]);
 
 /** What one login grants; the same for every token of the session. */

@@ -15,6 +15,7 @@ export {
   RESERVED_CLAIMS, accessTokenClaims, idTokenClaims, refreshTokenClaims, amrFor, atHash, expiryOf, type Grant,
 } from './claims.ts';
 export { customClaims, CUSTOM_SCRIPT_TIMEOUT_MS } from './custom-claims-script.ts';
+export { orgSsoLoginMethod, orgIdOfLoginMethod, orgClaimsFor, type OrgClaims } from './org-claims.ts';
 export {
   recordToken, findTokenRecord, recordIsLive, revokeTokenRecords, claimRefreshRotation, deleteTokenRecordsOfUser,
   sweepExpiredTokenRecords, sessionsWithLiveRecords, type NewTokenRecord,

@@ -15,6 +15,7 @@ import { accessTokenClaims, expiryOf, idTokenClaims, refreshTokenClaims, type Gr
 import { customClaims } from './custom-claims-script.ts';
 import { signToken } from './jwt.ts';
 import { recordToken } from './token-records.ts';
+import { orgClaimsFor, orgIdOfLoginMethod } from './org-claims.ts';
 
 /** What login and refresh answer; expires_in is seconds until the access token expires (reference.md). */
 export interface TokenSet {
@@ -55,14 +56,18 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
     ...(input.clientId ? { clientId: input.clientId } : {}),
   };
   const publicUser = toPublicUser(user);
-  const core = accessTokenClaims(config, grant, now);
+  // An organization's SSO session also names the organization and the member's org roles (org-claims.ts);
+  // other sessions read nothing and wait for nothing.
+  const orgId = orgIdOfLoginMethod(session.loginMethod);
+  const org = orgId ? await orgClaimsFor(em, orgId, user.id) : undefined;
+  const core = { ...accessTokenClaims(config, grant, now), ...org };
   // Reserved claims are filtered by customClaims and then laid over its result: they cannot be overridden.
   // Without a script there is nothing to wait for: no sandbox round trip, no promise hop.
   const accessClaims = config.customAccessTokenScript?.trim()
     ? { ...(await customClaims(config.customAccessTokenScript, publicUser, core, ctx.log)), ...core }
     : core;
   const accessToken = signToken(keys, accessClaims);
-  const idClaims = idTokenClaims(config, grant, now, publicUser, keys.alg, accessToken);
+  const idClaims = { ...idTokenClaims(config, grant, now, publicUser, keys.alg, accessToken), ...org };
   const idToken = signToken(keys, idClaims);
   const base = { userId: user.id, sessionId: session.id, familyId: input.familyId };
   recordToken(em, { ...base, token: accessToken, kind: 'access', expiresAt: expiryOf(accessClaims) });
