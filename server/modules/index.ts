@@ -27,6 +27,7 @@ import { auditModule } from './audit/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
 import { organizationsModule } from './organizations/index.ts';
 import { orgDomainsModule } from './org-domains/index.ts';
+import { orgSsoModule } from './org-sso/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -52,4 +53,5 @@ export const MODULES: readonly ModuleManifest[] = [
   webhooksModule,
   organizationsModule,
   orgDomainsModule,
+  orgSsoModule,
 ];

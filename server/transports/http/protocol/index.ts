@@ -14,6 +14,7 @@ import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
+import { registerOrgSsoRoutes } from './org-sso/index.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -39,6 +40,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     }
     await registerAuthorizeRoutes(scope, deps);
     await registerSocialRoutes(scope, deps);
+    await registerOrgSsoRoutes(scope, deps);
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
