@@ -6,6 +6,7 @@ import { defineOperation } from '../../ops/define.ts';
 import { s, NoInput, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { AdminMeta, buildAdminMeta } from '../meta/meta.ts';
+import { orgDiscoveryEnabled } from '../org-sso/index.ts';
 import { closeAdminSession, isAdminSecret, openAdminSession, renewAdminSession } from './admin.service.ts';
 
 const AdminLoginRequest = s.object('AdminLoginRequest', { admin_secret: s.string() });
@@ -69,7 +70,7 @@ export const adminMetaOp = defineOperation({
   output: AdminMeta,
   auth: 'admin',
   rest: { method: 'GET', path: '/v1/admin/meta' },
-  handler: async (_input, ctx) => buildAdminMeta(ctx.deps.config, ctx.deps.version),
+  handler: async (_input, ctx) => buildAdminMeta(ctx.deps.config, ctx.deps.version, await orgDiscoveryEnabled(ctx.deps)),
 });
 
 function deprecatedOp(name: string, inputName: string, message: string) {

@@ -1,6 +1,7 @@
 import { defineOperation } from '../../ops/define.ts';
 import { NoInput } from '../../ops/schema.ts';
 import { Meta, buildMeta } from './meta.ts';
+import { orgDiscoveryEnabled } from '../org-sso/index.ts';
 
 /** GET /v1/meta (specification part 4.1): the feature flags clients use to draw their login screens. */
 export const metaOp = defineOperation({
@@ -12,7 +13,7 @@ export const metaOp = defineOperation({
   output: Meta,
   auth: 'public',
   rest: { method: 'GET' },
-  handler: async (_input, ctx) => buildMeta(ctx.deps.config, ctx.deps.version),
+  handler: async (_input, ctx) => buildMeta(ctx.deps.config, ctx.deps.version, await orgDiscoveryEnabled(ctx.deps)),
 });
 
 export const metaOperations = [metaOp];

@@ -44,7 +44,11 @@ export const AdminMeta = s.object('AdminMeta', {
   is_multi_factor_auth_service_enabled: s.boolean(),
 });
 
-export function buildMeta(config: Config, version: string): Static<typeof Meta> {
+/**
+ * `orgDiscovery`: whether home-realm discovery can route anyone (org-sso/discovery-flag.ts), read from the
+ * database by the caller, so that this stays a function of its arguments.
+ */
+export function buildMeta(config: Config, version: string, orgDiscovery = false): Static<typeof Meta> {
   // Report what the instance does (specification part 4.1 meta): the same functions the MFA gate asks
   // (accounts/mfa-gate.ts), so a client is never told of a factor the server would not check, and an
   // operator is never told accounts are protected when they are not. Email and SMS codes count only where
@@ -71,8 +75,8 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
     is_multi_factor_auth_enabled: offered.length > 0,
     is_mobile_basic_authentication_enabled: config.enableMobileBasicAuthentication,
     is_phone_verification_enabled: config.enablePhoneVerification,
-    // Home-realm discovery needs verified organization domains, which arrive with the organizations issue.
-    is_org_discovery_enabled: false,
+    // An enabled organization with a verified domain and an enabled OIDC connection (org_discovery).
+    is_org_discovery_enabled: orgDiscovery,
     is_totp_mfa_enabled: offered.includes('totp'),
     is_email_otp_mfa_enabled: offered.includes('email_otp'),
     is_sms_otp_mfa_enabled: offered.includes('sms_otp'),
@@ -82,9 +86,9 @@ export function buildMeta(config: Config, version: string): Static<typeof Meta> 
   };
 }
 
-export function buildAdminMeta(config: Config, version: string): Static<typeof AdminMeta> {
+export function buildAdminMeta(config: Config, version: string, orgDiscovery = false): Static<typeof AdminMeta> {
   return {
-    ...buildMeta(config, version),
+    ...buildMeta(config, version, orgDiscovery),
     roles: config.roles,
     default_roles: config.defaultRoles,
     protected_roles: config.protectedRoles,
