@@ -71,7 +71,8 @@ describe('DNS lookups of domain verification are bounded', () => {
     dns.mode = 'servfail';
     try {
       const outcome = await call('rest', 'verify_org_domain', { org_id: orgId, domain: 'servfail.example' });
-      assert.equal('error' in outcome && outcome.error, 'failed_precondition');
+      assert.ok('error' in outcome);
+      assert.equal(outcome.error, 'failed_precondition');
       assert.match(outcome.message, /could not look up the TXT records at _service-challenge\.servfail\.example/);
       assert.doesNotMatch(outcome.message, RESOLVER_LEAK);
     } finally {
@@ -91,7 +92,8 @@ describe('DNS lookups of domain verification are bounded', () => {
       await over('rest', 'request_org_domain', { org_id: orgId, domain: 'meanwhile.example' });
       const outcome = await pending;
       const elapsed = Date.now() - started;
-      assert.equal('error' in outcome && outcome.error, 'failed_precondition', JSON.stringify(outcome));
+      assert.ok('error' in outcome, JSON.stringify(outcome));
+      assert.equal(outcome.error, 'failed_precondition');
       assert.doesNotMatch(outcome.message, RESOLVER_LEAK);
       assert.ok(elapsed >= TXT_LOOKUP_TIMEOUT_MS - 500 && elapsed < TXT_LOOKUP_TIMEOUT_MS + 2000, `gave up after ${elapsed} ms`);
     } finally {
