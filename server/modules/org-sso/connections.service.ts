@@ -52,21 +52,24 @@ async function flushUnique(em: EntityManager): Promise<void> {
 
 export async function createConnection(em: EntityManager, deps: Pick<Deps, 'config' | 'sealer' | 'clock'>, input: Static<typeof CreateOrgOidcConnectionRequest>): Promise<OrgOidcConnectionRow> {
   const allowPrivate = deps.config.orgSsoAllowPrivateAddresses;
+  const fields = {
+    issuer: checkedIssuer(input.issuer, allowPrivate),
+    clientId: checkedClientId(input.client_id),
+    scopes: checkedScopes(input.scopes),
+    allowedEmailDomains: checkedDomains(input.allowed_email_domains),
+  };
+  if (await em.findOne(OrgOidcConnection, { orgId: input.org_id }, { fields: ['id'] })) {
+    throw new AppError('already_exists', 'this organization already has an OIDC connection: update it instead');
+  }
   const row = em.create(OrgOidcConnection, {
     id: randomUUID(),
     orgId: input.org_id,
-    issuer: checkedIssuer(input.issuer, allowPrivate),
-    clientId: checkedClientId(input.client_id),
+    ...fields,
     clientSecret: input.client_secret ? deps.sealer.seal(input.client_secret) : null,
-    scopes: checkedScopes(input.scopes),
-    allowedEmailDomains: checkedDomains(input.allowed_email_domains),
     enabled: input.enabled ?? true,
     createdAt: deps.clock.now(),
     updatedAt: deps.clock.now(),
   });
-  if (await em.findOne(OrgOidcConnection, { orgId: input.org_id }, { fields: ['id'] })) {
-    throw new AppError('already_exists', 'this organization already has an OIDC connection: update it instead');
-  }
   em.persist(row);
   await flushUnique(em);
   return row;
