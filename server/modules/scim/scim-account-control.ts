@@ -1,0 +1,21 @@
+/**
+ * How far an organization's identity provider may reach into an account (the takeover rule of inbound
+ * SCIM). A provider creates accounts for new addresses, and links an existing account only when the account
+ * is already a member of the organization or its email domain is verified for the organization (org-domains:
+ * only then has the organization proven it owns the mailbox). Any other existing account is refused 409:
+ * otherwise any organization could provision `someone@gmail.com` and attach a stranger's account to itself.
+ *
+ * The organization governs the account (ScimUser.managesAccount) when SCIM created it or its domain is
+ * verified for the organization: then `active: false` and DELETE revoke the account's access everywhere and
+ * SCIM may change its email. A member linked without that proof is governed only as a member.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import { emailDomain, verifiedOrganizationForDomain } from '../org-domains/index.ts';
+
+/** Whether `email`'s domain is verified for this (enabled) organization. */
+export async function domainVerifiedForOrg(em: EntityManager, orgId: string, email: string | null | undefined): Promise<boolean> {
+  const domain = email ? emailDomain(email) : undefined;
+  if (!domain) return false;
+  const owner = await verifiedOrganizationForDomain(em, domain);
+  return owner?.id === orgId;
+}

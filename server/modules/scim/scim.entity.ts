@@ -1,0 +1,83 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * An organization's inbound SCIM endpoint (specification part 4.2 "SCIM": one per organization; part 5: the
+ * identity provider authenticates with a per-organization bearer token). Only the token's SHA-256 digest is
+ * kept (scim-token.ts); the token itself is shown once, by create and rotate. `lastUsedAt` is written at most
+ * once a minute, so that provisioning traffic does not turn every read into a write.
+ */
+export const ScimEndpoint = defineEntity({
+  name: 'ScimEndpoint',
+  tableName: 'scim_endpoints',
+  properties: {
+    id: p.string().primary().length(36),
+    orgId: p.string().length(36).unique(),
+    tokenDigest: p.string().length(64).unique(),
+    tokenRotatedAt: p.datetime(),
+    lastUsedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type ScimEndpointRow = InstanceType<typeof ScimEndpoint.class>;
+
+/**
+ * One user provisioned into one organization by its identity provider (RFC 7643 section 4.1). The SCIM id
+ * is the user's id; `userNameKey` (the lower-cased userName) is unique per organization, since userName is
+ * case-insensitive (RFC 7643 section 4.1.1: caseExact false, uniqueness server). `resource` keeps the
+ * attributes the provider sent that have no column on the user (emails beyond the primary one, title,
+ * the enterprise extension, ...), never a password. `active` is the provider's flag.
+ */
+export const ScimUser = defineEntity({
+  name: 'ScimUser',
+  tableName: 'scim_users',
+  uniques: [
+    { name: 'scim_users_org_user_name', properties: ['orgId', 'userNameKey'] },
+    { name: 'scim_users_org_user', properties: ['orgId', 'userId'] },
+  ],
+  properties: {
+    id: p.string().primary().length(36),
+    orgId: p.string().length(36).index(),
+    userId: p.string().length(36).index(),
+    userName: p.string().length(255),
+    userNameKey: p.string().length(255),
+    externalId: p.string().length(255).nullable(),
+    active: p.boolean(),
+    /**
+     * Whether this organization governs the account itself (scim-account-control.ts): it was created by this
+     * endpoint, or its email domain is verified for the organization. Only then do `active: false` and DELETE
+     * revoke the account and may SCIM change its email; otherwise they act on the membership alone.
+     */
+    managesAccount: p.boolean(),
+    resource: p.json<Record<string, unknown>>(),
+    /** Counts the changes made through SCIM: the ETag (RFC 7644 section 3.14). */
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type ScimUserRow = InstanceType<typeof ScimUser.class>;
+
+/**
+ * A group pushed by the organization's identity provider (RFC 7643 section 4.2). Its displayName is an org
+ * role that its members hold (OrgMember.roles), so the provider's groups drive authorization inside the
+ * organization. `displayNameKey` (lower-cased) is unique per organization: two groups must not map to one role.
+ * `members` are user ids of members of the organization.
+ */
+export const ScimGroup = defineEntity({
+  name: 'ScimGroup',
+  tableName: 'scim_groups',
+  uniques: [{ name: 'scim_groups_org_display_name', properties: ['orgId', 'displayNameKey'] }],
+  properties: {
+    id: p.string().primary().length(36),
+    orgId: p.string().length(36).index(),
+    displayName: p.string().length(255),
+    displayNameKey: p.string().length(255),
+    externalId: p.string().length(255).nullable(),
+    members: p.json<string[]>(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type ScimGroupRow = InstanceType<typeof ScimGroup.class>;
