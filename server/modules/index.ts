@@ -27,6 +27,7 @@ import { auditModule } from './audit/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
 import { organizationsModule } from './organizations/index.ts';
 import { orgDomainsModule } from './org-domains/index.ts';
+import { scimModule } from './scim/index.ts';
 import { orgSsoModule } from './org-sso/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
@@ -53,5 +54,6 @@ export const MODULES: readonly ModuleManifest[] = [
   webhooksModule,
   organizationsModule,
   orgDomainsModule,
+  scimModule,
   orgSsoModule,
 ];

@@ -14,6 +14,7 @@ import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
+import { registerScimRoutes } from './scim/index.ts';
 import { registerOrgSsoRoutes } from './org-sso/index.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
@@ -45,4 +46,6 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     // error page instead of the OAuth JSON shape).
   });
   await registerLogoutRoutes(http, deps);
+  // Its own scope: SCIM error bodies and application/scim+json (RFC 7644), not the OAuth shape.
+  await registerScimRoutes(http, deps);
 }
