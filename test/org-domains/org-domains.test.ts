@@ -12,6 +12,7 @@ import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts
 import { orgCallers, PROTOCOLS } from '../support/org-callers.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { emailDomain, verifiedOrganizationForDomain } from '../../server/modules/org-domains/index.ts';
+import { MAX_DOMAINS_PER_ORG } from '../../server/modules/org-domains/org-domains.service.ts';
 
 describe('organization domains', () => {
   let server: TestServer;
@@ -203,6 +204,22 @@ describe('organization domains', () => {
     const page = await over('rest', 'org_domains', { org_id: orgId, pagination: { page: 2, limit: 2 } });
     assert.deepEqual(page.domains.map((d: any) => d.domain), ['d3.many.example']);
     assert.equal(page.pagination.total, 3);
+  });
+
+  test(`an organization holds at most ${MAX_DOMAINS_PER_ORG} domains`, async () => {
+    const orgId = await createOrg('hoarder');
+    for (let n = 0; n < MAX_DOMAINS_PER_ORG - 1; n++) await over('rest', 'request_org_domain', { org_id: orgId, domain: `d${n}.hoard.example` });
+    await over('rest', 'add_verified_org_domain', { org_id: orgId, domain: 'last.hoard.example' });
+    for (const name of ['request_org_domain', 'add_verified_org_domain']) {
+      const refused = await call('rest', name, { org_id: orgId, domain: 'one-more.hoard.example' });
+      assert.ok('error' in refused);
+      assert.equal(refused.error, 'failed_precondition');
+      assert.match(refused.message, /at most 100 domains/);
+    }
+    // Asking again for a domain it already holds still answers, and deleting one makes room.
+    assert.equal((await over('rest', 'request_org_domain', { org_id: orgId, domain: 'd0.hoard.example' })).domain, 'd0.hoard.example');
+    await over('rest', 'delete_org_domain', { org_id: orgId, domain: 'd0.hoard.example' });
+    assert.equal((await over('rest', 'request_org_domain', { org_id: orgId, domain: 'one-more.hoard.example' })).domain, 'one-more.hoard.example');
   });
 
   for (const protocol of PROTOCOLS) {

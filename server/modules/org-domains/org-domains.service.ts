@@ -14,6 +14,12 @@ import { isUniqueViolation } from '../../storage/errors.ts';
 import { OrgDomain, type OrgDomainRow } from './org-domain.entity.ts';
 import { newChallengeToken } from './challenge.ts';
 
+/**
+ * Claims one organization may hold, pending and verified together: an org-admin cannot fill the table with
+ * challenges. Far above what a real organization owns; the super-admin's add counts too.
+ */
+export const MAX_DOMAINS_PER_ORG = 100;
+
 const VERIFIED_ELSEWHERE = 'this domain is verified for another organization: it must be deleted there first';
 
 export function findClaim(em: EntityManager, orgId: string, domain: string): Promise<OrgDomainRow | null> {
@@ -25,6 +31,7 @@ export async function requestClaim(em: EntityManager, now: Date, orgId: string, 
   const existing = await findClaim(em, orgId, domain);
   if (existing?.state === 'verified') throw new AppError('already_exists', 'this domain is already verified for this organization');
   if (existing) return existing;
+  await assertRoomForAnother(em, orgId);
   const row = em.create(OrgDomain, {
     id: randomUUID(),
     orgId,
@@ -44,6 +51,12 @@ export async function requestClaim(em: EntityManager, now: Date, orgId: string, 
     throw err;
   }
   return row;
+}
+
+async function assertRoomForAnother(em: EntityManager, orgId: string): Promise<void> {
+  if ((await em.count(OrgDomain, { orgId })) >= MAX_DOMAINS_PER_ORG) {
+    throw AppError.precondition(`an organization holds at most ${MAX_DOMAINS_PER_ORG} domains: delete one it no longer needs first`);
+  }
 }
 
 async function assertNotVerifiedElsewhere(em: EntityManager, orgId: string, domain: string): Promise<void> {
@@ -86,6 +99,7 @@ export async function addVerifiedClaim(em: EntityManager, now: Date, orgId: stri
   if (row?.state === 'verified') return row;
   if (!row) {
     await assertNotVerifiedElsewhere(em, orgId, domain);
+    await assertRoomForAnother(em, orgId);
     row = em.create(OrgDomain, {
       id: randomUUID(),
       orgId,
