@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
 import { orgCallers, PROTOCOLS } from '../support/org-callers.ts';
+import { OrgMember } from '../../server/modules/organizations/index.ts';
 
 describe('organizations', () => {
   let server: TestServer;
@@ -97,6 +98,8 @@ describe('organizations', () => {
     await over('rest', 'add_org_member', { org_id: orgId, user_id: member.userId, roles: ['x'] });
     await over('rest', 'add_org_member', { org_id: kept.id, user_id: member.userId });
     await over('rest', 'delete_organization', { id: orgId });
+    // The rows themselves, not only what the operations show: no membership may outlive its organization.
+    assert.equal(await server.app.deps.storage.fork().count(OrgMember, { orgId }), 0);
     const left = await over('rest', 'user_organizations', { user_id: member.userId });
     assert.deepEqual(left.organizations.map((o: any) => o.organization.name), ['kept']);
     assert.deepEqual((await over('rest', 'user_organizations', { user_id: admin.userId })).organizations, []);
