@@ -10,7 +10,7 @@ import type { Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { normaliseDomain } from '../org-domains/index.ts';
-import { OrgOidcConnection, type OrgOidcConnectionRow } from './org-sso.entities.ts';
+import { OrgOidcConnection, OrgSsoIdentity, type OrgOidcConnectionRow } from './org-sso.entities.ts';
 import type { CreateOrgOidcConnectionRequest, UpdateOrgOidcConnectionRequest } from './org-sso.schema.ts';
 import { checkedIssuer } from './upstream-address.ts';
 
@@ -80,7 +80,14 @@ export async function createConnection(em: EntityManager, deps: Pick<Deps, 'conf
  * so the restriction is lifted by deleting and creating the connection again.
  */
 export async function updateConnection(em: EntityManager, deps: Pick<Deps, 'config' | 'sealer' | 'clock'>, row: OrgOidcConnectionRow, input: Static<typeof UpdateOrgOidcConnectionRequest>): Promise<OrgOidcConnectionRow> {
-  if (input.issuer !== undefined) row.issuer = checkedIssuer(input.issuer, deps.config.orgSsoAllowPrivateAddresses);
+  if (input.issuer !== undefined) {
+    const issuer = checkedIssuer(input.issuer, deps.config.orgSsoAllowPrivateAddresses);
+    // OpenID Connect Core 5.7: a sub means something only under its issuer. Links made under the old IdP
+    // would let the new one sign in as those accounts by reusing their subjects, so they go; people come
+    // back through the linking rule (sign-in.ts).
+    if (issuer !== row.issuer) await em.nativeDelete(OrgSsoIdentity, { connectionId: row.id });
+    row.issuer = issuer;
+  }
   if (input.client_id !== undefined) row.clientId = checkedClientId(input.client_id);
   // Specification part 2: a new secret replaces the stored one; none given keeps it.
   if (input.client_secret) row.clientSecret = deps.sealer.seal(input.client_secret);
