@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
 import { orgCallers, PROTOCOLS, type As, type SignedInUser } from '../support/org-callers.ts';
+import { ADMISSION_REFUSED } from '../../server/modules/organizations/member-admission.ts';
 
 describe('the org-admin rule', () => {
   let server: TestServer;
@@ -99,6 +100,27 @@ describe('the org-admin rule', () => {
     assert.deepEqual(await call('graphql', 'org_members', { org_id: suspended.orgId }, as), { error: 'permission_denied', message: 'permission denied' });
     await over('rest', 'update_organization', { id: suspended.orgId, enabled: true });
     assert.equal((await over('grpc', 'org_members', { org_id: suspended.orgId }, as)).pagination.total, 1);
+  });
+
+  test("an org-admin adds only users whose verified email is on the organization's verified domain", async () => {
+    const as = { bearer: org.admin.token };
+    const refusal = { error: 'permission_denied', message: ADMISSION_REFUSED };
+    // A stranger, and a user id that does not exist, get the same answer.
+    assert.deepEqual(await call('rest', 'add_org_member', { org_id: org.orgId, user_id: outsider.userId }, as), refusal);
+    assert.deepEqual(await call('grpc', 'add_org_member', { org_id: org.orgId, user_id: '00000000-0000-0000-0000-000000000000' }, as), refusal);
+    await over('rest', 'add_verified_org_domain', { org_id: org.orgId, domain: 'home-corp.example' });
+    const colleague = await callers.signedInUser(`c${Date.now()}@home-corp.example`);
+    // The domain matches but the address is unproven: anybody can type any address at signup.
+    assert.deepEqual(await call('graphql', 'add_org_member', { org_id: org.orgId, user_id: colleague.userId }, as), refusal);
+    await over('rest', 'update_user', { id: colleague.userId, email_verified: true });
+    assert.deepEqual((await over('graphql', 'add_org_member', { org_id: org.orgId, user_id: colleague.userId, roles: ['editor'] }, as)).roles, ['editor']);
+    // Another organization's verified domain does not help.
+    await over('rest', 'add_verified_org_domain', { org_id: other.orgId, domain: 'elsewhere-corp.example' });
+    const stranger = await callers.signedInUser(`s${Date.now()}@elsewhere-corp.example`);
+    await over('rest', 'update_user', { id: stranger.userId, email_verified: true });
+    assert.deepEqual(await call('rest', 'add_org_member', { org_id: org.orgId, user_id: stranger.userId }, as), refusal);
+    // The super-admin adds anyone.
+    assert.deepEqual((await over('rest', 'add_org_member', { org_id: org.orgId, user_id: stranger.userId })).roles, []);
   });
 
   test("an org-admin's change is audited with the user as the actor", async () => {

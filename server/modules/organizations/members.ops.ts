@@ -18,13 +18,13 @@ export const addOrgMemberOp = defineOperation({
   name: 'add_org_member',
   admin: true,
   kind: 'mutation',
-  description: 'Adds a user to an organization with a set of org roles, or replaces the roles of a member (super-admin or its org-admins)',
+  description: "Adds a user to an organization with a set of org roles, or replaces the roles of a member (super-admin, or its org-admins for users whose verified email is on one of the organization's verified domains)",
   input: AddOrgMemberRequest,
   output: OrgMemberSchema,
   auth: 'user_or_admin',
   handler: async (input, ctx) => {
     const org = await requireOrgAdmin(ctx, input.org_id);
-    const { member, user } = await addMember(ctx.em, ctx.deps.clock.now(), org, input.user_id, input.roles);
+    const { member, user } = await addMember(ctx.em, ctx.deps.clock.now(), ctx.caller, org, input.user_id, input.roles);
     return toPublicMember(member, user);
   },
 });

@@ -10,6 +10,8 @@ import { paginate, type Page, type PaginationRequest } from '../../ops/paginatio
 import { AppError } from '../../kernel/errors.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { User, type UserRow } from '../users/index.ts';
+import type { Caller } from '../../kernel/context.ts';
+import { ADMISSION_REFUSED, assertMayAdmit } from './member-admission.ts';
 import { OrgMember, Organization, type OrgMemberRow, type OrganizationRow } from './organization.entity.ts';
 import type { CreateOrganizationRequest, UpdateOrganizationRequest } from './organizations.schema.ts';
 
@@ -100,9 +102,11 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export async function addMember(em: EntityManager, now: Date, org: OrganizationRow, userId: string, roles: readonly string[] | undefined): Promise<{ member: OrgMemberRow; user: UserRow }> {
+export async function addMember(em: EntityManager, now: Date, caller: Caller, org: OrganizationRow, userId: string, roles: readonly string[] | undefined): Promise<{ member: OrgMemberRow; user: UserRow }> {
   const user = await em.findOne(User, { id: userId });
-  if (!user) throw AppError.notFound('user not found');
+  // An org-admin hears the same refusal for a missing user as for a stranger (member-admission.ts).
+  if (!user) throw caller.kind === 'super_admin' ? AppError.notFound('user not found') : AppError.forbidden(ADMISSION_REFUSED);
+  await assertMayAdmit(em, caller, org.id, user);
   const wanted = checkedRoles(roles);
   let member = await em.findOne(OrgMember, { orgId: org.id, userId });
   if (member) {
