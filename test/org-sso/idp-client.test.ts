@@ -13,6 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { IdpClient, IdpError, type IdpSettings } from '../../server/modules/org-sso/index.ts';
 import { idpRequest } from '../../server/modules/org-sso/guarded-http.ts';
+import { isRefusedAddress } from '../../server/modules/webhooks/index.ts';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 
 const CLIENT = 'org-client';
 const NONCE = 'nonce-123';
@@ -141,8 +144,11 @@ describe('the organization IdP client', () => {
       ]) {
         await assert.rejects(idpRequest(url, { allowPrivate: false }), (err: Error) => err instanceof IdpError && /must use https|internal address/.test(err.message), url);
       }
-      // A name the resolver answers with 127.0.0.1 (/etc/hosts of the test machine): refused after resolution.
-      await assert.rejects(idpRequest(`https://runsc:${port}/x`, { allowPrivate: false }), /resolves to an internal address/);
+      // The machine's own name resolves to a loopback or private address on a workstation or in a container
+      // (/etc/hosts): refused after resolution, which is the path a rebinding name takes.
+      const own = await lookup(hostname(), { all: true });
+      assert.ok(own.some((a) => isRefusedAddress(a.address)), `${hostname()} resolves to an internal address here`);
+      await assert.rejects(idpRequest(`https://${hostname()}:${port}/x`, { allowPrivate: false }), /resolves to an internal address/);
       assert.equal(hits, 0, 'no request reached the loopback server');
       await idpRequest(`http://127.0.0.1:${port}/x`, { allowPrivate: true });
       assert.equal(hits, 1, 'the flag lets it through');
