@@ -230,6 +230,18 @@ describe('organization SSO sign-in through an OpenID Connect IdP', () => {
     assert.match(replay.body!, /already used/);
   });
 
+  test('an authorization response naming another issuer is refused (RFC 9207)', async () => {
+    upstream.signInAs('ada');
+    const browser = browserFor();
+    const callback = new URL(await untilCallback(browser, startUrl('acme', 'mixup')));
+    assert.equal(callback.searchParams.get('iss'), upstream.issuer, 'the IdP names itself');
+    callback.searchParams.set('iss', 'https://evil.example.net');
+    const hop = await browser.request(callback.toString());
+    assert.equal(hop.status, 400);
+    assert.match(hop.body!, /another sign-in service/);
+    assert.equal((await sessionOf(browser)).status, 401);
+  });
+
   test('a connection deleted while a flow is in flight stops it, and stops new ones', async () => {
     const beta = await over('rest', 'create_organization', { name: 'beta' });
     const connectionId = await connect(beta.id);

@@ -7,6 +7,7 @@
  * 4.1.2.1). Otherwise the code is exchanged, the ID token validated, the account found, linked or created
  * (org-sso/sign-in.ts), and the session opened; the browser returns to the target with the application's
  * state and no token (specification part 5), or goes to the login UI's MFA step when the gate stops it.
+ * An `iss` in the response that is not the flow's issuer is refused (RFC 9207 mix-up defence).
  * Nothing the IdP answered is shown or echoed.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -49,6 +50,13 @@ export function callbackRoute(deps: Deps, idp: IdpClient) {
     const org = connection ? await findOrganization(em, { id: flow.orgId }) : null;
     if (!connection?.enabled || connection.orgId !== flow.orgId || connection.issuer !== flow.issuer || !org?.enabled) {
       return sendSocialPage(reply, 403, 'Organization sign-in unavailable', ['This organization\'s single sign-on was turned off or changed while you were signing in. Start again from the application.']);
+    }
+    // RFC 9207 section 2.4: an IdP that names itself in the response must be the one this flow went to
+    // (every organization shares this callback, so a mix-up between IdPs is the attack to rule out).
+    const responseIssuer = queryText(query, 'iss');
+    if (responseIssuer !== undefined && responseIssuer !== flow.issuer) {
+      request.log.warn({ orgId: org.id }, 'organization sign-in: authorization response from another issuer');
+      return sendSocialPage(reply, 400, 'This sign-in cannot be completed', ['The answer came from another sign-in service than the one this sign-in went to. Start again from the application.']);
     }
     const upstreamError = queryText(query, 'error');
     if (upstreamError) {
