@@ -112,6 +112,8 @@ function canonicalValue(def: AttributeDef, value: unknown, where: string): unkno
     return out.length ? out : undefined;
   }
   if (def.type === 'complex') {
+    // Entra ID sends the enterprise manager as its id alone: a string for a complex attribute with a `value`.
+    if (typeof value === 'string' && findAttribute(def.subAttributes, 'value')) return { value };
     if (typeof value !== 'object' || Array.isArray(value)) throw ScimError.badRequest('invalidValue', `${where}: expected an object`);
     const out = canonicalObject(def.subAttributes ?? [], value as Record<string, unknown>, where);
     return Object.keys(out).length ? out : undefined;

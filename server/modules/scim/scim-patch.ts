@@ -46,6 +46,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Case-insensitive merge of sub-attributes (RFC 7644 section 3.5.2.1/3.5.2.3: unnamed sub-attributes stay). */
 function mergeComplex(def: AttributeDef, current: unknown, value: unknown): Record<string, unknown> {
+  // Entra ID sets the enterprise manager by its id alone (canonicalResource reads it the same way).
+  if (typeof value === 'string' && findAttribute(def.subAttributes, 'value')) value = { value };
   if (!isObject(value)) throw ScimError.badRequest('invalidValue', `${def.name}: expected an object`);
   const merged: Record<string, unknown> = isObject(current) ? { ...current } : {};
   for (const [key, v] of Object.entries(value)) merged[findAttribute(def.subAttributes, key)?.name ?? key] = v;
