@@ -58,7 +58,6 @@ function EnabledSwitch({ organization }: { organization: Organization }) {
       onChange={(event) => toggle.mutate(event.currentTarget.checked)}
       label={t('fields.enabled')}
       description={t('fields.enabledHint')}
-      maw={360}
     />
   );
 }
@@ -80,7 +79,7 @@ export function OrgSettingsCard({ organization }: { organization: Organization }
   }, [organization, form]);
 
   return (
-    <SectionCard title={t('settings.title')} actions={<EnabledSwitch organization={organization} />}>
+    <SectionCard title={t('settings.title')}>
       <form onSubmit={form.handleSubmit((next) => save.mutate(next))} noValidate>
         <Stack>
           <TextInput
@@ -109,6 +108,7 @@ export function OrgSettingsCard({ organization }: { organization: Organization }
               },
             })}
           />
+          <EnabledSwitch organization={organization} />
           <Table variant="vertical" layout="fixed" withTableBorder={false}>
             <Table.Tbody>
               <Field label={t('settings.id')}>
