@@ -199,14 +199,17 @@ describe('organization SSO sign-in through an OpenID Connect IdP', () => {
     }
   });
 
-  test('an address outside the organization\'s verified domains gets a new account whose email stays unverified', async () => {
-    upstream.signInAs('newbie');
-    const browser = browserFor();
-    const landing = await browser.navigate(startUrl('acme', 'newbie'));
-    assert.equal(landing.location, `${APP}?state=newbie`);
-    const session = await sessionOf(browser);
-    assert.equal(session.body.user.email, 'newbie@elsewhere.com');
-    assert.equal(session.body.user.email_verified, false);
+  test('no account is made for an address outside the organization\'s verified domains, or one the IdP did not confirm', async () => {
+    upstream.accounts.set('stray', { email: 'stray@acme-corp.com', email_verified: false });
+    for (const [subject, email] of [['newbie', 'newbie@elsewhere.com'], ['stray', 'stray@acme-corp.com']]) {
+      upstream.signInAs(subject!);
+      const browser = browserFor();
+      const landing = await browser.navigate(startUrl('acme', subject!));
+      assert.equal(landing.status, 403, subject);
+      assert.equal(landing.location, undefined);
+      assert.equal((await sessionOf(browser)).status, 401, `${subject}: no session`);
+      assert.equal(await findUserByEmail(server.app.deps.storage.fork(), email!), null, `${subject}: no account`);
+    }
   });
 
   test('a tampered state, another browser and a replayed callback are refused; the real browser still finishes', async () => {

@@ -8,9 +8,11 @@
  *    address's domain is verified for this very organization (org-domains: the organization proved it owns
  *    the domain, which is what makes its IdP authoritative for the addresses in it). Anything weaker would let
  *    an org-admin's IdP claim any address and take over its account (pre-account hijacking).
- * 3. Else a new account, even with --enable-signup off: the IdP is a source an administrator configured, and
- *    an organization's people arriving through it is the point of SSO. Its email counts as verified only
- *    under the same rule as linking (2); otherwise it stays unverified, so no later social sign-in links to it.
+ * 3. Else a new account, even with --enable-signup off (the IdP is a source an administrator configured, and
+ *    an organization's people arriving through it is the point of SSO), but only under the same rule as
+ *    linking (2). An account made for an address the organization has not proven would be a pre-account
+ *    hijack: whoever owns the address later resets the password and uses the account, while the org's IdP,
+ *    which any org-admin can point anywhere, still signs into it through the link.
  *
  * The user becomes a member of the organization (no org roles; an existing membership keeps its roles). The
  * sign-in then ends as social sign-in does: the MFA gate, then the session (accounts/complete-login.ts).
@@ -103,6 +105,12 @@ async function linkByEmail(ctx: HandlerContext, login: SsoLogin, email: string, 
 }
 
 async function createFor(ctx: HandlerContext, login: SsoLogin, email: string, authoritative: boolean): Promise<UserRow> {
+  if (!authoritative) {
+    throw new SignInRefused(403, 'Address not in the organization', [
+      `${login.org.displayName}'s sign-in can create accounts only for confirmed addresses in the domains the organization has verified.`,
+      "Ask the organization's administrator to verify the domain, or to have the sign-in confirm the address.",
+    ]);
+  }
   const { identity } = login;
   const user = await createAccount(ctx, {
     email,
@@ -113,7 +121,8 @@ async function createFor(ctx: HandlerContext, login: SsoLogin, email: string, au
     nickname: identity.nickname,
     preferredUsername: identity.preferredUsername,
     picture: identity.picture,
-    ...(authoritative ? { emailVerifiedAt: ctx.deps.clock.now(), emailVerifiedVia: 'provider' as const } : {}),
+    emailVerifiedAt: ctx.deps.clock.now(),
+    emailVerifiedVia: 'provider' as const,
   });
   link(ctx, login, user.id);
   return user;
