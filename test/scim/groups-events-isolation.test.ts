@@ -72,6 +72,18 @@ describe('SCIM Groups, events and isolation', () => {
     assertScimError(await scimA('GET', `/Groups/${id}`), 404);
   });
 
+  test('concurrent member additions to one group are all kept, with their roles', async () => {
+    const group = (await scimA('POST', '/Groups', { displayName: 'Crowd' })).body.id;
+    const people = [];
+    for (let i = 0; i < 5; i += 1) people.push((await scimA('POST', '/Users', newUser(`crowd${i}@a.example`))).body.id as string);
+    const adds = await Promise.all(people.map((id) => scimA('PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: id }] }] })));
+    assert.deepEqual(adds.map((a) => a.status), [200, 200, 200, 200, 200]);
+    const settled = (await scimA('GET', `/Groups/${group}`)).body;
+    assert.deepEqual(settled.members.map((m: any) => m.value).sort(), [...people].sort());
+    assert.equal(settled.meta.version, 'W/"6"');
+    for (const id of people) assert.deepEqual(await rolesOf(a.orgId, id), ['Crowd']);
+  });
+
   test('group errors: duplicate names ignoring case, reserved prefix, unknown members, missing displayName', async () => {
     assert.equal((await scimA('POST', '/Groups', { displayName: 'Sales' })).status, 201);
     assertScimError(await scimA('POST', '/Groups', { displayName: 'SALES' }), 409, 'uniqueness');

@@ -1,7 +1,7 @@
 /**
  * SCIM endpoints, users and groups on PostgreSQL and MariaDB (SQLite runs in the other suites): the token
  * digest lookup, the JSON columns round-tripping, the per-organization unique userName and displayName
- * indexes answering 409 uniqueness, and delete_organization removing every SCIM row of the organization.
+ * indexes answering 409 uniqueness, concurrent PATCHes of one group losing no member, and delete_organization removing every SCIM row of the organization.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,10 +42,19 @@ for (const kind of ['postgres', 'mariadb'] as TestDatabaseKind[]) {
       assertScimError(await scim('POST', '/Groups', { displayName: 'ROUND' }), 409, 'uniqueness');
       assert.deepEqual((await scim('GET', `/Groups/${group.body.id}`)).body.members.map((m: any) => m.value), [user.body.id]);
 
+      // Concurrent PATCHes of one group lose no member: each claims the next version or is retried.
+      const people = await Promise.all(Array.from({ length: 6 }, async (_, i) => (await scim('POST', '/Users', newUser(`racer${i}@trip.example`))).body.id as string));
+      const adds = await Promise.all(people.map((id) => scim('PATCH', `/Groups/${group.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: id }] }] })));
+      assert.ok(adds.every((a) => a.status === 200 || (a.status === 409 && /concurrent/.test(a.body.detail))), JSON.stringify(adds.map((a) => a.status)));
+      const settled = (await scim('GET', `/Groups/${group.body.id}`)).body;
+      const added = adds.filter((a) => a.status === 200).length;
+      assert.equal(settled.members.length, 1 + added, 'every answered add is kept');
+      assert.equal(settled.meta.version, `W/"${1 + added}"`);
+
       assert.equal((await admin(server, 'delete_organization', { id: org.orgId })).status, 200);
       assertScimError(await scim('GET', '/Users'), 401);
       const em = server.app.deps.storage.fork();
-      for (const entity of [ScimEndpoint, ScimUser, ScimGroup]) assert.equal(await em.count(entity, { orgId: org.orgId }), 0);
+      assert.deepEqual([await em.count(ScimEndpoint, { orgId: org.orgId }), await em.count(ScimUser, { orgId: org.orgId }), await em.count(ScimGroup, { orgId: org.orgId })], [0, 0, 0]);
     });
   });
 }

@@ -15,7 +15,7 @@ export { USER_VIEW, GROUP_VIEW } from './scim-attributes.ts';
 export { equalityOf } from './scim-filter.ts';
 export { applyPatch, readPatchBody } from './scim-patch.ts';
 export { filterOf, listResponse, project, type ListQuery } from './scim-query.ts';
-export { etagOf, type ScimScope, type ScimResource } from './scim-scope.ts';
+export { ConcurrentScimChange, etagOf, type ScimScope, type ScimResource } from './scim-scope.ts';
 export { createScimUser, deleteScimUser, findScimUser, listScimUsers, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
 export { createScimGroup, deleteScimGroup, findScimGroup, listScimGroups, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
 export { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';

@@ -11,7 +11,7 @@ import { GROUP_SCHEMA, GROUP_VIEW, canonicalResource } from './scim-attributes.t
 import { ScimError } from './scim-errors.ts';
 import { ScimGroup, type ScimGroupRow } from './scim.entity.ts';
 import { changeRoles, memberIdsAmong } from './scim-group-roles.ts';
-import { etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
+import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
 /** Org role names (organizations.service.ts checkedRoles): non-empty, no comma, at most 100 characters. */
 const MAX_ROLE_LENGTH = 100;
@@ -120,7 +120,7 @@ export async function replaceScimGroup(scope: ScimScope, row: ScimGroupRow, body
   row.displayNameKey = key;
   row.externalId = fields.externalId;
   row.members = fields.members;
-  row.version += 1;
+  await claimNextVersion(em, ScimGroup, row);
   row.updatedAt = now;
   await flushUnique(scope);
   recordEvent(em, 'group.updated', groupEvent(row), deps.clock);
@@ -129,6 +129,7 @@ export async function replaceScimGroup(scope: ScimScope, row: ScimGroupRow, body
 
 export async function deleteScimGroup(scope: ScimScope, row: ScimGroupRow): Promise<void> {
   const { em, deps } = scope;
+  await claimNextVersion(em, ScimGroup, row);
   await changeRoles(em, deps.clock.now(), scope.org.id, { remove: { role: row.displayName, userIds: row.members } });
   const event = groupEvent(row);
   em.remove(row);

@@ -20,7 +20,7 @@ import { ScimError } from './scim-errors.ts';
 import { ScimGroup, ScimUser, type ScimUserRow } from './scim.entity.ts';
 import { domainVerifiedForOrg } from './scim-account-control.ts';
 import { changeRoles } from './scim-group-roles.ts';
-import { etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
+import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
 const MAX_USER_NAME = 255;
 
@@ -238,7 +238,7 @@ export async function replaceScimUser(scope: ScimScope, record: ScimUserRecord, 
   link.userNameKey = userNameKey;
   link.externalId = typeof resource.externalId === 'string' ? resource.externalId : null;
   link.resource = storedResource(resource);
-  link.version += 1;
+  await claimNextVersion(em, ScimUser, link);
   link.updatedAt = now;
   user.scimExternalId = link.externalId;
   user.updatedAt = now;
@@ -257,8 +257,8 @@ export async function deleteScimUser(scope: ScimScope, record: ScimUserRecord): 
   const groups = await em.find(ScimGroup, { orgId: scope.org.id });
   for (const group of groups.filter((g) => g.members.includes(user.id))) {
     await changeRoles(em, now, scope.org.id, { remove: { role: group.displayName, userIds: [user.id] } });
+    await claimNextVersion(em, ScimGroup, group);
     group.members = group.members.filter((id) => id !== user.id);
-    group.version += 1;
     group.updatedAt = now;
   }
   await em.nativeDelete(OrgMember, { orgId: scope.org.id, userId: user.id });

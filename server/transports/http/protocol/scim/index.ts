@@ -41,58 +41,66 @@ const groups: ResourceKind<Awaited<ReturnType<typeof findScimGroup>>> = {
   list: listScimGroups, represent: toScimGroup, writable: writableGroup, version: (r) => r.version,
 };
 
+/** What a handler answers, sent only after its transaction committed. */
+type Answer = { status: number; resource?: Record<string, unknown>; version?: string; location?: string };
+
 function registerResource<Row>(scope: FastifyInstance, deps: Deps, kind: ResourceKind<Row>): void {
   const url = `${BASE}/${kind.path}`;
-  const answer = (reply: FastifyReply, request: FastifyRequest, status: number, s: ScimScope, row: Row) => {
+  const answer = (request: FastifyRequest, status: number, s: ScimScope, row: Row): Answer => {
     const resource = kind.represent(s, row);
     const meta = resource.meta as { version: string; location: string };
-    return sendResource(reply, status, project(kind.view, resource, queryOf(request)), meta.version, status === 201 ? meta.location : undefined);
+    return { status, resource: project(kind.view, resource, queryOf(request)), version: meta.version, location: status === 201 ? meta.location : undefined };
+  };
+  const send = (reply: FastifyReply, result: Answer) => {
+    if (!result.resource) {
+      if (result.version) reply.header('etag', result.version);
+      return reply.status(result.status).send();
+    }
+    return sendResource(reply, result.status, result.resource, result.version, result.location);
   };
 
   scope.post(url, async (request, reply) =>
-    inScope(deps, request, async (s) => answer(reply, request, 201, s, await kind.create(s, request.body))));
+    send(reply, await inScope(deps, request, async (s) => answer(request, 201, s, await kind.create(s, request.body)))));
 
   scope.get(url, async (request, reply) => {
     const query = queryOf(request);
     const matches = await filterOf(kind.view, query);
     const equality = query.filter ? await equalityOf(kind.view, query.filter) : undefined;
-    return inScope(deps, request, async (s) => {
-      const rows = await kind.list(s, equality);
-      return sendResource(reply, 200, listResponse(kind.view, rows.map((r) => kind.represent(s, r)), query, matches));
-    });
+    const list = await inScope(deps, request, async (s) => listResponse(kind.view, (await kind.list(s, equality)).map((r) => kind.represent(s, r)), query, matches));
+    return sendResource(reply, 200, list);
   });
 
   scope.get<{ Params: Params }>(`${url}/:id`, async (request, reply) =>
-    inScope(deps, request, async (s) => {
+    send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
-      if (notModified(request, etagOf(kind.version(row)))) return reply.status(304).header('etag', etagOf(kind.version(row))).send();
-      return answer(reply, request, 200, s, row);
-    }));
+      const version = etagOf(kind.version(row));
+      return notModified(request, version) ? { status: 304, version } : answer(request, 200, s, row);
+    })));
 
   scope.put<{ Params: Params }>(`${url}/:id`, async (request, reply) =>
-    inScope(deps, request, async (s) => {
+    send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
       checkIfMatch(request, etagOf(kind.version(row)));
-      return answer(reply, request, 200, s, await kind.replace(s, row, request.body));
-    }));
+      return answer(request, 200, s, await kind.replace(s, row, request.body));
+    })));
 
   scope.patch<{ Params: Params }>(`${url}/:id`, async (request, reply) => {
     const operations = readPatchBody(request.body);
-    return inScope(deps, request, async (s) => {
+    return send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
       checkIfMatch(request, etagOf(kind.version(row)));
       const patched = await applyPatch(kind.view, kind.writable(row), operations);
-      return answer(reply, request, 200, s, await kind.replace(s, row, patched));
-    });
+      return answer(request, 200, s, await kind.replace(s, row, patched));
+    }));
   });
 
   scope.delete<{ Params: Params }>(`${url}/:id`, async (request, reply) =>
-    inScope(deps, request, async (s) => {
+    send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
       checkIfMatch(request, etagOf(kind.version(row)));
       await kind.remove(s, row);
-      return reply.status(204).send();
-    }));
+      return { status: 204 };
+    })));
 }
 
 function listOf(resources: Record<string, unknown>[]): Record<string, unknown> {

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
 import { AppError } from '../../../../kernel/errors.ts';
-import { authenticateScimToken, scimBaseUrl, ScimError, scimErrorBody, type ScimScope } from '../../../../modules/scim/index.ts';
+import { authenticateScimToken, ConcurrentScimChange, scimBaseUrl, ScimError, scimErrorBody, type ScimScope } from '../../../../modules/scim/index.ts';
 import type { OrganizationRow } from '../../../../modules/organizations/index.ts';
 import { bearerFrom } from '../../request-context.ts';
 
@@ -70,11 +70,23 @@ export function scimAuthentication(deps: Deps) {
   };
 }
 
-/** Runs `work` in one transaction confined to the request's organization. */
-export function inScope<T>(deps: Deps, request: FastifyRequest, work: (scope: ScimScope) => Promise<T>): Promise<T> {
+const ATTEMPTS = 3;
+
+/**
+ * Runs `work` in one transaction confined to the request's organization; a write that lost a race for the
+ * resource's version (scim-scope.ts claimNextVersion) is run again on fresh reads, a few times at most.
+ */
+export async function inScope<T>(deps: Deps, request: FastifyRequest, work: (scope: ScimScope) => Promise<T>): Promise<T> {
   const org = request.scimOrg;
   if (!org) throw new ScimError(401, 'a bearer token is required');
-  return deps.storage.fork().transactional((em) => work({ em, deps, org, baseUrl: scimBaseUrl(deps.config) }));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await deps.storage.fork().transactional((em) => work({ em, deps, org, baseUrl: scimBaseUrl(deps.config) }));
+    } catch (err) {
+      if (!(err instanceof ConcurrentScimChange)) throw err;
+      if (attempt >= ATTEMPTS) throw new ScimError(409, 'the resource is being changed by concurrent requests: try again');
+    }
+  }
 }
 
 export function sendResource(reply: FastifyReply, status: number, resource: Record<string, unknown>, version?: string, location?: string): FastifyReply {
