@@ -1,6 +1,5 @@
 /**
- * One organization: its settings, members, and deletion. The cards of the organization's domains, SSO
- * connection and SCIM endpoint sit between members and deletion.
+ * One organization: its settings, members, verified domains, OIDC single sign-on, SCIM endpoint, and deletion.
  */
 import { Anchor, Code, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -10,8 +9,11 @@ import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
 import { useOrganization } from './api.ts';
 import { OrgDeleteCard } from './org-delete-card.tsx';
+import { OrgDomainsCard } from './org-domains-card.tsx';
 import { OrgMembersCard } from './org-members-card.tsx';
+import { OrgScimCard } from './org-scim-card.tsx';
 import { OrgSettingsCard } from './org-settings-card.tsx';
+import { OrgSsoCard } from './org-sso-card.tsx';
 import { OrgStatusBadge } from './org-status-badge.tsx';
 
 export function OrganizationPage() {
@@ -49,6 +51,9 @@ export function OrganizationPage() {
           />
           <OrgSettingsCard organization={organization.data} />
           <OrgMembersCard organization={organization.data} />
+          <OrgDomainsCard orgId={organization.data.id} />
+          <OrgSsoCard organization={organization.data} />
+          <OrgScimCard orgId={organization.data.id} orgName={organization.data.display_name} />
           <OrgDeleteCard organization={organization.data} />
         </>
       )}
