@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { OrgMember } from '../../server/modules/organizations/index.ts';
 import { listEvents } from '../../server/modules/events/index.ts';
-import { assertScimError, GROUP_SCHEMA, newUser, orgWithScim, PATCH_OP, scimClient } from './support.ts';
+import { admin, assertScimError, GROUP_SCHEMA, newUser, orgWithScim, PATCH_OP, scimClient } from './support.ts';
 
 describe('SCIM Groups, events and isolation', () => {
   let server: TestServer;
@@ -91,6 +91,33 @@ describe('SCIM Groups, events and isolation', () => {
     assertScimError(await scimA('POST', '/Groups', { displayName: 'Ghosts', members: [{ value: '00000000-0000-0000-0000-000000000000' }] }), 400, 'invalidValue');
     assertScimError(await scimA('POST', '/Groups', { members: [] }), 400, 'invalidValue');
     assert.equal(await rolesOf(a.orgId, ann) && (await rolesOf(a.orgId, ann))!.includes('service:org_admin'), false);
+  });
+
+  test('a group survives members leaving the organization behind its back; an inactive member keeps its groups', async () => {
+    const stays = (await scimA('POST', '/Users', newUser('stays@a.example'))).body.id;
+    const removed = (await scimA('POST', '/Users', newUser('removed@a.example'))).body.id;
+    const deleted = (await scimA('POST', '/Users', newUser('deleted@a.example'))).body.id;
+    const group = (await scimA('POST', '/Groups', { displayName: 'Churn', members: [{ value: stays }, { value: removed }, { value: deleted }] })).body.id;
+    assert.equal((await admin(server, 'remove_org_member', { org_id: a.orgId, user_id: removed })).status, 200);
+    assert.equal((await admin(server, 'delete_user', { id: deleted })).status, 200);
+    const rename = await scimA('PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: 'Churned' }] });
+    assert.equal(rename.status, 200, JSON.stringify(rename.body));
+    assert.deepEqual(rename.body.members.map((m: any) => m.value), [stays]);
+    // The deleted account's userName is free again in the organization.
+    assert.equal((await scimA('POST', '/Users', newUser('DELETED@a.example'))).status, 201);
+
+    const linkedEmail = `linked-${Date.now()}@elsewhere.example`;
+    const signup = await fetch(`${server.baseUrl}/v1/signup`, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify({ email: linkedEmail, password: 'Str0ng!scim-user-pass', confirm_password: 'Str0ng!scim-user-pass' }) });
+    const linkedId = (await signup.json()).user.id;
+    await admin(server, 'add_org_member', { org_id: a.orgId, user_id: linkedId, roles: [] });
+    await scimA('POST', '/Users', newUser(linkedEmail));
+    await scimA('PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: linkedId }] }] });
+    await scimA('PATCH', `/Users/${linkedId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
+    assert.equal(await rolesOf(a.orgId, linkedId), null, 'an inactive member it does not govern leaves the organization');
+    const touched = await scimA('PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'externalId', value: 'x-1' }] });
+    assert.ok(touched.body.members.some((m: any) => m.value === linkedId), 'and stays in its groups');
+    await scimA('PATCH', `/Users/${linkedId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: true }] });
+    assert.deepEqual(await rolesOf(a.orgId, linkedId), ['Churned'], 'reactivated, it holds its group roles again');
   });
 
   test("one organization's token never sees or touches another's users and groups", async () => {

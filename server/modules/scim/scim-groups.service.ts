@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../storage/errors.ts';
 import { recordEvent } from '../events/index.ts';
 import { GROUP_SCHEMA, GROUP_VIEW, canonicalResource } from './scim-attributes.ts';
 import { ScimError } from './scim-errors.ts';
-import { ScimGroup, type ScimGroupRow } from './scim.entity.ts';
+import { ScimGroup, ScimUser, type ScimGroupRow } from './scim.entity.ts';
 import { changeRoles, memberIdsAmong } from './scim-group-roles.ts';
 import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
@@ -51,7 +51,12 @@ interface GroupFields {
   members: string[];
 }
 
-async function groupFields(scope: ScimScope, body: unknown): Promise<GroupFields> {
+/**
+ * `current`: the members the group holds now. One of them who has since left the organization (removed by
+ * an org-admin, or the account deleted) is dropped quietly, so that the group's next PATCH does not fail on
+ * a member the provider never sent; a new member must be a user of the organization.
+ */
+async function groupFields(scope: ScimScope, body: unknown, current: readonly string[] = []): Promise<GroupFields> {
   const resource = canonicalResource(GROUP_VIEW, body);
   const displayName = typeof resource.displayName === 'string' ? resource.displayName.trim() : '';
   if (!displayName) throw ScimError.badRequest('invalidValue', 'displayName is required');
@@ -61,10 +66,17 @@ async function groupFields(scope: ScimScope, body: unknown): Promise<GroupFields
   if (displayName.toLowerCase().startsWith('service:')) throw ScimError.badRequest('invalidValue', 'displayName: the service: prefix is reserved for roles of this server');
   const values = ((resource.members as Array<Record<string, unknown>> | undefined) ?? []).map((m) => m.value);
   if (values.some((v) => typeof v !== 'string' || !v)) throw ScimError.badRequest('invalidValue', 'members: each member needs a value (a user id)');
-  const members = [...new Set(values as string[])];
-  const known = await memberIdsAmong(scope.em, scope.org.id, members);
-  const unknown = members.find((id) => !known.has(id));
+  const wanted = [...new Set(values as string[])];
+  const known = await memberIdsAmong(scope.em, scope.org.id, wanted);
+  // A provisioned user the provider set inactive is out of the organization (scim-users.service.ts) but keeps its groups.
+  const inactive = wanted.filter((id) => !known.has(id));
+  for (let i = 0; i < inactive.length; i += 500) {
+    const links = await scope.em.find(ScimUser, { orgId: scope.org.id, active: false, userId: { $in: inactive.slice(i, i + 500) } }, { fields: ['userId'] });
+    for (const link of links) known.add(link.userId);
+  }
+  const unknown = wanted.find((id) => !known.has(id) && !current.includes(id));
   if (unknown) throw ScimError.badRequest('invalidValue', `members: ${JSON.stringify(unknown)} is not a user of this organization`);
+  const members = wanted.filter((id) => known.has(id));
   return { displayName, externalId: typeof resource.externalId === 'string' ? resource.externalId : null, members };
 }
 
@@ -104,7 +116,7 @@ export async function findScimGroup(scope: ScimScope, id: string): Promise<ScimG
 
 /** PUT and the result of a PATCH. Roles follow: leavers lose it, joiners gain it, a rename renames it. */
 export async function replaceScimGroup(scope: ScimScope, row: ScimGroupRow, body: unknown): Promise<ScimGroupRow> {
-  const fields = await groupFields(scope, body);
+  const fields = await groupFields(scope, body, row.members);
   const key = fields.displayName.toLowerCase();
   if (key !== row.displayNameKey) await assertNameFree(scope, key, row.id);
   const { em, deps } = scope;

@@ -79,8 +79,14 @@ function storedResource(resource: ScimResource): ScimResource {
 }
 
 async function assertUserNameFree(scope: ScimScope, userNameKey: string, exceptId?: string): Promise<void> {
-  const taken = await scope.em.findOne(ScimUser, { orgId: scope.org.id, userNameKey }, { fields: ['id'] });
-  if (taken && taken.id !== exceptId) throw ScimError.conflict('a user with this userName already exists in this organization');
+  const taken = await scope.em.findOne(ScimUser, { orgId: scope.org.id, userNameKey });
+  if (!taken || taken.id === exceptId) return;
+  // The account was deleted by the super-admin (delete_user): its provisioning record must not hold the name.
+  if (!(await scope.em.findOne(User, { id: taken.userId }, { fields: ['id'] }))) {
+    await scope.em.nativeDelete(ScimUser, { id: taken.id });
+    return;
+  }
+  throw ScimError.conflict('a user with this userName already exists in this organization');
 }
 
 async function flushUnique(scope: ScimScope): Promise<void> {
