@@ -23,8 +23,8 @@ describe('SCIM Groups, events and isolation', () => {
   let bob: string;
   before(async () => {
     server = await startServer();
-    a = await orgWithScim(server);
-    b = await orgWithScim(server);
+    a = await orgWithScim(server, ['a.example']);
+    b = await orgWithScim(server, ['b.example']);
     ann = (await scimA('POST', '/Users', newUser('ann@a.example'))).body.id;
     bob = (await scimA('POST', '/Users', newUser('bob@a.example'))).body.id;
   });

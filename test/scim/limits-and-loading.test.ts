@@ -17,8 +17,8 @@ describe('SCIM limits', () => {
   let quiet: { token: string };
   before(async () => {
     server = await startServer();
-    busy = await orgWithScim(server);
-    quiet = await orgWithScim(server);
+    busy = await orgWithScim(server, ['busy.example']);
+    quiet = await orgWithScim(server, ['quiet.example']);
   });
   after(async () => server?.close());
 

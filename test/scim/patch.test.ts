@@ -26,7 +26,7 @@ describe('SCIM PATCH', () => {
   };
   before(async () => {
     server = await startServer();
-    token = (await orgWithScim(server)).token;
+    token = (await orgWithScim(server, ['example.com', 'work.example', 'home.example', 'other.example', 'x.example'])).token;
   });
   after(async () => server?.close());
 

@@ -23,7 +23,7 @@ describe('SCIM list queries', () => {
   };
   before(async () => {
     server = await startServer();
-    token = (await orgWithScim(server)).token;
+    token = (await orgWithScim(server, ['example.com', 'example.org', 'home.example'])).token;
     const people: Array<[string, Record<string, unknown>]> = [
       ['ann@example.com', { externalId: 'E-1', name: { givenName: 'Ann', familyName: 'Archer' }, title: 'Engineer', [ENTERPRISE]: { department: 'R&D' } }],
       ['bob@example.org', { externalId: 'e-2', name: { givenName: 'Bob', familyName: 'Baker' }, emails: [{ value: 'bob@example.org', type: 'work', primary: true }, { value: 'bob@home.example', type: 'home' }] }],

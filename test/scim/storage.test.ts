@@ -21,7 +21,7 @@ for (const kind of ['postgres', 'mariadb'] as TestDatabaseKind[]) {
     before(async () => {
       db = await createTestDatabase(kind);
       server = await startServer(db.flags);
-      org = await orgWithScim(server);
+      org = await orgWithScim(server, ['trip.example']);
     });
     after(async () => {
       await server?.close();

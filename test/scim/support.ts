@@ -21,9 +21,17 @@ export async function admin(server: TestServer, name: string, input: Record<stri
   return { status: res.status, body: await res.json() };
 }
 
-export async function orgWithScim(server: TestServer, name = `org-${randomBytes(4).toString('hex')}`): Promise<{ orgId: string; token: string }> {
+/**
+ * An organization with a SCIM endpoint and the email domains it provisions verified for it (SCIM makes
+ * accounts only for addresses in the organization's verified domains: scim-account-control.ts).
+ */
+export async function orgWithScim(server: TestServer, domains: readonly string[], name = `org-${randomBytes(4).toString('hex')}`): Promise<{ orgId: string; token: string }> {
   const org = await admin(server, 'create_organization', { name });
   assert.equal(org.status, 200, JSON.stringify(org.body));
+  for (const domain of domains) {
+    const verified = await admin(server, 'add_verified_org_domain', { org_id: org.body.id, domain });
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+  }
   const created = await admin(server, 'create_scim_endpoint', { org_id: org.body.id });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return { orgId: org.body.id, token: created.body.token };

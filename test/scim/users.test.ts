@@ -30,7 +30,7 @@ describe('SCIM Users', () => {
   };
   before(async () => {
     server = await startServer();
-    org = await orgWithScim(server);
+    org = await orgWithScim(server, ['example.com']);
   });
   after(async () => server?.close());
 
@@ -126,12 +126,23 @@ describe('SCIM Users', () => {
     assertScimError(huge, 413);
   });
 
+  test('no account is made for a new address outside the verified domains, and a governed address moves only within them', async () => {
+    const outside = `squat-${randomBytes(3).toString('hex')}@gmail.example`;
+    assertScimError(await scim('POST', '/Users', newUser(outside)), 400, 'invalidValue');
+    assert.equal(await server.app.deps.storage.fork().count(User, { email: outside }), 0, 'no account was made');
+    const staff = await scim('POST', '/Users', newUser(`mover-${randomBytes(3).toString('hex')}@example.com`));
+    assert.equal(staff.status, 201);
+    const moved = await scim('PATCH', `/Users/${staff.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'userName', value: outside }] });
+    assertScimError(moved, 400, 'invalidValue');
+    assert.equal((await server.app.deps.storage.fork().findOneOrFail(User, { id: staff.body.id })).email, staff.body.userName.toLowerCase());
+  });
+
   test('an existing account outside the organization is refused; a member is linked; a verified domain links and governs', async () => {
-    const email = `stranger-${randomBytes(3).toString('hex')}@example.com`;
+    const email = `stranger-${randomBytes(3).toString('hex')}@elsewhere.example`;
     assert.equal((await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
     assertScimError(await scim('POST', '/Users', newUser(email)), 409, 'uniqueness');
 
-    const memberEmail = `member-${randomBytes(3).toString('hex')}@example.com`;
+    const memberEmail = `member-${randomBytes(3).toString('hex')}@elsewhere.example`;
     const signup = await post('/v1/signup', { email: memberEmail, password: PASSWORD, confirm_password: PASSWORD });
     await admin(server, 'add_org_member', { org_id: org.orgId, user_id: signup.body.user.id, roles: ['editor'] });
     const linked = await scim('POST', '/Users', newUser(memberEmail));

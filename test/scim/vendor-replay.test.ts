@@ -48,7 +48,7 @@ for (const [vendor, file] of [['Entra ID', 'entra-id-sequence.json'], ['Okta', '
     const scim = scimClient(() => server, () => org.token);
     before(async () => {
       server = await startServer();
-      org = await orgWithScim(server);
+      org = await orgWithScim(server, ['contoso.example', 'example.net']);
     });
     after(async () => server?.close());
 

@@ -18,7 +18,7 @@ import { recordEvent } from '../events/index.ts';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA, USER_VIEW, canonicalResource } from './scim-attributes.ts';
 import { ScimError } from './scim-errors.ts';
 import { ScimGroup, ScimUser, type ScimUserRow } from './scim.entity.ts';
-import { domainVerifiedForOrg } from './scim-account-control.ts';
+import { OUTSIDE_VERIFIED_DOMAINS, domainVerifiedForOrg } from './scim-account-control.ts';
 import { changeRoles } from './scim-group-roles.ts';
 import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
@@ -137,6 +137,7 @@ async function accountFor(scope: ScimScope, fields: ReturnType<typeof accountFie
   if (!fields.email) throw ScimError.badRequest('invalidValue', 'userName or the primary email must be an email address: the account needs one');
   const existing = await findUserByEmail(em, fields.email, { includeDeactivated: true });
   if (!existing) {
+    if (!(await domainVerifiedForOrg(em, scope.org.id, fields.email))) throw ScimError.badRequest('invalidValue', OUTSIDE_VERIFIED_DOMAINS);
     const user = await createUser(em, deps.clock, {
       email: fields.email,
       signupMethods: ['scim'],
@@ -227,6 +228,7 @@ export async function replaceScimUser(scope: ScimScope, record: ScimUserRecord, 
   const wasActive = link.active;
   // Only a governed account's address follows the provider (scim-account-control.ts).
   if (link.managesAccount && fields.email && fields.email !== user.email) {
+    if (!(await domainVerifiedForOrg(em, scope.org.id, fields.email))) throw ScimError.badRequest('invalidValue', OUTSIDE_VERIFIED_DOMAINS);
     try {
       await updateUserContact(em, user, { email: fields.email }, deps.clock);
     } catch (err) {
