@@ -4,7 +4,7 @@
  * refuses), and deleting one after a confirmation (a verified domain stops routing sign-ins at once).
  */
 import { useState } from 'react';
-import { ActionIcon, Button, EmptyState, Group, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, EmptyState, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconRosetteDiscountCheck, IconTrash, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { confirmDestructive } from '../common/confirm.tsx';
@@ -92,20 +92,24 @@ export function OrgDomainsCard({ orgId }: { orgId: string }) {
 
   return (
     <SectionCard title={t('domains.title')} description={t('domains.description')}>
-      <DomainRequestForm orgId={orgId} />
-      <PagedTable
-        query={domains}
-        rows={domains.data?.domains}
-        columns={[null, t('domains.columns.domain'), t('domains.columns.state'), t('domains.columns.since'), null]}
-        renderRow={(domain) => <DomainRow domain={domain} />}
-        label={t('domains.caption')}
-        pagerLabel={t('domains.pager')}
-        onPage={setPage}
-        empty={<EmptyState size="sm" icon={<IconWorldWww size={28} />} withIndicatorBackground title={t('domains.empty')} py="lg" />}
-        minWidth={640}
-        loadingRows={2}
-        spanLoadingRows
-      />
+      <Stack gap="md">
+        <DomainRequestForm orgId={orgId} />
+        <div>
+          <PagedTable
+            query={domains}
+            rows={domains.data?.domains}
+            columns={[null, t('domains.columns.domain'), t('domains.columns.state'), t('domains.columns.since'), null]}
+            renderRow={(domain) => <DomainRow domain={domain} />}
+            label={t('domains.caption')}
+            pagerLabel={t('domains.pager')}
+            onPage={setPage}
+            empty={<EmptyState size="sm" icon={<IconWorldWww size={28} />} withIndicatorBackground title={t('domains.empty')} py="lg" />}
+            minWidth={640}
+            loadingRows={2}
+            spanLoadingRows
+          />
+        </div>
+      </Stack>
     </SectionCard>
   );
 }
