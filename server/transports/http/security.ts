@@ -52,6 +52,9 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
     const path = query < 0 ? request.url : request.url.slice(0, query);
     // SCIM (RFC 7644 section 2) is called by identity providers' back-ends with a bearer token, never a cookie.
     if (CSRF_EXEMPT.has(path) || path.startsWith('/scim/v2/')) return undefined;
+    // A SAML IdP's page posts the response to the ACS cross-site by design (SAML 2.0 Bindings 3.5); the
+    // route's proof is the signed assertion answering a request this browser made (saml-acs-route.ts).
+    if (path.startsWith('/sso/saml/') && path.endsWith('/acs')) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;
     if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
