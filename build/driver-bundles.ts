@@ -5,8 +5,8 @@
  * - the drivers of MySQL/MariaDB (mysql2, with iconv-lite's code pages) and MongoDB (mongodb, bson,
  *   whatwg-url), loaded when MikroORM's dialect for that database first requires them;
  * - nodemailer (the first mail over SMTP), ioredis (--redis-url), OpenFGA's DSL parser with ANTLR (the
- *   first model written as DSL) and @simplewebauthn/server (the first passkey ceremony), each imported
- *   lazily by the module that uses it.
+ *   first model written as DSL), @simplewebauthn/server (the first passkey ceremony) and @node-saml/node-saml
+ *   (the first organization SAML response), each imported lazily by the module that uses it.
  * A package can name subpaths the server imports directly (the DSL parser's generated parser class, which
  * fga/model/sll-prediction.ts adjusts): they come from the same asset, evaluated once, so they are the very
  * objects the package itself uses (build/driver-loader.ts).
@@ -26,6 +26,9 @@ export const SEPARATE_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   '@openfga/syntax-transformer': ['dist/gen/OpenFGAParser.js'],
   // Passkeys: the library and its ASN.1/X.509 packages, loaded by the first WebAuthn ceremony.
   '@simplewebauthn/server': [],
+  // Organization SAML sign-in: the SP's response validator (xml-crypto, xmldom, xml2js), loaded by the first
+  // SAML response; its XML helpers come from the same evaluation.
+  '@node-saml/node-saml': ['lib/xml.js'],
 };
 
 const LOADER = join(import.meta.dirname, 'driver-loader.ts');
