@@ -31,6 +31,8 @@ export interface Meta extends SocialFlags {
   is_sms_otp_mfa_enabled: boolean;
   is_webauthn_enabled: boolean;
   is_mfa_enforced: boolean;
+  /** An organization's verified domain can route an email to its SSO: the sign-in asks for the email first. */
+  is_org_discovery_enabled: boolean;
 }
 
 /**

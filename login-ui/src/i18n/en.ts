@@ -63,6 +63,14 @@ export const en = {
     resent: 'Verification sent',
     disabled: 'Signing in with a password is turned off on this server.',
   },
+  orgSso: {
+    identify: 'Continue',
+    next: 'Continue',
+    failed: 'We could not check your organization',
+    offer: '{{organization}} signs you in with its own account system.',
+    continue: 'Continue with {{organization}} SSO',
+    otherAccount: 'Use a different email',
+  },
   signup: {
     title: 'Create your {{organization}} account',
     subtitle: 'It takes less than a minute.',

@@ -1,8 +1,10 @@
 /**
  * Sign in with email or phone number and password (specification part 4.1 login). A wrong password shows
  * the server's message; an account waiting for verification is offered the way to finish it (resend the
- * email link, or text a code to the phone).
+ * email link, or text a code to the phone). When an organization's verified domain can route an email to its
+ * SSO (meta is_org_discovery_enabled) the email comes first, alone (org-sso/email-first-step.tsx).
  */
+import { useState } from 'react';
 import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -23,6 +25,7 @@ import { isMfaStep } from '../mfa/mfa-step.ts';
 import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { PasskeySignInButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
+import { EmailFirstStep } from '../org-sso/email-first-step.tsx';
 
 interface LoginValues {
   identifier: string;
@@ -35,7 +38,10 @@ export function LoginPage({ meta }: { meta: Meta }) {
   const onAnswer = useSignInAnswer();
   const passkeys = meta.is_webauthn_enabled;
   const autofill = usePasskeyAutofill(passkeys);
-  const { register, handleSubmit, formState } = useForm<LoginValues>({ defaultValues: { identifier: '', password: '' } });
+  const { register, handleSubmit, formState, setValue, getValues } = useForm<LoginValues>({ defaultValues: { identifier: '', password: '' } });
+  // Email-first: the password step appears once discovery has not sent the person to their organization's SSO.
+  const emailFirst = meta.is_org_discovery_enabled && modes.email;
+  const [identified, setIdentified] = useState(!emailFirst);
   const mutation = useMutation({
     mutationFn: async (input: { who: Identifier; password: string }) => {
       const answer = await login({ ...input.who, password: input.password });
@@ -64,7 +70,17 @@ export function LoginPage({ meta }: { meta: Meta }) {
       }
     >
       <ReturnNotice />
-      {passwordEnabled ? (
+      {passwordEnabled && !identified ? (
+        <EmailFirstStep
+          modes={modes}
+          passkeyAutofill={passkeys}
+          initialValue={getValues('identifier')}
+          onPassword={(identifier) => {
+            setValue('identifier', identifier);
+            setIdentified(true);
+          }}
+        />
+      ) : passwordEnabled ? (
         <form onSubmit={onSubmit} noValidate aria-label={t('login.submit')}>
           <Stack gap="md">
             <FormError title={t('passkeys.signInFailed')} error={autofill.error} />
@@ -77,7 +93,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
               modes={modes}
               purpose="sign-in"
               passkeyAutofill={passkeys}
-              autoFocus
+              autoFocus={!emailFirst}
               error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
               {...register('identifier', identifierRules(modes))}
             />
@@ -85,6 +101,7 @@ export function LoginPage({ meta }: { meta: Meta }) {
               <PasswordField
                 label={t('fields.password')}
                 autoComplete="current-password"
+                autoFocus={emailFirst}
                 withAsterisk
                 error={formState.errors.password?.message ? t(formState.errors.password.message) : undefined}
                 {...register('password', { required: 'validation.required' })}
