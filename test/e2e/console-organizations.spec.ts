@@ -121,7 +121,7 @@ test('admin creates an organization, manages its members and settings, and delet
   await savedNote.getByRole('button').click();
   await expect(savedNote).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Acme Renamed' })).toBeVisible();
-  const enabled = page.getByRole('switch', { name: 'Enabled' });
+  const enabled = page.getByRole('switch', { name: 'Organization enabled' });
   await expect(enabled).toBeChecked();
   await page.locator('label', { has: enabled }).click();
   await expect(enabled).not.toBeChecked();

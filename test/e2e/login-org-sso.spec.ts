@@ -78,6 +78,7 @@ test('an address at the organization’s verified domain signs in through its SS
 
   const sso = page.getByRole('link', { name: 'Continue with Initech SSO' });
   await expect(sso).toBeVisible();
+  await expect(page.getByText(`Initech signs in ${email.toUpperCase()} with its own account system.`)).toBeVisible();
   await expect(page.getByLabel(/^Password/)).toHaveCount(0);
   const href = new URL((await sso.getAttribute('href'))!);
   expect(href.origin + href.pathname).toMatch(new RegExp(`^${portcullis.url}/sso/initech-[a-z0-9]+/start$`));

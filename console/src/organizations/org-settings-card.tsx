@@ -56,7 +56,7 @@ function EnabledSwitch({ organization }: { organization: Organization }) {
       checked={checked}
       disabled={toggle.isPending}
       onChange={(event) => toggle.mutate(event.currentTarget.checked)}
-      label={t('fields.enabled')}
+      label={t('settings.enabledLabel')}
       description={t('fields.enabledHint')}
     />
   );

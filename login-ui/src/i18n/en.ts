@@ -67,7 +67,7 @@ export const en = {
     identify: 'Continue',
     next: 'Continue',
     failed: 'We could not check your organization',
-    offer: '{{organization}} signs you in with its own account system.',
+    offer: '{{organization}} signs in {{email}} with its own account system.',
     continue: 'Continue with {{organization}} SSO',
     otherAccount: 'Use a different email',
   },

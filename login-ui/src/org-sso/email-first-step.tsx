@@ -17,6 +17,7 @@ import { discoverOrganization, ssoStartHref } from './org-discovery.ts';
 
 interface Offer {
   displayName: string;
+  email: string;
   href: string;
 }
 
@@ -34,7 +35,7 @@ export function EmailFirstStep({ modes, passkeyAutofill, initialValue, onPasswor
     mutationFn: async (input: { email: string; typed: string }) => ({ ...input, answer: await discoverOrganization(input.email) }),
     onSuccess: ({ email, typed, answer }) => {
       const href = answer.sso && answer.sso_url ? ssoStartHref(answer.sso_url, email, initialRoundTrip) : undefined;
-      if (href) setOffer({ displayName: answer.display_name || answer.organization || '', href });
+      if (href) setOffer({ displayName: answer.display_name || answer.organization || '', email, href });
       else onPassword(typed);
     },
   });
@@ -48,7 +49,7 @@ export function EmailFirstStep({ modes, passkeyAutofill, initialValue, onPasswor
   if (offer) {
     return (
       <Stack gap="md">
-        <Text fz="sm">{t('orgSso.offer', { organization: offer.displayName })}</Text>
+        <Text fz="sm">{t('orgSso.offer', { organization: offer.displayName, email: offer.email })}</Text>
         <Button component="a" href={offer.href} fullWidth leftSection={<IconBuildingSkyscraper size={18} />}>
           {t('orgSso.continue', { organization: offer.displayName })}
         </Button>
