@@ -26,7 +26,7 @@ function checkedScopes(scopes: readonly string[] | undefined): string[] {
   return unique;
 }
 
-function checkedDomains(domains: readonly string[] | undefined): string[] {
+export function checkedDomains(domains: readonly string[] | undefined): string[] {
   const normalised = (domains ?? []).map((domain) => {
     const name = normaliseDomain(domain);
     if (!name) throw AppError.invalid('allowed_email_domains: each entry is a domain such as example.com');

@@ -1,6 +1,7 @@
 /**
  * Meta's `is_org_discovery_enabled` (reference.md "Meta"): true when home-realm discovery can route
- * someone, that is when an enabled organization holds a verified domain and an enabled OIDC connection.
+ * someone, that is when an enabled organization holds a verified domain and an enabled OIDC or SAML
+ * connection.
  * Meta is read on every page load of every client, so the answer is kept for a few seconds per database
  * and process rather than costing three queries each time. A connection change on this instance forgets it
  * at once; a domain or organization change, or a change made on another instance, shows within
@@ -11,13 +12,17 @@ import type { Deps } from '../../kernel/deps.ts';
 import { Organization } from '../organizations/index.ts';
 import { OrgDomain } from '../org-domains/index.ts';
 import { OrgOidcConnection } from './org-sso.entities.ts';
+import { OrgSamlConnection } from './saml-connection.entities.ts';
 
 export const ANSWER_TTL_MS = 5_000;
 
 const answers = new WeakMap<object, { at: number; value: Promise<boolean> }>();
 
 async function computeDiscoveryEnabled(em: EntityManager): Promise<boolean> {
-  const connections = await em.find(OrgOidcConnection, { enabled: true }, { fields: ['orgId'] });
+  const connections = [
+    ...await em.find(OrgOidcConnection, { enabled: true }, { fields: ['orgId'] }),
+    ...await em.find(OrgSamlConnection, { enabled: true }, { fields: ['orgId'] }),
+  ];
   if (connections.length === 0) return false;
   const orgs = await em.find(Organization, { id: { $in: connections.map((c) => c.orgId) }, enabled: true }, { fields: ['id'] });
   if (orgs.length === 0) return false;

@@ -2,7 +2,8 @@
  * Home-realm discovery (specification part 1: verified domains for home-realm discovery): given an email
  * address, which organization's IdP signs it in. Public, so it answers domain-level facts only (the same
  * answer for every address of a domain, whether or not an account exists), and only for a domain verified
- * by an enabled organization whose OIDC connection is enabled; anything else is `sso: false` with no name.
+ * by an enabled organization whose OIDC or SAML connection is enabled; anything else is `sso: false` with
+ * no name.
  * Look-ups spend the caller's org_discovery allowance (modules/limits/policies.ts), which bounds how fast
  * one client can map domains to organizations.
  */
@@ -12,6 +13,7 @@ import { clientKey } from '../limits/index.ts';
 import { emailDomain, verifiedOrganizationForDomain } from '../org-domains/index.ts';
 import { OrgDiscoveryRequest, OrgDiscoveryResponse } from './org-sso.schema.ts';
 import { findConnection } from './connections.service.ts';
+import { findSamlConnection } from './saml-connections.service.ts';
 import { ssoStartUrl } from './sso-urls.ts';
 
 export const orgDiscoveryOp = defineOperation({
@@ -29,7 +31,7 @@ export const orgDiscoveryOp = defineOperation({
     const org = await verifiedOrganizationForDomain(ctx.em, domain);
     if (!org) return { sso: false };
     const connection = await findConnection(ctx.em, { orgId: org.id });
-    if (!connection?.enabled) return { sso: false };
+    if (!connection?.enabled && !(await findSamlConnection(ctx.em, { orgId: org.id }))?.enabled) return { sso: false };
     return { sso: true, organization: org.name, display_name: org.displayName, sso_url: ssoStartUrl(ctx.deps.config, org.name) };
   },
 });

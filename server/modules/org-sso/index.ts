@@ -2,26 +2,36 @@
  * Organization single sign-on (specification part 2 "Upstream org connections", part 4.2 "Org SSO
  * connections"): each organization's OpenID Connect IdP, home-realm discovery from an email's verified
  * domain, and the sign-in through the IdP with its account rule (sign-in.ts). The browser routes live in
- * transports/http/protocol/org-sso (modules see no Fastify types: manifest.ts). SAML connections are not
- * here yet.
+ * transports/http/protocol/org-sso (modules see no Fastify types: manifest.ts). An organization's IdP is
+ * OpenID Connect or SAML 2.0 (saml-*.ts: this server as the service provider), or both: the start goes to
+ * OIDC while that connection is enabled, else to SAML (saml-start.ts beside the routes).
  */
 import { defineModule } from '../manifest.ts';
 import { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState } from './org-sso.entities.ts';
 import { connectionOperations } from './connections.ops.ts';
 import { orgDiscoveryOp } from './discovery.ops.ts';
+import { OrgSamlAssertionUse, OrgSamlConnection, OrgSamlLoginState } from './saml-connection.entities.ts';
+import { samlConnectionOperations } from './saml-connections.ops.ts';
 
 export { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState, type OrgOidcConnectionRow } from './org-sso.entities.ts';
 export { findConnection } from './connections.service.ts';
 export { orgDiscoveryEnabled } from './discovery-flag.ts';
-export { IdpClient, type IdpSettings } from './idp-client.ts';
+export { IdpClient, type IdpIdentity, type IdpSettings } from './idp-client.ts';
 export { idpSettingsOf } from './idp-settings.ts';
 export { IdpError } from './guarded-http.ts';
 export { SSO_BINDING_COOKIE, startSsoFlow, takeSsoFlow, type SsoFlow } from './login-state.ts';
-export { completeSsoSignIn } from './sign-in.ts';
-export { ssoCallbackUrl, ssoStartUrl } from './sso-urls.ts';
+export { completeSsoSignIn, type SsoConnection, type SsoIdentity } from './sign-in.ts';
+export { samlAcsUrl, samlEntityId, ssoCallbackUrl, ssoStartUrl } from './sso-urls.ts';
+export { OrgSamlConnection, type OrgSamlConnectionRow } from './saml-connection.entities.ts';
+export { findSamlConnection } from './saml-connections.service.ts';
+export { SAML_BINDING_COOKIE, startSamlFlow, takeSamlFlow, type SamlFlow } from './saml-login-state.ts';
+export { authnRequestUrl, spMetadataXml } from './saml-sp.ts';
+export { MAX_SAML_RESPONSE_CHARS, SamlResponseError, validateSamlResponse } from './saml-response.ts';
+export { samlIdentity } from './saml-identity.ts';
+export { recordAssertionUse } from './saml-replay.ts';
 
 export const orgSsoModule = defineModule({
   name: 'org-sso',
-  entities: [OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState],
-  operations: [...connectionOperations, orgDiscoveryOp],
+  entities: [OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState, OrgSamlConnection, OrgSamlLoginState, OrgSamlAssertionUse],
+  operations: [...connectionOperations, ...samlConnectionOperations, orgDiscoveryOp],
 });

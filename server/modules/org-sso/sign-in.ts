@@ -3,11 +3,13 @@
  * or login):
  *
  * 1. The account already linked to (connection, sub): OpenID Connect Core 5.7, sub under its issuer is the
- *    one stable identifier.
+ *    one stable identifier; for SAML the NameID with its format (SAML 2.0 Core 8.3.7, saml-identity.ts).
+ *    The rule is the same for both kinds of connection.
  * 2. Else an existing account with the same email, linked only when the IdP asserts email_verified AND the
  *    address's domain is verified for this very organization (org-domains: the organization proved it owns
  *    the domain, which is what makes its IdP authoritative for the addresses in it). Anything weaker would let
- *    an org-admin's IdP claim any address and take over its account (pre-account hijacking).
+ *    an org-admin's IdP claim any address and take over its account (pre-account hijacking). SAML has no
+ *    email_verified claim: there the domain being verified for the organization is the whole test.
  * 3. Else a new account, even with --enable-signup off (the IdP is a source an administrator configured, and
  *    an organization's people arriving through it is the point of SSO), but only under the same rule as
  *    linking (2). An account made for an address the organization has not proven would be a pre-account
@@ -31,16 +33,38 @@ import { OrgMember, type OrganizationRow } from '../organizations/index.ts';
 import { emailDomain, verifiedOrganizationForDomain } from '../org-domains/index.ts';
 import { SignInRefused } from '../social/index.ts';
 import { orgSsoLoginMethod } from '../tokens/index.ts';
-import { OrgSsoIdentity, type OrgOidcConnectionRow } from './org-sso.entities.ts';
-import type { IdpIdentity } from './idp-client.ts';
+import { OrgSsoIdentity } from './org-sso.entities.ts';
 
 /** Recorded in the account's signup methods. */
 export const SSO_SIGNUP_METHOD = 'org_sso';
 
+/** What either kind of connection (OIDC or SAML) contributes to the rule. */
+export interface SsoConnection {
+  id: string;
+  allowedEmailDomains: string[];
+}
+
+/**
+ * The person the IdP vouches for. `subject` is the stable identifier under the connection (OIDC `sub`; SAML
+ * NameID with its format), absent when the IdP gives none that lasts (a SAML transient NameID): then no
+ * link is kept and each sign-in goes by the email rule. `emailVerified` is the IdP's claim that the address
+ * is the person's; it counts only in a domain the organization verified (idpAuthoritativeFor).
+ */
+export interface SsoIdentity {
+  subject?: string;
+  email?: string;
+  emailVerified: boolean;
+  givenName?: string;
+  familyName?: string;
+  nickname?: string;
+  preferredUsername?: string;
+  picture?: string;
+}
+
 export interface SsoLogin {
   org: OrganizationRow;
-  connection: OrgOidcConnectionRow;
-  identity: IdpIdentity;
+  connection: SsoConnection;
+  identity: SsoIdentity;
   scope: string[];
 }
 
@@ -57,6 +81,7 @@ function identityKey(connectionId: string, subject: string): string {
 }
 
 function link(ctx: HandlerContext, login: SsoLogin, userId: string): void {
+  if (login.identity.subject === undefined) return;
   ctx.em.create(OrgSsoIdentity, {
     id: identityKey(login.connection.id, login.identity.subject),
     orgId: login.org.id,
@@ -68,6 +93,7 @@ function link(ctx: HandlerContext, login: SsoLogin, userId: string): void {
 }
 
 async function linkedUser(ctx: HandlerContext, login: SsoLogin): Promise<UserRow | undefined> {
+  if (login.identity.subject === undefined) return undefined;
   const key = identityKey(login.connection.id, login.identity.subject);
   const found = await ctx.em.findOne(OrgSsoIdentity, { id: key });
   if (!found) return undefined;
@@ -135,7 +161,7 @@ async function ensureMembership(ctx: HandlerContext, orgId: string, userId: stri
   ctx.em.persist(ctx.em.create(OrgMember, { id: randomUUID(), orgId, userId, roles: [], createdAt: now, updatedAt: now }));
 }
 
-function allowedByConnection(connection: OrgOidcConnectionRow, email: string): boolean {
+function allowedByConnection(connection: SsoConnection, email: string): boolean {
   if (connection.allowedEmailDomains.length === 0) return true;
   const domain = emailDomain(email);
   return domain !== undefined && connection.allowedEmailDomains.includes(domain);

@@ -12,19 +12,14 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
-import { AppError, HTTP_ERROR_MAP } from '../../../../kernel/errors.ts';
 import { parseCookieHeader } from '../../../../kernel/effects.ts';
-import { isUniqueViolation } from '../../../../storage/errors.ts';
-import type { HandlerContext } from '../../../../ops/define.ts';
 import { findOrganization } from '../../../../modules/organizations/index.ts';
-import { SignInRefused } from '../../../../modules/social/index.ts';
 import {
-  IdpError, SSO_BINDING_COOKIE, completeSsoSignIn, findConnection, idpSettingsOf, ssoCallbackUrl, takeSsoFlow, type IdpClient,
+  IdpError, SSO_BINDING_COOKIE, findConnection, idpSettingsOf, ssoCallbackUrl, takeSsoFlow, type IdpClient, type IdpIdentity,
 } from '../../../../modules/org-sso/index.ts';
-import { applyEffects, buildHttpContext } from '../../request-context.ts';
-import { mfaStepUrl } from '../../mfa-step-url.ts';
 import { redirectToApplication, sendSocialPage } from '../social/social-pages.ts';
 import { queryText, spendOrRefuse } from './start-route.ts';
+import { finishSsoSignIn } from './complete-sign-in.ts';
 
 /** A callback costs outbound calls (token endpoint, keys) and writes: extra points of the per-IP bucket. */
 const CALLBACK_EXTRA_POINTS = 4;
@@ -64,36 +59,14 @@ export function callbackRoute(deps: Deps, idp: IdpClient) {
     }
     const code = queryText(query, 'code');
     if (!code || code.length > 4096) return redirectToApplication(reply, flow.redirectUri, { error: 'invalid_request', state: flow.appState });
-    const ctx = buildHttpContext(deps, request, 'rest');
+    let identity: IdpIdentity;
     try {
-      const identity = await idp.identify(idpSettingsOf(deps, connection), { code, redirectUri: ssoCallbackUrl(deps.config), verifier: flow.verifier, nonce: flow.nonce, clock: deps.clock });
-      const pending: Array<() => Promise<void>> = [];
-      const result = await deps.storage.fork().transactional((tx) => {
-        const handlerCtx: HandlerContext = { ...ctx, em: tx, afterCommit: (task) => void pending.push(task) };
-        return completeSsoSignIn(handlerCtx, { org, connection, identity, scope: flow.scope });
-      });
-      for (const task of pending) await task();
-      if (result.gate) {
-        applyEffects(reply, ctx.effects);
-        return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(mfaStepUrl(deps.config, result.gate, { redirectUri: flow.redirectUri, state: flow.appState }), 302);
-      }
-      deps.metrics.login('success');
+      identity = await idp.identify(idpSettingsOf(deps, connection), { code, redirectUri: ssoCallbackUrl(deps.config), verifier: flow.verifier, nonce: flow.nonce, clock: deps.clock });
     } catch (err) {
-      if (err instanceof SignInRefused) return sendSocialPage(reply, err.status, err.heading, err.paragraphs);
-      if (err instanceof IdpError) {
-        request.log.warn({ orgId: org.id, err: err.message }, 'organization sign-in: IdP refused or failed');
-        return sendSocialPage(reply, 502, 'Sign-in failed', [`${org.displayName}'s sign-in service did not confirm this sign-in. Start again from the application.`]);
-      }
-      if (isUniqueViolation(err)) {
-        // Two first sign-ins of one IdP subject at once: the second loses the race on the link's key.
-        return sendSocialPage(reply, 409, 'Sign-in interrupted', ['This sign-in crossed another one for the same person. Start again from the application.']);
-      }
-      if (err instanceof AppError && err.kind !== 'internal') {
-        return sendSocialPage(reply, HTTP_ERROR_MAP[err.kind].status, 'Sign-in failed', [`${err.message}.`]);
-      }
-      throw err;
+      if (!(err instanceof IdpError)) throw err;
+      request.log.warn({ orgId: org.id, err: err.message }, 'organization sign-in: IdP refused or failed');
+      return sendSocialPage(reply, 502, 'Sign-in failed', [`${org.displayName}'s sign-in service did not confirm this sign-in. Start again from the application.`]);
     }
-    applyEffects(reply, ctx.effects);
-    return redirectToApplication(reply, flow.redirectUri, { state: flow.appState });
+    return finishSsoSignIn(deps, request, reply, { org, connection, identity, redirectUri: flow.redirectUri, appState: flow.appState, scope: flow.scope });
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Organization SSO routes: GET /sso/<organization>/start and GET /sso/oidc/callback (org-sso module).
+ * Organization SSO routes: GET /sso/<organization>/start, GET /sso/oidc/callback, and the SAML service
+ * provider's GET /sso/saml/<organization>/metadata and POST /sso/saml/<organization>/acs (org-sso module).
  * Browser-facing, so in their own scope whose errors answer an HTML page (ui/html-error-page.ts) rather
  * than the OAuth JSON of the surrounding protocol scope; an unexpected failure shows a request id only.
  */
@@ -9,6 +10,8 @@ import { IdpClient } from '../../../../modules/org-sso/index.ts';
 import { sendSocialPage } from '../social/social-pages.ts';
 import { callbackRoute } from './callback-route.ts';
 import { startRoute } from './start-route.ts';
+import { samlAcsRoute } from './saml-acs-route.ts';
+import { samlMetadataRoute } from './saml-metadata-route.ts';
 
 export async function registerOrgSsoRoutes(parent: FastifyInstance, deps: Deps): Promise<void> {
   // One per app: the discovery and key caches of the organizations' IdPs.
@@ -21,5 +24,7 @@ export async function registerOrgSsoRoutes(parent: FastifyInstance, deps: Deps):
     });
     scope.get('/sso/oidc/callback', callbackRoute(deps, idp));
     scope.get('/sso/:org/start', startRoute(deps, idp));
+    scope.get('/sso/saml/:org/metadata', samlMetadataRoute(deps));
+    scope.post('/sso/saml/:org/acs', samlAcsRoute(deps));
   });
 }

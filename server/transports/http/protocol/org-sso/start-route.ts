@@ -1,7 +1,8 @@
 /**
  * GET /sso/<organization>/start?redirect_uri=&state=&login_hint=&scope= (the sso_url of org_discovery):
  * checks what the application asks for, keeps it server-side with a fresh state, PKCE verifier and nonce
- * (org-sso/login-state.ts), and sends the browser to the organization IdP's authorization endpoint. An
+ * (org-sso/login-state.ts), and sends the browser to the organization IdP's authorization endpoint, or to
+ * its SAML IdP with an AuthnRequest when SAML is the organization's enabled connection (saml-start.ts). An
  * organization that is unknown, disabled, or without an enabled connection gets one and the same page (the
  * answer does not tell which). A target that is not allowed is refused with a page, never redirected to
  * (OWASP ASVS 5.1.5).
@@ -14,9 +15,10 @@ import { clientKey } from '../../../../modules/limits/index.ts';
 import { isAllowedRedirect } from '../../../../modules/accounts/redirect-uri.ts';
 import { DEFAULT_SCOPE } from '../../../../modules/accounts/complete-login.ts';
 import { findOrganization } from '../../../../modules/organizations/index.ts';
-import { SSO_BINDING_COOKIE, findConnection, idpSettingsOf, ssoCallbackUrl, startSsoFlow, type IdpClient } from '../../../../modules/org-sso/index.ts';
+import { SSO_BINDING_COOKIE, findConnection, findSamlConnection, idpSettingsOf, ssoCallbackUrl, startSsoFlow, type IdpClient } from '../../../../modules/org-sso/index.ts';
 import { applyEffects } from '../../request-context.ts';
 import { sendSocialPage } from '../social/social-pages.ts';
+import { startSamlSignIn } from './saml-start.ts';
 
 /** A start writes a row and may cost a discovery request: it spends extra points of the per-IP bucket. */
 const START_EXTRA_POINTS = 2;
@@ -72,9 +74,13 @@ export function startRoute(deps: Deps, idp: IdpClient) {
     const em = deps.storage.fork();
     const org = request.params.org.length <= 63 ? await findOrganization(em, { name: request.params.org }) : null;
     const connection = org?.enabled ? await findConnection(em, { orgId: org.id }) : null;
-    if (!org || !connection?.enabled) return unavailablePage(reply);
+    // An organization with both kinds of connection signs in through OIDC while that one is enabled, else
+    // through SAML: one start address per organization (discovery's sso_url) and one predictable rule.
+    const saml = org?.enabled && !connection?.enabled ? await findSamlConnection(em, { orgId: org.id }) : null;
+    if (!org || !(connection?.enabled || saml?.enabled)) return unavailablePage(reply);
     const checked = checkRequest(deps, (request.query ?? {}) as Record<string, unknown>);
     if (!checked.ok) return sendSocialPage(reply, 400, 'This sign-in request cannot be used', [checked.message]);
+    if (!connection?.enabled) return startSamlSignIn(deps, request, reply, org, saml!, checked);
     const started = await startSsoFlow(deps, parseCookieHeader(request.headers.cookie)[SSO_BINDING_COOKIE], {
       orgId: org.id,
       connectionId: connection.id,
