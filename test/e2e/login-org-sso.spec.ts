@@ -100,3 +100,28 @@ test('an address at the organization’s verified domain signs in through its SS
   expect([...landed.searchParams.keys()]).toEqual(['state']);
   await screenshot(page, 'login-org-sso-signed-in');
 });
+
+// Last in the file: it spends this address's discovery allowance (30 a minute) for the tests after it.
+test('when discovery is refused the person can still continue with a password', async ({ page, portcullis, initech }) => {
+  const email = uniqueEmail('limited');
+  await signUpUser(portcullis, email);
+  const lookup = () =>
+    fetch(`${portcullis.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: portcullis.url },
+      body: JSON.stringify({ query: 'query($p: OrgDiscoveryRequest!) { org_discovery(params: $p) { sso } }', variables: { p: { email: `x@${initech.domain}` } } }),
+    }).then((res) => res.json());
+  let refused = false;
+  for (let i = 0; i < 40 && !refused; i++) refused = Boolean((await lookup()).errors?.length);
+  expect(refused).toBe(true);
+
+  await page.goto(`${portcullis.url}/app`);
+  await page.getByRole('textbox', { name: 'Email or phone number' }).fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const failure = page.getByTestId('form-error');
+  await expect(failure).toContainText('We could not check your organization');
+  await failure.getByRole('button', { name: 'Continue with a password' }).click();
+  await page.getByLabel(/^Password/).fill(USER_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('signed-in-email')).toHaveText(email);
+});

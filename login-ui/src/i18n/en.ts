@@ -70,6 +70,7 @@ export const en = {
     offer: '{{organization}} signs in {{email}} with its own account system.',
     continue: 'Continue with {{organization}} SSO',
     otherAccount: 'Use a different email',
+    usePassword: 'Continue with a password',
   },
   signup: {
     title: 'Create your {{organization}} account',

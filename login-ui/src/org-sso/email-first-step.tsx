@@ -62,7 +62,18 @@ export function EmailFirstStep({ modes, passkeyAutofill, initialValue, onPasswor
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('orgSso.identify')}>
       <Stack gap="md">
-        <FormError title={t('orgSso.failed')} error={discovery.error} />
+        {/* Discovery refused (rate limit, server trouble): the password step stays open to everyone. */}
+        <FormError
+          title={t('orgSso.failed')}
+          error={discovery.error}
+          action={
+            discovery.variables ? (
+              <Button size="xs" variant="white" color="red" onClick={() => onPassword(discovery.variables!.typed)}>
+                {t('orgSso.usePassword')}
+              </Button>
+            ) : null
+          }
+        />
         <IdentifierField
           modes={modes}
           purpose="sign-in"
