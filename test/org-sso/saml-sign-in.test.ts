@@ -98,7 +98,8 @@ describe('organization SSO sign-in through a SAML IdP', () => {
     const browser = browserFor();
     const hop = await browser.request(startUrl('acme', 'my-app-state'));
     assert.equal(hop.status, 302);
-    assert.ok(hop.setCookies.some((c) => /^portcullis_saml=.+HttpOnly/i.test(c) && /Path=\/sso/.test(c)), 'a browser-bound cookie');
+    // The IdP posts back cross-site: only a SameSite=None (so Secure) cookie comes along.
+    assert.ok(hop.setCookies.some((c) => /^portcullis_saml=.+HttpOnly/i.test(c) && /Path=\/sso/.test(c) && /Secure/.test(c) && /SameSite=None/.test(c)), 'a browser-bound cookie');
     const request = await idp.readRequest(await spMetadata('acme'), hop.location!);
     assert.match(request.id, /^_[0-9a-f]{40}$/);
     assert.match(request.relayState, /^[A-Za-z0-9_-]{43}$/);
@@ -155,6 +156,35 @@ describe('organization SSO sign-in through a SAML IdP', () => {
       await assertRefused(browser, await post(browser, await respond(request, user), request.relayState), status);
     }
     assert.equal(await findUserByEmail(server.app.deps.storage.fork(), 'newbie@elsewhere.com'), null);
+  });
+
+  test('a transient NameID keeps no link: each sign-in goes by the verified-domain address', async () => {
+    const transient = { nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient', email: 'tess@acme-corp.com' };
+    const ids: string[] = [];
+    for (const nameId of ['_t1', '_t2']) {
+      const browser = browserFor();
+      const request = await start(browser, 'acme', nameId);
+      assert.equal((await post(browser, await respond(request, { ...transient, nameId }), request.relayState)).location, `${APP}?state=${nameId}`);
+      ids.push((await sessionOf(browser)).body.user.id);
+    }
+    assert.equal(ids[0], ids[1]);
+    const links = await server.app.deps.storage.fork().getConnection().execute('select id from org_sso_identities where user_id = ?', [ids[0]]);
+    assert.equal(links.length, 0);
+  });
+
+  test('repointing the connection to another IdP entity id drops the links made under the old one', async () => {
+    const org = await over('rest', 'create_organization', { name: 'epsilon' });
+    await over('rest', 'add_verified_org_domain', { org_id: org.id, domain: 'epsilon-corp.com' });
+    const created = await over('rest', 'create_org_saml_connection', { org_id: org.id, idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificate: idp.certificate.certificatePem });
+    const browser = browserFor();
+    const request = await start(browser, 'epsilon');
+    assert.equal((await post(browser, await respond(request, { nameId: 'e1', email: 'e1@epsilon-corp.com' }, {}, 'epsilon'), request.relayState, 'epsilon')).status, 302);
+    const count = async () => (await server.app.deps.storage.fork().getConnection().execute('select id from org_sso_identities where connection_id = ?', [created.id])).length;
+    assert.equal(await count(), 1);
+    await over('rest', 'update_org_saml_connection', { id: created.id, idp_entity_id: idp.entityId });
+    assert.equal(await count(), 1, 'the same entity id keeps them');
+    await over('rest', 'update_org_saml_connection', { id: created.id, idp_entity_id: 'https://another-idp.example.com' });
+    assert.equal(await count(), 0);
   });
 
   test('a NotBefore within the two minutes of clock skew is accepted', async () => {
