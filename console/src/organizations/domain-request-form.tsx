@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconWorldCheck, IconPlus, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
@@ -73,14 +73,16 @@ export function DomainRequestForm({ orgId }: { orgId: string }) {
             <Button type="submit" leftSection={<IconPlus size={16} />} loading={request.isPending}>
               {t('domains.request')}
             </Button>
-            <Button
-              variant="default"
-              leftSection={<IconRosetteDiscountCheck size={16} />}
-              loading={addVerified.isPending}
-              onClick={form.handleSubmit((values) => addVerified.mutate(values.domain.trim()))}
-            >
-              {t('domains.addVerified')}
-            </Button>
+            <Tooltip label={t('domains.addVerifiedHint')} withArrow multiline w={260}>
+              <Button
+                variant="default"
+                leftSection={<IconRosetteDiscountCheck size={16} />}
+                loading={addVerified.isPending}
+                onClick={form.handleSubmit((values) => addVerified.mutate(values.domain.trim()))}
+              >
+                {t('domains.addVerified')}
+              </Button>
+            </Tooltip>
           </Group>
         </Group>
       </form>

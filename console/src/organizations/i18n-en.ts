@@ -98,6 +98,7 @@ export const organizationsEn = {
     required: 'Enter a domain.',
     request: 'Request domain',
     addVerified: 'Add as verified',
+    addVerifiedHint: 'Skips the DNS proof (super-admin only): for a domain you know this organization controls.',
     addedVerified: '{{domain}} added as verified (no DNS check).',
     publishTitle: 'Publish this DNS record for {{domain}}, then verify',
     hideRecord: 'Hide the record',
