@@ -4,7 +4,7 @@
  * its response as real IdPs do. Covers the start (AuthnRequest, RelayState handle, browser binding, the
  * OIDC-first rule), the first sign-in creating the account and membership in a verified domain with signup
  * closed, the second reusing the link, linking an existing account, and each refusal of the ACS: unsigned
- * or foreign-signed assertion, tampering after signing, XML signature wrapping, audience, destination,
+ * or foreign-signed assertion, SHA-1 signatures, tampering after signing, XML signature wrapping, audience, destination,
  * recipient, issuer, status, expiry and not-yet-valid (with the two-minute skew), unknown InResponseTo and
  * IdP-initiated responses, replays of the response and of the assertion ID, another browser, another
  * organization's ACS, a connection deleted or an organization disabled mid-flow, an address outside the
@@ -196,12 +196,18 @@ describe('organization SSO sign-in through a SAML IdP', () => {
 
   describe('responses the ACS refuses', () => {
     const other = new SamlTestIdp({ entityId: idp.entityId, certificate: makeCertificate({ cn: 'not-the-idp' }) });
+    const sha1 = new SamlTestIdp({ entityId: idp.entityId, certificate: idp.certificate, signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' });
     const unknownId = () => `_${randomBytes(20).toString('hex')}`;
 
     const cases: Array<[string, (request: ReadRequest) => Promise<string>]> = [
       ['an unsigned response and assertion', (r) => respond(r, MALLORY, { signAssertion: false })],
       ['a signed response around an unsigned assertion', (r) => respond(r, MALLORY, { signAssertion: false, signResponse: true })],
       ['an assertion signed by another key', (r) => respond(r, MALLORY, {}, 'acme', other)],
+      ['an assertion signed by the right key with RSA-SHA1', async (r) => {
+        const response = await respond(r, MALLORY, {}, 'acme', sha1);
+        assert.match(decodeResponse(response), /Algorithm="http:\/\/www.w3.org\/2000\/09\/xmldsig#rsa-sha1"/);
+        return response;
+      }],
       ['an attribute changed after signing', async (r) => encodeResponse(decodeResponse(await respond(r, ADA)).replace('ada@acme-corp.com', 'mallory@acme-corp.com'))],
       ['the NameID changed after signing (signed response too)', async (r) => encodeResponse(decodeResponse(await respond(r, ADA, { signResponse: true })).replace('>ada-0001<', '>mallory-0666<'))],
       ['an extra unsigned assertion beside the signed one (wrapping)', async (r) => {

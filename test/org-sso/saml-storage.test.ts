@@ -79,9 +79,10 @@ for (const kind of ['postgres', 'mariadb'] as TestDatabaseKind[]) {
       assert.equal(await em.count(OrgSsoIdentity, { orgId: org.id }), 1);
       assert.equal(await em.count(OrgSamlAssertionUse, { orgId: org.id }), 2);
       await over('rest', 'delete_organization', { id: org.id });
-      for (const entity of [OrgSamlConnection, OrgSsoIdentity, OrgSamlLoginState, OrgSamlAssertionUse]) {
-        assert.equal(await em.count(entity, { orgId: org.id }), 0);
-      }
+      assert.equal(await em.count(OrgSamlConnection, { orgId: org.id }), 0);
+      assert.equal(await em.count(OrgSsoIdentity, { orgId: org.id }), 0);
+      assert.equal(await em.count(OrgSamlLoginState, { orgId: org.id }), 0);
+      assert.equal(await em.count(OrgSamlAssertionUse, { orgId: org.id }), 0);
     });
   });
 }

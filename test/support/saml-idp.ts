@@ -103,8 +103,11 @@ export class SamlTestIdp {
   readonly entityId: string;
   readonly ssoUrl: string;
   readonly certificate: TestCertificate;
+  readonly #signatureAlgorithm: string | undefined;
 
-  constructor(options: { entityId?: string; ssoUrl?: string; certificate?: TestCertificate } = {}) {
+  /** `signatureAlgorithm`: an XML Signature method URI (samlify's default is RSA-SHA256). */
+  constructor(options: { entityId?: string; ssoUrl?: string; certificate?: TestCertificate; signatureAlgorithm?: string } = {}) {
+    this.#signatureAlgorithm = options.signatureAlgorithm;
     this.entityId = options.entityId ?? 'https://idp.acme-corp.com/saml';
     this.ssoUrl = options.ssoUrl ?? 'https://idp.acme-corp.com/sso';
     this.certificate = options.certificate ?? makeCertificate({ cn: 'idp.acme-corp.com' });
@@ -116,6 +119,7 @@ export class SamlTestIdp {
       privateKey: this.certificate.privateKeyPem,
       signingCert: this.certificate.certificatePem,
       wantAuthnRequestsSigned: false,
+      ...(this.#signatureAlgorithm ? { requestSignatureAlgorithm: this.#signatureAlgorithm } : {}),
       singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: this.ssoUrl }],
       singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${this.ssoUrl}/logout` }],
       loginResponseTemplate: { context: TEMPLATE, attributes: [] },

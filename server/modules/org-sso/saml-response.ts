@@ -15,7 +15,9 @@
  * - on the unsigned envelope: the response answers that same request, is addressed to our ACS when it
  *   names a Destination (Bindings 3.5.5.2), names the IdP when it names an Issuer, and says Success;
  * - at most two minutes of clock skew; no DOCTYPE (SAML messages have none; it is the door to entity
- *   expansion); a size bound on the message before it is decoded.
+ *   expansion); a size bound on the message before it is decoded;
+ * - no signature or digest by SHA-1 (RFC 6931 section 2.2.1 and 2.3.2 keep it only for old signatures;
+ *   chosen-prefix collisions make it forgeable), which the validator would otherwise accept.
  *
  * Errors name the rule broken, never the XML: they go to the log, and the browser sees a fixed page.
  */
@@ -29,6 +31,8 @@ const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 const MAX_ID = 256;
+const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
+const SHA1_ALGORITHMS = new Set(['http://www.w3.org/2000/09/xmldsig#rsa-sha1', 'http://www.w3.org/2000/09/xmldsig#sha1']);
 
 /** A response refused; the message is safe to log (no XML, no attribute values). */
 export class SamlResponseError extends Error {
@@ -94,11 +98,18 @@ function time(value: unknown, what: string): number {
   return ms;
 }
 
+/** Every signature in the message, wherever it sits, by SHA-2 only. */
+function checkAlgorithms(root: Element, helpers: XmlHelpers): void {
+  const methods = helpers.xpath.selectElements(root, `//*[namespace-uri()='${XMLDSIG}' and (local-name()='SignatureMethod' or local-name()='DigestMethod')]`);
+  if (methods.some((method) => SHA1_ALGORITHMS.has(method.getAttribute('Algorithm') ?? ''))) throw new SamlResponseError('signed with SHA-1');
+}
+
 /** The envelope is not signed (only the assertion must be): its claims are checked, never trusted for more. */
 async function checkEnvelope(xml: string, helpers: XmlHelpers, expected: ExpectedResponse): Promise<void> {
   const doc = await helpers.parseDomFromString(xml);
   const root = doc.documentElement;
   if (!root || root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw new SamlResponseError('not a SAML Response');
+  checkAlgorithms(root, helpers);
   if (root.getAttribute('InResponseTo') !== expected.requestId) throw new SamlResponseError('response InResponseTo is not our request');
   const destination = root.getAttribute('Destination');
   if (destination && destination !== expected.acsUrl) throw new SamlResponseError('response Destination is not our ACS');
