@@ -139,6 +139,20 @@ function confirmedUntil(assertion: Xml2Js, expected: ExpectedResponse, now: numb
   return until;
 }
 
+/**
+ * Core 2.5.1.2: the Conditions window on our clock (the validator checks it on the process's wall clock
+ * too; here it is the server's clock, as every other time rule of the sign-in). Returns its end, if any.
+ */
+function conditionsWindow(assertion: Xml2Js, now: number): number | undefined {
+  const conditions = assertion.Conditions?.[0]?.$;
+  if (!conditions) return undefined;
+  if (conditions.NotBefore !== undefined && now + CLOCK_SKEW_MS < time(conditions.NotBefore, 'Conditions NotBefore')) throw new SamlResponseError('Conditions not yet valid');
+  if (conditions.NotOnOrAfter === undefined) return undefined;
+  const end = time(conditions.NotOnOrAfter, 'Conditions NotOnOrAfter');
+  if (now - CLOCK_SKEW_MS >= end) throw new SamlResponseError('Conditions have expired');
+  return end;
+}
+
 function attributesOf(assertion: Xml2Js): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const statement of (assertion.AttributeStatement ?? []) as Xml2Js[]) {
@@ -184,8 +198,8 @@ export async function validateSamlResponse(samlResponse: string, expected: Expec
   if (text(assertion.Issuer?.[0])?.trim() !== expected.idpEntityId) throw new SamlResponseError('assertion Issuer is not the IdP');
   const now = expected.clock.now().getTime();
   const until = confirmedUntil(assertion, expected, now);
-  const conditionsEnd = assertion.Conditions?.[0]?.$?.NotOnOrAfter;
-  const usableUntil = Math.max(until, conditionsEnd === undefined ? 0 : time(conditionsEnd, 'Conditions NotOnOrAfter')) + CLOCK_SKEW_MS;
+  const conditionsEnd = conditionsWindow(assertion, now);
+  const usableUntil = Math.max(until, conditionsEnd ?? 0) + CLOCK_SKEW_MS;
   const nameIdElement = assertion.Subject?.[0]?.NameID?.[0];
   const nameId = text(nameIdElement)?.trim();
   if (!nameId) throw new SamlResponseError('assertion has no NameID');
