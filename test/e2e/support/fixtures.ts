@@ -51,11 +51,12 @@ export function linkIn(mail: ReceivedEmail, prefix: string): string {
 
 /**
  * A full-page screenshot of a main screen, kept in .tmp/screenshots/<name>.png. Running transitions end
- * first: a dialog caught while it fades in shows the page through it (login-passkey-add once did).
+ * first: a dialog caught while it fades in shows the page through it (login-passkey-add once did). An animation
+ * cancelled meanwhile (a notification or dialog that closed) rejects `finished`: it has ended too.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).map((animation) => animation.finished)));
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).map((animation) => animation.finished.catch(() => undefined))));
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
