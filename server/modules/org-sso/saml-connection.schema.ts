@@ -18,7 +18,7 @@ const idpCertificate = s.string({ minLength: 1, maxLength: 32_768, multiline: tr
 const attribute = s.string({ minLength: 1, maxLength: 255 });
 const domains = s.list(s.string({ minLength: 1, maxLength: 253 }), { maxItems: 50 });
 
-export const SamlCertificateSchema = s.object('SamlCertificate', {
+export const OrgSamlIdpCertificateSchema = s.object('OrgSamlIdpCertificate', {
   fingerprint_sha256: s.string(),
   subject: s.string(),
   not_after: s.int64(),
@@ -29,7 +29,7 @@ export const OrgSamlConnectionSchema = s.object('OrgSamlConnection', {
   org_id: s.string(),
   idp_entity_id: s.string(),
   idp_sso_url: s.string(),
-  idp_certificates: s.list(SamlCertificateSchema),
+  idp_certificates: s.list(OrgSamlIdpCertificateSchema),
   /** Absent: the defaults (NameID in emailAddress format, then the common email attributes). */
   email_attribute: s.optional(s.string()),
   given_name_attribute: s.optional(s.string()),
