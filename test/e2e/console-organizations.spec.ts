@@ -2,7 +2,8 @@
  * The admin journey over organizations (specification parts 2 and 4.2 "Organizations"): create one through
  * the dialog (the slug is suggested from the display name and checked as the server checks it), find it by
  * search among others, add a person as a member with org roles picked by searching users, make them an
- * org-admin, remove them after the confirmation, rename and disable the organization, and delete it.
+ * org-admin, remove them after the confirmation, rename and disable the organization, and delete it; then a
+ * list longer than one page.
  */
 import { screenshot, uniqueEmail } from './support/fixtures.ts';
 import { adminCall, signUpUser, test, expect } from './support/console-fixtures.ts';
@@ -137,4 +138,18 @@ test('admin creates an organization, manages its members and settings, and delet
   await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('link', { name: 'Acme Renamed' })).toHaveCount(0);
+
+  // Longer than a page: the server pages it, and the page is in the URL.
+  for (let i = 0; i < 10; i++) {
+    await adminCall(consoleServer, 'mutation($p: CreateOrganizationRequest!) { _create_organization(params: $p) { id } }', {
+      p: { name: `paged-${i}-${suffix}`, display_name: `Paged ${i}` },
+    });
+  }
+  await page.reload();
+  await expect(page.getByText('Showing 1–10 of 11')).toBeVisible();
+  await expect(table.getByRole('row')).toHaveCount(11);
+  await page.getByLabel('Organizations pages').getByRole('button', { name: 'Page 2' }).click();
+  await expect(page).toHaveURL(/[?]page=2/);
+  await expect(page.getByText('Showing 11–11 of 11')).toBeVisible();
+  await expect(table.getByRole('row')).toHaveCount(2);
 });
