@@ -5,7 +5,8 @@
  * (test/support/dns-server.ts, named by --dns-servers) and verify; add another as verified without DNS; delete
  * one. Then the OIDC connection: created with a write-only secret, edited with the secret left empty (kept),
  * deleted after a confirmation that says sign-ins stop at once. Then SCIM: the token shown once, rotated
- * (the old one refused at once), the endpoint deleted.
+ * (the old one refused at once), the endpoint deleted. And a SAML connection: the service provider's
+ * addresses to register, the IdP certificate checked and answered by fingerprint, kept when left empty.
  */
 import { test as base, expect } from '@playwright/test';
 import { screenshot } from './support/fixtures.ts';
@@ -13,6 +14,8 @@ import { portcullisFixture } from './support/fixtures.ts';
 import { adminCall, type ConsoleServer } from './support/console-fixtures.ts';
 import { signInToConsole } from './support/console-page.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
+import { makeCertificate } from '../support/saml-idp.ts';
+import { X509Certificate } from 'node:crypto';
 
 interface OrgServer extends ConsoleServer {
   dns: TestDnsServer;
@@ -172,4 +175,59 @@ test('admin proves a domain, connects OIDC SSO and provisions over SCIM', async 
     body: JSON.stringify({ query: CONNECTION, variables: { p: { org_id: orgId } } }),
   }).then((res) => res.json());
   expect(gone.errors[0].extensions.code).toBe('NOT_FOUND');
+});
+
+const SAML = 'query($p: OrgSamlConnectionRequest!) { _org_saml_connection(params: $p) { idp_sso_url idp_certificates { fingerprint_sha256 } } }';
+
+test('admin connects SAML SSO: the addresses to register, the certificate by fingerprint, kept unless replaced', async ({ page, orgServer }) => {
+  test.setTimeout(90_000);
+  const slug = `umbrella-${Date.now().toString(36)}`;
+  const created = await adminCall(orgServer, 'mutation($p: CreateOrganizationRequest!) { _create_organization(params: $p) { id } }', {
+    p: { name: slug, display_name: 'Umbrella' },
+  });
+  const orgId: string = created._create_organization.id;
+  const certificate = makeCertificate({ cn: 'idp.umbrella.example' });
+  const expired = makeCertificate({ cn: 'old.umbrella.example', notBefore: new Date(Date.now() - 86_400_000 * 60), notAfter: new Date(Date.now() - 86_400_000) });
+
+  await signInToConsole(page, orgServer);
+  await page.goto(`${orgServer.url}/dashboard/organizations/${orgId}`);
+  await expect(page.getByText('No SAML connection yet', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('saml-sp-entity-id')).toHaveText(`${orgServer.url}/sso/saml/${slug}/metadata`);
+  await expect(page.getByTestId('saml-sp-acs-url')).toHaveText(`${orgServer.url}/sso/saml/${slug}/acs`);
+
+  await page.getByLabel('IdP entity ID').fill('https://idp.umbrella.example/saml');
+  await page.getByLabel('IdP single sign-on URL').fill('https://idp.umbrella.example/saml/sso');
+  const pem = page.getByLabel('IdP signing certificate (PEM)');
+  await pem.fill('not a certificate');
+  await page.getByRole('button', { name: 'Create SAML connection' }).click();
+  await expect(page.getByText('A PEM certificate: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----.')).toBeVisible();
+
+  // An expired certificate is the server's refusal, in its words.
+  await pem.fill(expired.certificatePem);
+  await page.getByRole('button', { name: 'Create SAML connection' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'That did not work' });
+  await expect(refusal).toContainText('expired');
+  await refusal.getByRole('button').click();
+
+  await pem.fill(certificate.certificatePem);
+  await page.getByRole('button', { name: 'Create SAML connection' }).click();
+  await expect(page.getByText('SAML connection created.')).toBeVisible();
+  const fingerprint = new X509Certificate(certificate.certificatePem).fingerprint256;
+  await expect(page.getByRole('table', { name: 'IdP certificates held' })).toContainText(fingerprint);
+  await expect(pem).toHaveValue('');
+  await screenshot(page, 'console-organization-saml');
+
+  // The certificate left empty is kept; the new URL is saved.
+  await page.getByLabel('IdP single sign-on URL').fill('https://idp.umbrella.example/saml/sso2');
+  await page.getByRole('button', { name: 'Save SAML connection' }).click();
+  await expect(page.getByText('SAML connection saved.')).toBeVisible();
+  const stored = (await adminCall(orgServer, SAML, { p: { org_id: orgId } }))._org_saml_connection;
+  expect(stored).toEqual({ idp_sso_url: 'https://idp.umbrella.example/saml/sso2', idp_certificates: [{ fingerprint_sha256: fingerprint }] });
+
+  // Deleted after a confirmation that says sign-ins stop at once.
+  await page.getByRole('button', { name: 'Delete SAML connection' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete the SAML connection?' });
+  await expect(confirm).toContainText('stop at once');
+  await confirm.getByRole('button', { name: 'Delete connection' }).click();
+  await expect(page.getByText('No SAML connection yet', { exact: false })).toBeVisible();
 });

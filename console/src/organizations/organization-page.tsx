@@ -1,5 +1,6 @@
 /**
- * One organization: its settings, members, verified domains, OIDC single sign-on, SCIM endpoint, and deletion.
+ * One organization: its settings, members, verified domains, OIDC and SAML single sign-on, SCIM endpoint,
+ * and deletion.
  */
 import { Anchor, Code, Group, Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -11,6 +12,7 @@ import { useOrganization } from './api.ts';
 import { OrgDeleteCard } from './org-delete-card.tsx';
 import { OrgDomainsCard } from './org-domains-card.tsx';
 import { OrgMembersCard } from './org-members-card.tsx';
+import { OrgSamlCard } from './org-saml-card.tsx';
 import { OrgScimCard } from './org-scim-card.tsx';
 import { OrgSettingsCard } from './org-settings-card.tsx';
 import { OrgSsoCard } from './org-sso-card.tsx';
@@ -53,6 +55,7 @@ export function OrganizationPage() {
           <OrgMembersCard organization={organization.data} />
           <OrgDomainsCard orgId={organization.data.id} />
           <OrgSsoCard organization={organization.data} />
+          <OrgSamlCard organization={organization.data} />
           <OrgScimCard orgId={organization.data.id} orgName={organization.data.display_name} />
           <OrgDeleteCard organization={organization.data} />
         </>
