@@ -56,7 +56,7 @@ describe('DNS lookups of domain verification are bounded', () => {
     const graphql = await call('graphql', 'verify_org_domain', { org_id: orgId, domain: 'other.hammer.example' });
     assert.ok('error' in graphql && /not requested/.test(graphql.message), 'an unknown domain is answered before the allowance is spent');
     const rpc = await call('grpc', 'verify_org_domain', { org_id: orgId, domain: 'hammer.example' });
-    assert.equal('error' in rpc && rpc.error, 'grpc 8', 'gRPC RESOURCE_EXHAUSTED');
+    assert.equal('error' in rpc && rpc.error, 'too_many_requests', 'gRPC RESOURCE_EXHAUSTED');
     assert.equal(dns.queries.length, queries, 'refused calls sent no query');
 
     // Another organization keeps its own allowance, and a published record verifies it.

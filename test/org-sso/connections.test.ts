@@ -6,32 +6,20 @@
  * held to https and public addresses while --org-sso-allow-private-addresses is off; and the org-admin
  * rule on every operation.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { orgCallers, PROTOCOLS, type As, type SignedInUser } from '../support/org-callers.ts';
+import { orgCallersOnServer, PROTOCOLS, type As, type SignedInUser } from '../support/org-callers.ts';
 
 const SECRET = 'idp-client-secret-0123456789-abcdef';
 
 describe('organization OIDC connections', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  const callers = orgCallers(() => server, () => grpc);
+  const callers = orgCallersOnServer();
+  const { server } = callers;
   const { call, over } = callers;
-
-  before(async () => {
-    server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
 
   /** The stored row as the database holds it, read with plain SQL (no entity mapping). */
   async function rawRow(id: string): Promise<Record<string, unknown>> {
-    const rows = await server.app.deps.storage.fork().getConnection().execute('select * from org_oidc_connections where id = ?', [id]);
+    const rows = await server().app.deps.storage.fork().getConnection().execute('select * from org_oidc_connections where id = ?', [id]);
     assert.equal(rows.length, 1);
     return rows[0] as Record<string, unknown>;
   }
@@ -54,7 +42,7 @@ describe('organization OIDC connections', () => {
       const raw = await rawRow(created.id);
       assert.equal(typeof raw.client_secret, 'string');
       assert.ok(!String(raw.client_secret).includes(SECRET), 'the secret is not stored in clear');
-      assert.equal(server.app.deps.sealer.open(String(raw.client_secret)), SECRET, 'it is sealed with the server key');
+      assert.equal(server().app.deps.sealer.open(String(raw.client_secret)), SECRET, 'it is sealed with the server key');
 
       const byId = await over(protocol, 'org_oidc_connection', { id: created.id });
       const byOrg = await over(protocol, 'org_oidc_connection', { org_id: org.id });
@@ -67,10 +55,10 @@ describe('organization OIDC connections', () => {
       assert.equal(renamed.has_client_secret, true);
       assert.equal(renamed.issuer, 'https://idp.example.com', 'omitted fields stay');
       assert.deepEqual(renamed.allowed_email_domains, ['example.com']);
-      assert.equal(server.app.deps.sealer.open(String((await rawRow(created.id)).client_secret)), SECRET, 'an update without a secret keeps it');
+      assert.equal(server().app.deps.sealer.open(String((await rawRow(created.id)).client_secret)), SECRET, 'an update without a secret keeps it');
 
       await over(protocol, 'update_org_oidc_connection', { id: created.id, client_secret: 'a-new-secret-value' });
-      assert.equal(server.app.deps.sealer.open(String((await rawRow(created.id)).client_secret)), 'a-new-secret-value', 'a new secret replaces it');
+      assert.equal(server().app.deps.sealer.open(String((await rawRow(created.id)).client_secret)), 'a-new-secret-value', 'a new secret replaces it');
 
       const deleted = await over(protocol, 'delete_org_oidc_connection', { id: created.id });
       assert.match(deleted.message, /deleted/);
@@ -179,7 +167,7 @@ describe('organization OIDC connections', () => {
     const org = await over('rest', 'create_organization', { name: 'sso-doomed' });
     const created = await over('rest', 'create_org_oidc_connection', { org_id: org.id, issuer: 'https://idp.example.com', client_id: 'x', client_secret: SECRET });
     await over('rest', 'delete_organization', { id: org.id });
-    const rows = await server.app.deps.storage.fork().getConnection().execute('select id from org_oidc_connections where id = ?', [created.id]);
+    const rows = await server().app.deps.storage.fork().getConnection().execute('select id from org_oidc_connections where id = ?', [created.id]);
     assert.equal(rows.length, 0);
   });
 });

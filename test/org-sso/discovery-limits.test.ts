@@ -3,26 +3,18 @@
  * bucket, modules/limits/policies.ts), whatever --rate-limit-rps says; then 429 with Retry-After over REST
  * and RESOURCE_EXHAUSTED over gRPC, and the refusal names neither the address nor the domain.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from '../support/grpc-client.ts';
+import { orgCallersOnServer } from '../support/org-callers.ts';
+import type { GrpcFailure } from '../support/grpc-client.ts';
 
 describe('org_discovery per-IP limit', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  before(async () => {
-    server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
+  const callers = orgCallersOnServer();
+  const { server, grpc } = callers;
 
-  const lookUp = (email: string) => fetch(`${server.baseUrl}/v1/org_discovery`, {
+  const lookUp = (email: string) => fetch(`${server().baseUrl}/v1/org_discovery`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    headers: { 'content-type': 'application/json', origin: server().baseUrl },
     body: JSON.stringify({ email }),
   });
 
@@ -38,6 +30,6 @@ describe('org_discovery per-IP limit', () => {
     const body = await refused.text();
     assert.match(body, /too many sign-in look-ups/);
     assert.ok(!body.includes('secret-'), 'the refusal names neither the address nor the domain');
-    await assert.rejects(grpc.call('PublicService', 'OrgDiscovery', { email: 'a@b.com' }, {}), (err: GrpcFailure) => err.code === 8);
+    await assert.rejects(grpc().call('PublicService', 'OrgDiscovery', { email: 'a@b.com' }, {}), (err: GrpcFailure) => err.code === 8);
   });
 });

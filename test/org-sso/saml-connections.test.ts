@@ -6,12 +6,10 @@
  * gives it; the SP's entity id and ACS address in the answer; the org-admin rule on every operation; and
  * the SP metadata document served per organization.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, generateKeyPairSync } from 'node:crypto';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { orgCallers, PROTOCOLS, type As, type SignedInUser } from '../support/org-callers.ts';
+import { orgCallersOnServer, PROTOCOLS, type As, type SignedInUser } from '../support/org-callers.ts';
 import { makeCertificate } from '../support/saml-idp.ts';
 
 const CANONICAL = 'http://127.0.0.1:8080';
@@ -20,19 +18,9 @@ const CERT_2 = makeCertificate({ cn: 'idp-rollover.example.com' });
 const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
 
 describe('organization SAML connections', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  const callers = orgCallers(() => server, () => grpc);
+  const callers = orgCallersOnServer();
+  const { server } = callers;
   const { call, over } = callers;
-
-  before(async () => {
-    server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
 
   const connectionInput = (orgId: string, extra: Record<string, unknown> = {}) => ({
     org_id: orgId, idp_entity_id: 'https://idp.example.com/saml', idp_sso_url: 'https://idp.example.com/sso?tenant=acme', idp_certificate: CERT.certificatePem, ...extra,
@@ -136,19 +124,19 @@ describe('organization SAML connections', () => {
 
   test('the SP metadata names our entity id, the HTTP-POST ACS and WantAssertionsSigned, for organizations with a SAML connection only', async () => {
     const org = await over('rest', 'create_organization', { name: 'saml-meta' });
-    const before = await fetch(`${server.baseUrl}/sso/saml/saml-meta/metadata`);
+    const before = await fetch(`${server().baseUrl}/sso/saml/saml-meta/metadata`);
     assert.equal(before.status, 404, 'no connection, no metadata');
     await over('rest', 'create_org_saml_connection', connectionInput(org.id, { enabled: false }));
-    const res = await fetch(`${server.baseUrl}/sso/saml/saml-meta/metadata`);
+    const res = await fetch(`${server().baseUrl}/sso/saml/saml-meta/metadata`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^application\/samlmetadata\+xml/);
     const xml = await res.text();
     assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http:\/\/127.0.0.1:8080\/sso\/saml\/saml-meta\/metadata">/);
     assert.match(xml, /<md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">/);
     assert.match(xml, /<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="http:\/\/127.0.0.1:8080\/sso\/saml\/saml-meta\/acs" index="0" isDefault="true"\/>/);
-    assert.equal((await fetch(`${server.baseUrl}/sso/saml/no-such-org/metadata`)).status, 404);
+    assert.equal((await fetch(`${server().baseUrl}/sso/saml/no-such-org/metadata`)).status, 404);
     await over('rest', 'update_organization', { id: org.id, enabled: false });
-    assert.equal((await fetch(`${server.baseUrl}/sso/saml/saml-meta/metadata`)).status, 404, 'a disabled organization publishes nothing');
+    assert.equal((await fetch(`${server().baseUrl}/sso/saml/saml-meta/metadata`)).status, 404, 'a disabled organization publishes nothing');
   });
 
   describe('the org-admin rule on every SAML connection operation', () => {
@@ -206,7 +194,7 @@ describe('organization SAML connections', () => {
     const org = await over('rest', 'create_organization', { name: 'saml-doomed' });
     const created = await over('rest', 'create_org_saml_connection', connectionInput(org.id));
     await over('rest', 'delete_organization', { id: org.id });
-    const rows = await server.app.deps.storage.fork().getConnection().execute('select id from org_saml_connections where id = ?', [created.id]);
+    const rows = await server().app.deps.storage.fork().getConnection().execute('select id from org_saml_connections where id = ?', [created.id]);
     assert.equal(rows.length, 0);
   });
 });

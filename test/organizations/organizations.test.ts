@@ -3,26 +3,15 @@
  * delete; reading, renaming and membership open to that organization's org-admins and to nobody else; the
  * same answers over REST, GraphQL and gRPC.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { orgCallers, PROTOCOLS } from '../support/org-callers.ts';
+import { orgCallersOnServer, PROTOCOLS } from '../support/org-callers.ts';
 import { OrgMember } from '../../server/modules/organizations/index.ts';
 
 describe('organizations', () => {
-  let server: TestServer;
-  let grpc: GrpcTestClient;
-  const callers = orgCallers(() => server, () => grpc);
+  const callers = orgCallersOnServer();
+  const { server } = callers;
   const { call, over } = callers;
-  before(async () => {
-    server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc!);
-  });
-  after(async () => {
-    grpc?.close();
-    await server?.close();
-  });
 
   for (const protocol of PROTOCOLS) {
     test(`${protocol}: the super-admin creates, reads, renames, lists and deletes an organization`, async () => {
@@ -99,7 +88,7 @@ describe('organizations', () => {
     await over('rest', 'add_org_member', { org_id: kept.id, user_id: member.userId });
     await over('rest', 'delete_organization', { id: orgId });
     // The rows themselves, not only what the operations show: no membership may outlive its organization.
-    assert.equal(await server.app.deps.storage.fork().count(OrgMember, { orgId }), 0);
+    assert.equal(await server().app.deps.storage.fork().count(OrgMember, { orgId }), 0);
     const left = await over('rest', 'user_organizations', { user_id: member.userId });
     assert.deepEqual(left.organizations.map((o: any) => o.organization.name), ['kept']);
     assert.deepEqual((await over('rest', 'user_organizations', { user_id: admin.userId })).organizations, []);

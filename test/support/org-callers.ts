@@ -5,10 +5,11 @@
  * organization and a user holding `service:org_admin` in it; `signedInUser` a user with no organization.
  * Outcomes use one error vocabulary across the protocols, so a test can assert the same refusal on each.
  */
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { ADMIN_SECRET, type TestServer } from './app.ts';
-import type { GrpcFailure, GrpcTestClient } from './grpc-client.ts';
+import { ADMIN_SECRET, startServer, type TestServer } from './app.ts';
+import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from './grpc-client.ts';
 import { registry } from '../../server/ops/registry.ts';
 import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
 import { dropNulls } from '../../server/ops/validate.ts';
@@ -27,8 +28,8 @@ export interface SignedInUser {
 
 const PASSWORD = 'Str0ng!org-member-pass';
 // gRPC status codes (https://grpc.github.io/grpc/core/md_doc_statuscodes.html) and HTTP statuses, as kinds.
-const GRPC_KIND: Record<number, string> = { 3: 'invalid_argument', 5: 'not_found', 6: 'already_exists', 7: 'permission_denied', 9: 'failed_precondition', 16: 'unauthenticated' };
-const HTTP_KIND: Record<number, string> = { 400: 'invalid_argument', 401: 'unauthenticated', 403: 'permission_denied', 404: 'not_found', 409: 'already_exists' };
+const GRPC_KIND: Record<number, string> = { 3: 'invalid_argument', 5: 'not_found', 6: 'already_exists', 7: 'permission_denied', 8: 'too_many_requests', 9: 'failed_precondition', 16: 'unauthenticated' };
+const HTTP_KIND: Record<number, string> = { 400: 'invalid_argument', 401: 'unauthenticated', 403: 'permission_denied', 404: 'not_found', 409: 'already_exists', 429: 'too_many_requests' };
 let graphqlSchema: ReturnType<typeof buildGraphqlSchema> | undefined;
 
 function headersFor(as: As): Record<string, string> {
@@ -52,7 +53,8 @@ export function orgCallers(server: () => TestServer, grpc: () => GrpcTestClient)
       const body = await res.json();
       if (res.status === 200) return { ok: body };
       // failed_precondition shares 400 with invalid_argument over REST; the body's code tells them apart.
-      return { error: typeof body.code === 'string' && body.code !== 'resource_exhausted' ? body.code : (HTTP_KIND[res.status] ?? `http ${res.status}`), message: body.message ?? JSON.stringify(body) };
+      const kind = typeof body.code === 'string' && body.code !== 'resource_exhausted' ? body.code : (HTTP_KIND[res.status] ?? `http ${res.status}`);
+      return { error: kind, message: body.message ?? body.error ?? JSON.stringify(body) };
     }
     if (protocol === 'graphql') {
       graphqlSchema ??= buildGraphqlSchema(registry.all);
@@ -105,4 +107,23 @@ export function orgCallers(server: () => TestServer, grpc: () => GrpcTestClient)
   }
 
   return { call, over, signedInUser, orgWithAdmin };
+}
+
+/**
+ * A server with a gRPC client for the suite it is called in (its own before and after hooks), and the
+ * callers over it. `flags` may be a function, read in the hook, for flags known only once an earlier hook
+ * ran (a loopback DNS server's address). `server()` is valid inside tests.
+ */
+export function orgCallersOnServer(flags: string[] | (() => string[]) = [], options: Parameters<typeof startServer>[1] = {}) {
+  let server: TestServer;
+  let grpc: GrpcTestClient;
+  before(async () => {
+    server = await startServer(typeof flags === 'function' ? flags() : flags, options);
+    grpc = createGrpcClient(server.ports.grpc!);
+  });
+  after(async () => {
+    grpc?.close();
+    await server?.close();
+  });
+  return { ...orgCallers(() => server, () => grpc), server: () => server, grpc: () => grpc };
 }
