@@ -139,3 +139,18 @@ export async function stop(running: Running, graceMs = 10_000): Promise<{ code: 
   clearTimeout(timer);
   return result;
 }
+
+/**
+ * What went into the executable's main script, from the build's metafile (dist/portcullis.meta.json): the
+ * main script is minified and names no module path, so searching its text for a package proves nothing.
+ * `bundled(name)` lists the package's files in the main script; `separated(name)` whether the main script
+ * loads it from its own asset instead (build/driver-bundles.ts).
+ */
+export function mainScriptInputs(): { bundled(name: string): string[]; separated(name: string): boolean } {
+  const metafile = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'portcullis.meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+  const inputs = Object.keys(metafile.inputs);
+  return {
+    bundled: (name) => inputs.filter((path) => path.includes(`node_modules/${name}/`)),
+    separated: (name) => inputs.includes(`separate-driver:${name}`),
+  };
+}
