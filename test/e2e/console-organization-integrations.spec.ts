@@ -8,7 +8,7 @@
  * (the old one refused at once), the endpoint deleted. And a SAML connection: the service provider's
  * addresses to register, the IdP certificate checked and answered by fingerprint, kept when left empty.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { screenshot } from './support/fixtures.ts';
 import { portcullisFixture } from './support/fixtures.ts';
 import { adminCall, type ConsoleServer } from './support/console-fixtures.ts';
@@ -34,6 +34,17 @@ const test = base.extend<object, { orgServer: OrgServer }>({
 
 const CONNECTION = 'query($p: OrgOidcConnectionRequest!) { _org_oidc_connection(params: $p) { issuer client_id has_client_secret scopes allowed_email_domains enabled } }';
 
+/**
+ * Opens a tab of the organization page from the keyboard: on this long page the tab row scrolls under the
+ * stacked notifications, which pause while the pointer rests on them and would take the click.
+ */
+async function openTab(page: Page, name: string): Promise<void> {
+  const tab = page.getByRole('tab', { name });
+  await tab.focus();
+  await page.keyboard.press('Enter');
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}
+
 /** A SCIM call with the bearer token: the HTTP status of listing users. */
 async function scimStatus(server: OrgServer, token: string): Promise<number> {
   const res = await fetch(`${server.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } });
@@ -54,6 +65,7 @@ test('admin proves a domain, connects OIDC SSO and provisions over SCIM', async 
   await expect(page.getByRole('heading', { level: 1, name: 'Initech' })).toBeVisible();
 
   // Request: the TXT record to publish, with copy buttons.
+  await openTab(page, 'Domains');
   await page.getByLabel('Domain', { exact: true }).fill(domain);
   await page.getByRole('button', { name: 'Request domain' }).click();
   const record = page.getByRole('alert').filter({ hasText: `Publish this DNS record for ${domain}` });
@@ -99,6 +111,7 @@ test('admin proves a domain, connects OIDC SSO and provisions over SCIM', async 
   await screenshot(page, 'console-organization-domains');
 
   // OIDC connection: none yet; created with a secret that is never shown back.
+  await openTab(page, 'Single sign-on');
   await expect(page.getByText('No SSO connection yet', { exact: false })).toBeVisible();
   await expect(page.getByTestId('sso-callback')).toHaveText(`${orgServer.url}/sso/oidc/callback`);
   await page.getByLabel('Issuer').fill('ftp://idp.example.com');
@@ -131,6 +144,7 @@ test('admin proves a domain, connects OIDC SSO and provisions over SCIM', async 
   await screenshot(page, 'console-organization-sso');
 
   // SCIM: the token once, with the base URL.
+  await openTab(page, 'SCIM');
   await expect(page.getByTestId('scim-base-url')).toHaveText(`${orgServer.url}/scim/v2/`);
   await page.getByRole('button', { name: 'Create SCIM endpoint' }).click();
   const tokenDialog = page.getByRole('dialog', { name: 'SCIM bearer token' });
@@ -164,6 +178,7 @@ test('admin proves a domain, connects OIDC SSO and provisions over SCIM', async 
   expect(await scimStatus(orgServer, secondToken)).toBe(401);
 
   // Delete the SSO connection: the confirmation says sign-ins stop at once.
+  await openTab(page, 'Single sign-on');
   await page.getByRole('button', { name: 'Delete connection' }).click();
   const confirmSso = page.getByRole('dialog', { name: 'Delete the SSO connection?' });
   await expect(confirmSso).toContainText('stop at once');
@@ -190,7 +205,8 @@ test('admin connects SAML SSO: the addresses to register, the certificate by fin
   const expired = makeCertificate({ cn: 'old.umbrella.example', notBefore: new Date(Date.now() - 86_400_000 * 60), notAfter: new Date(Date.now() - 86_400_000) });
 
   await signInToConsole(page, orgServer);
-  await page.goto(`${orgServer.url}/dashboard/organizations/${orgId}`);
+  await page.goto(`${orgServer.url}/dashboard/organizations/${orgId}?tab=sso`);
+  await expect(page.getByRole('tab', { name: 'Single sign-on' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByText('No SAML connection yet', { exact: false })).toBeVisible();
   await expect(page.getByTestId('saml-sp-entity-id')).toHaveText(`${orgServer.url}/sso/saml/${slug}/metadata`);
   await expect(page.getByTestId('saml-sp-acs-url')).toHaveText(`${orgServer.url}/sso/saml/${slug}/acs`);

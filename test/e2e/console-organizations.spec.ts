@@ -66,6 +66,8 @@ test('admin creates an organization, manages its members and settings, and delet
   await expect(table.getByRole('row')).toHaveCount(3);
   await screenshot(page, 'console-organizations');
   await table.getByRole('link', { name: `Acme Ünited ${suffix}` }).click();
+  await page.getByRole('tab', { name: 'Members' }).click();
+  await expect(page).toHaveURL(/[?]tab=members/);
   await expect(page.getByText('No members yet.')).toBeVisible();
 
   // Add a member: the user is found by the server's search; org roles are tags.
@@ -110,6 +112,7 @@ test('admin creates an organization, manages its members and settings, and delet
   expect(user._user.id).toBe(person.id);
 
   // Settings: a new display name; disabling in place.
+  await page.getByRole('tab', { name: 'Settings' }).click();
   await page.getByLabel('Display name').fill('Acme Renamed');
   await page.getByLabel('Slug').fill('Not A Slug');
   await page.getByRole('button', { name: 'Save', exact: true }).click();

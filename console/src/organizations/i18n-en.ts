@@ -19,6 +19,7 @@ export const organizationsEn = {
   },
   status: { enabled: 'Enabled', disabled: 'Disabled' },
   back: 'All organizations',
+  tabs: { settings: 'Settings', members: 'Members', domains: 'Domains', sso: 'Single sign-on', scim: 'SCIM' },
   create: {
     open: 'Create organization',
     title: 'Create an organization',

@@ -1,11 +1,12 @@
 /**
- * One organization: its settings, members, verified domains, OIDC and SAML single sign-on, SCIM endpoint,
- * and deletion.
+ * One organization, in tabs kept in the URL (?tab=, so a reload or a shared link opens the same one): its
+ * settings and deletion, members, verified domains, OIDC and SAML single sign-on, and the SCIM endpoint.
+ * Only the open tab is mounted, so only its data is read.
  */
-import { Anchor, Code, Group, Skeleton, Stack } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Code, Group, Skeleton, Stack, Tabs } from '@mantine/core';
+import { IconAdjustments, IconArrowLeft, IconKey, IconRefreshDot, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
 import { useOrganization } from './api.ts';
@@ -18,9 +19,15 @@ import { OrgSettingsCard } from './org-settings-card.tsx';
 import { OrgSsoCard } from './org-sso-card.tsx';
 import { OrgStatusBadge } from './org-status-badge.tsx';
 
+const TABS = ['settings', 'members', 'domains', 'sso', 'scim'] as const;
+type Tab = (typeof TABS)[number];
+
 export function OrganizationPage() {
   const { t } = useTranslation('organizations');
   const { organizationId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'settings';
   const organization = useOrganization(organizationId);
 
   return (
@@ -43,7 +50,6 @@ export function OrganizationPage() {
         <>
           <PageHeader
             title={organization.data.display_name}
-            description={undefined}
             actions={
               <Group gap="sm">
                 <Code>{organization.data.name}</Code>
@@ -51,13 +57,46 @@ export function OrganizationPage() {
               </Group>
             }
           />
-          <OrgSettingsCard organization={organization.data} />
-          <OrgMembersCard organization={organization.data} />
-          <OrgDomainsCard orgId={organization.data.id} />
-          <OrgSsoCard organization={organization.data} />
-          <OrgSamlCard organization={organization.data} />
-          <OrgScimCard orgId={organization.data.id} orgName={organization.data.display_name} />
-          <OrgDeleteCard organization={organization.data} />
+          <Tabs value={tab} onChange={(next) => setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true })} keepMounted={false}>
+            <Tabs.List mb="lg">
+              <Tabs.Tab value="settings" leftSection={<IconAdjustments size={16} />}>
+                {t('tabs.settings')}
+              </Tabs.Tab>
+              <Tabs.Tab value="members" leftSection={<IconUsersGroup size={16} />}>
+                {t('tabs.members')}
+              </Tabs.Tab>
+              <Tabs.Tab value="domains" leftSection={<IconWorldWww size={16} />}>
+                {t('tabs.domains')}
+              </Tabs.Tab>
+              <Tabs.Tab value="sso" leftSection={<IconKey size={16} />}>
+                {t('tabs.sso')}
+              </Tabs.Tab>
+              <Tabs.Tab value="scim" leftSection={<IconRefreshDot size={16} />}>
+                {t('tabs.scim')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="settings">
+              <Stack gap="lg">
+                <OrgSettingsCard organization={organization.data} />
+                <OrgDeleteCard organization={organization.data} />
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="members">
+              <OrgMembersCard organization={organization.data} />
+            </Tabs.Panel>
+            <Tabs.Panel value="domains">
+              <OrgDomainsCard orgId={organization.data.id} />
+            </Tabs.Panel>
+            <Tabs.Panel value="sso">
+              <Stack gap="lg">
+                <OrgSsoCard organization={organization.data} />
+                <OrgSamlCard organization={organization.data} />
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="scim">
+              <OrgScimCard orgId={organization.data.id} orgName={organization.data.display_name} />
+            </Tabs.Panel>
+          </Tabs>
         </>
       )}
     </Stack>
