@@ -77,7 +77,6 @@ export function CreateOrganizationModal({ opened, onClose }: { opened: boolean; 
             required
             spellCheck={false}
             autoCapitalize="none"
-            maxLength={MAX_SLUG + 10}
             error={errors.slug?.message}
             {...slug}
             onChange={(event) => {
