@@ -58,8 +58,6 @@ export const clientsEn = {
     secret: 'Client secret',
     onceTitle: 'Copy the secret now',
     onceBody: 'This is the only time the secret is shown: the server keeps only a one-way digest of it. If it is lost, rotate the secret to get a new one.',
-    copy: 'Copy',
-    copied: 'Copied',
     stored: 'I have stored the secret',
     graceUntil: 'The old secret keeps working until {{time}}, so applications can switch to the new one without an outage.',
     graceNone: 'The old secret stopped working now (the server’s rotation grace window is 0).',

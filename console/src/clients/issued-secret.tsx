@@ -4,42 +4,12 @@
  * dialog's props, never in the query cache or the URL, so it is gone once the dialog closes.
  */
 import type { ReactNode } from 'react';
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconClock, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import { IconAlertTriangle, IconClock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import type { IssuedClientSecret } from './api.ts';
-
-function CopyableValue({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const { t } = useTranslation('clients');
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        {label}
-      </Text>
-      <Group gap="xs" wrap="nowrap" align="center">
-        <Code block style={{ flex: 1, minWidth: 0, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid={testId}>
-          {value}
-        </Code>
-        <CopyButton value={value} timeout={2000}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? t('secret.copied') : t('secret.copy')} withArrow>
-              <ActionIcon
-                variant={copied ? 'filled' : 'light'}
-                color={copied ? 'teal' : undefined}
-                size="lg"
-                onClick={copy}
-                aria-label={`${copied ? t('secret.copied') : t('secret.copy')}: ${label}`}
-              >
-                {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      </Group>
-    </Stack>
-  );
-}
 
 /**
  * The body of the dialog that shows a new secret. `rotation`: the answer of a rotation, which says until when

@@ -8,6 +8,8 @@ export const en = {
     retry: 'Try again',
     reset: 'Reset',
     none: 'None',
+    copy: 'Copy',
+    copied: 'Copied',
     on: 'On',
     off: 'Off',
     showing: 'Showing {{first}}–{{last}} of {{total}}',

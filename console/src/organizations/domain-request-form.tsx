@@ -8,8 +8,8 @@ import { useForm } from 'react-hook-form';
 import { Alert, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconWorldCheck, IconPlus, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
-import { CopyableValue } from './copyable-value.tsx';
 import { addVerifiedOrgDomain, domainKeys, requestOrgDomain, type DomainChallenge } from './domains-api.ts';
 
 /** RFC 1035 section 2.3.4: at most 253 characters in text form; the server checks the rest (labels, suffixes). */

@@ -90,7 +90,6 @@ export const organizationsEn = {
     removeConfirmBody: '{{user}} leaves {{org}} and loses its org roles at once. The account itself stays.',
     removeConfirm: 'Remove member',
   },
-  copy: { copy: 'Copy', copied: 'Copied' },
   domains: {
     title: 'Domains',
     description: 'Verified domains send people with an address there to this organization’s SSO (home-realm discovery).',

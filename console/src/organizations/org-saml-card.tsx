@@ -11,12 +11,12 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { confirmDestructive } from '../common/confirm.tsx';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { QueryError } from '../common/query-error.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import type { Organization } from './api.ts';
-import { CopyableValue } from './copyable-value.tsx';
 import { SamlConnectionFormFields, samlFields, samlFormValues, type SamlFormValues } from './saml-connection-form.tsx';
 import {
   createOrgSamlConnection, deleteOrgSamlConnection, samlKeys, samlSpAddresses, updateOrgSamlConnection, useOrgSamlConnection,

@@ -8,11 +8,11 @@ import { Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { confirmDestructive } from '../common/confirm.tsx';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { QueryError } from '../common/query-error.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
-import { CopyableValue } from './copyable-value.tsx';
 import { createScimEndpoint, deleteScimEndpoint, rotateScimToken, scimKeys, useScimEndpoint, type IssuedScimToken } from './scim-api.ts';
 import { ScimTokenModal } from './scim-token-modal.tsx';
 

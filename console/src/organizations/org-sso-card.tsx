@@ -10,11 +10,11 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { confirmDestructive } from '../common/confirm.tsx';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import { QueryError } from '../common/query-error.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import type { Organization } from './api.ts';
-import { CopyableValue } from './copyable-value.tsx';
 import { OidcConnectionFormFields, oidcFields, oidcFormValues, type OidcFormValues } from './oidc-connection-form.tsx';
 import {
   createOrgOidcConnection, deleteOrgOidcConnection, ssoAddresses, ssoKeys, updateOrgOidcConnection, useOrgOidcConnection, type OrgOidcConnection,

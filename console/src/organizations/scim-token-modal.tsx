@@ -7,7 +7,7 @@
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { CopyableValue } from './copyable-value.tsx';
+import { CopyableValue } from '../common/copyable-value.tsx';
 import type { IssuedScimToken } from './scim-api.ts';
 
 export function ScimTokenModal({ issued, onDone }: { issued: IssuedScimToken | undefined; onDone: () => void }) {

@@ -1,10 +1,13 @@
-/** A value to paste elsewhere (a DNS record, a URL, a token): shown in full with a copy button beside it. */
+/**
+ * A value to paste elsewhere (a DNS record, a URL, a token, a client secret): shown in full with a copy button
+ * beside it, the button named after the value for assistive technology.
+ */
 import { ActionIcon, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 export function CopyableValue({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  const { t } = useTranslation('organizations');
+  const { t } = useTranslation();
   return (
     <Stack gap={4}>
       <Text size="sm" fw={600}>
@@ -16,13 +19,13 @@ export function CopyableValue({ label, value, testId }: { label: string; value: 
         </Code>
         <CopyButton value={value} timeout={2000}>
           {({ copied, copy }) => (
-            <Tooltip label={copied ? t('copy.copied') : t('copy.copy')} withArrow>
+            <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow>
               <ActionIcon
                 variant={copied ? 'filled' : 'light'}
                 color={copied ? 'teal' : undefined}
                 size="lg"
                 onClick={copy}
-                aria-label={`${copied ? t('copy.copied') : t('copy.copy')}: ${label}`}
+                aria-label={`${copied ? t('common.copied') : t('common.copy')}: ${label}`}
               >
                 {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
               </ActionIcon>
