@@ -3,13 +3,14 @@
  * (?page=), a link to each client's page, and registration.
  */
 import { useState } from 'react';
-import { Anchor, Badge, Button, Code, EmptyState, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Code, EmptyState, Group, Table, Text } from '@mantine/core';
 import { IconApps, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { PageHeader } from '../common/page-header.tsx';
+import { Link } from 'react-router';
+import { ListPage } from '../common/list-page.tsx';
 import { PagedTable } from '../common/paged-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
+import { usePageInUrl } from '../common/use-list-url.ts';
 import { useClients, type OAuthClient } from './api.ts';
 import { ClientStatusBadge } from './client-status-badge.tsx';
 import { CreateClientModal } from './create-client-modal.tsx';
@@ -67,38 +68,32 @@ function ClientRow({ client }: { client: OAuthClient }) {
 
 export function ClientsPage() {
   const { t } = useTranslation('clients');
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { page, setPage } = usePageInUrl();
   const [creating, setCreating] = useState(false);
   const clients = useClients({ page, limit: PAGE_SIZE });
 
   return (
-    <Stack gap={0}>
-      <PageHeader
-        title={t('title')}
-        description={t('description')}
-        actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            {t('create.open')}
-          </Button>
-        }
+    <ListPage
+      title={t('title')}
+      description={t('description')}
+      actionLabel={t('create.open')}
+      actionIcon={<IconPlus size={16} />}
+      onAction={() => setCreating(true)}
+      dialog={<CreateClientModal opened={creating} onClose={() => setCreating(false)} />}
+    >
+      <PagedTable
+        query={clients}
+        rows={clients.data?.clients}
+        columns={[t('columns.name'), t('columns.clientId'), t('columns.scopes'), t('columns.status'), t('columns.created')]}
+        renderRow={(client) => <ClientRow client={client} />}
+        label={t('caption')}
+        pagerLabel={t('pager')}
+        onPage={setPage}
+        empty={<EmptyState size="sm" icon={<IconApps size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
+        minWidth={720}
+        loadingRows={4}
+        highlightOnHover
       />
-      <Paper withBorder radius="md" p="md">
-        <PagedTable
-          query={clients}
-          rows={clients.data?.clients}
-          columns={[t('columns.name'), t('columns.clientId'), t('columns.scopes'), t('columns.status'), t('columns.created')]}
-          renderRow={(client) => <ClientRow client={client} />}
-          label={t('caption')}
-          pagerLabel={t('pager')}
-          onPage={(next) => setParams({ page: String(next) })}
-          empty={<EmptyState size="sm" icon={<IconApps size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
-          minWidth={720}
-          loadingRows={4}
-          highlightOnHover
-        />
-      </Paper>
-      <CreateClientModal opened={creating} onClose={() => setCreating(false)} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -3,13 +3,14 @@
  * (?page=): each one's event (a link to its page and delivery log), endpoint, an enabled switch, and adding one.
  */
 import { useState } from 'react';
-import { Anchor, Button, Code, EmptyState, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Code, EmptyState, Table, Text } from '@mantine/core';
 import { IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { PageHeader } from '../common/page-header.tsx';
+import { Link } from 'react-router';
+import { ListPage } from '../common/list-page.tsx';
 import { PagedTable } from '../common/paged-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
+import { usePageInUrl } from '../common/use-list-url.ts';
 import { useWebhooks, type Webhook } from './api.ts';
 import { WebhookEnabledSwitch } from './webhook-enabled-switch.tsx';
 import { WebhookFormModal } from './webhook-form-modal.tsx';
@@ -44,38 +45,32 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
 
 export function WebhooksPage() {
   const { t } = useTranslation('webhooks');
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { page, setPage } = usePageInUrl();
   const [adding, setAdding] = useState(false);
   const webhooks = useWebhooks({ page, limit: PAGE_SIZE });
 
   return (
-    <Stack gap={0}>
-      <PageHeader
-        title={t('title')}
-        description={t('description')}
-        actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
-            {t('add')}
-          </Button>
-        }
+    <ListPage
+      title={t('title')}
+      description={t('description')}
+      actionLabel={t('add')}
+      actionIcon={<IconPlus size={16} />}
+      onAction={() => setAdding(true)}
+      dialog={<WebhookFormModal opened={adding} onClose={() => setAdding(false)} />}
+    >
+      <PagedTable
+        query={webhooks}
+        rows={webhooks.data?.webhooks}
+        columns={[t('columns.event'), t('columns.endpoint'), t('columns.enabled'), t('columns.created')]}
+        renderRow={(webhook) => <WebhookRow webhook={webhook} />}
+        label={t('caption')}
+        pagerLabel={t('pager')}
+        onPage={setPage}
+        empty={<EmptyState size="sm" icon={<IconWebhook size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
+        minWidth={720}
+        loadingRows={3}
+        highlightOnHover
       />
-      <Paper withBorder radius="md" p="md">
-        <PagedTable
-          query={webhooks}
-          rows={webhooks.data?.webhooks}
-          columns={[t('columns.event'), t('columns.endpoint'), t('columns.enabled'), t('columns.created')]}
-          renderRow={(webhook) => <WebhookRow webhook={webhook} />}
-          label={t('caption')}
-          pagerLabel={t('pager')}
-          onPage={(next) => setParams({ page: String(next) })}
-          empty={<EmptyState size="sm" icon={<IconWebhook size={28} />} withIndicatorBackground title={t('empty')} py="xl" />}
-          minWidth={720}
-          loadingRows={3}
-          highlightOnHover
-        />
-      </Paper>
-      <WebhookFormModal opened={adding} onClose={() => setAdding(false)} />
-    </Stack>
+    </ListPage>
   );
 }
