@@ -1,6 +1,7 @@
 /**
  * Login session rows (the cookie_session pair) and the active-user check. Opening, refreshing and ending a
  * session together with its tokens is in modules/tokens (issueSession, endSession, ...), which builds on this.
+ * Before there is a session, the browser-bound state of a redirect sign-in (browser-flow.ts).
  */
 import { defineModule } from '../manifest.ts';
 import { Session } from './session.entity.ts';
@@ -13,6 +14,10 @@ export {
 } from './session-store.ts';
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
+export {
+  startBrowserFlow, takeBrowserFlow, startCodeFlow, takeCodeFlow, type BrowserFlowKind, type BrowserFlowRow, type StartedBrowserFlow,
+  type TakenBrowserFlow, type CodeFlowRow, type CodeFlowSecrets, type StartedCodeFlow, type TakenCodeFlow,
+} from './browser-flow.ts';
 
 export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
 
