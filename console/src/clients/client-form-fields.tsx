@@ -4,8 +4,9 @@
  * with the server's rules (client-rules.ts) as the form is submitted, so the error sits beside its field.
  */
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { SwitchField } from '../common/switch-field.tsx';
 import type { ClientFields, OAuthClient } from './api.ts';
 import {
   MAX_DESCRIPTION, MAX_NAME, MAX_REDIRECT_URIS, MAX_SCOPES, isScopeToken, redirectUriLines, redirectUriProblem,
@@ -126,20 +127,7 @@ export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<Clie
         error={errors.redirectUris?.message}
         {...form.register('redirectUris', { validate: checkRedirectUris })}
       />
-      <Controller
-        control={form.control}
-        name="consentRequired"
-        render={({ field }) => (
-          <Switch
-            label={t('fields.consentRequired')}
-            description={t('fields.consentRequiredHint')}
-            checked={field.value}
-            onChange={(event) => field.onChange(event.currentTarget.checked)}
-            onBlur={field.onBlur}
-            ref={field.ref}
-          />
-        )}
-      />
+      <SwitchField control={form.control} name="consentRequired" label={t('fields.consentRequired')} description={t('fields.consentRequiredHint')} />
     </Stack>
   );
 }

@@ -4,10 +4,11 @@
  * console opens the new organization's page.
  */
 import { useEffect, useRef } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { SwitchField } from '../common/switch-field.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { createOrganization, organizationKeys } from './api.ts';
 import { MAX_DISPLAY_NAME, MAX_SLUG, isSlug, suggestSlug } from './org-rules.ts';
@@ -84,20 +85,7 @@ export function CreateOrganizationModal({ opened, onClose }: { opened: boolean; 
               void slug.onChange(event);
             }}
           />
-          <Controller
-            control={form.control}
-            name="enabled"
-            render={({ field }) => (
-              <Switch
-                label={t('fields.enabled')}
-                description={t('fields.enabledHint')}
-                checked={field.value}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              />
-            )}
-          />
+          <SwitchField control={form.control} name="enabled" label={t('fields.enabled')} description={t('fields.enabledHint')} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
               {t('translation:common.cancel')}

@@ -4,8 +4,9 @@
  * assert (empty: any) and the enabled switch. Checks mirror the server's (connections.service.ts).
  */
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { PasswordInput, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import { PasswordInput, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { SwitchField } from '../common/switch-field.tsx';
 import type { OidcConnectionFields, OrgOidcConnection } from './sso-api.ts';
 
 export interface OidcFormValues {
@@ -117,20 +118,7 @@ export function OidcConnectionFormFields({ form, hasSecret }: { form: UseFormRet
           />
         )}
       />
-      <Controller
-        control={form.control}
-        name="enabled"
-        render={({ field }) => (
-          <Switch
-            label={t('sso.enabled')}
-            description={t('sso.enabledHint')}
-            checked={field.value}
-            onChange={(event) => field.onChange(event.currentTarget.checked)}
-            onBlur={field.onBlur}
-            ref={field.ref}
-          />
-        )}
-      />
+      <SwitchField control={form.control} name="enabled" label={t('sso.enabled')} description={t('sso.enabledHint')} />
     </Stack>
   );
 }

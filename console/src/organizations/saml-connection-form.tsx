@@ -5,8 +5,9 @@
  * assert, and the enabled switch. The server checks the certificate (X.509, unexpired, RSA >= 2048 bits).
  */
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { Group, Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { SwitchField } from '../common/switch-field.tsx';
 import type { OrgSamlConnection, SamlConnectionFields } from './saml-api.ts';
 
 export interface SamlFormValues {
@@ -126,20 +127,7 @@ export function SamlConnectionFormFields({ form, existing }: { form: UseFormRetu
           />
         )}
       />
-      <Controller
-        control={form.control}
-        name="enabled"
-        render={({ field }) => (
-          <Switch
-            label={t('saml.enabled')}
-            description={t('saml.enabledHint')}
-            checked={field.value}
-            onChange={(event) => field.onChange(event.currentTarget.checked)}
-            onBlur={field.onBlur}
-            ref={field.ref}
-          />
-        )}
-      />
+      <SwitchField control={form.control} name="enabled" label={t('saml.enabled')} description={t('saml.enabledHint')} />
     </Stack>
   );
 }

@@ -4,8 +4,9 @@
  */
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Button, Group, Modal, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { SwitchField } from '../common/switch-field.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { WEBHOOK_EVENTS, addWebhook, updateWebhook, webhookKeys, type Webhook } from './api.ts';
 import { HeaderRows } from './header-rows.tsx';
@@ -77,20 +78,7 @@ export function WebhookFormModal({ opened, editing, onClose }: { opened: boolean
               validate: (value) => value.trim().length <= MAX_DESCRIPTION || t('fields.tooLong', { max: MAX_DESCRIPTION }),
             })}
           />
-          <Controller
-            control={form.control}
-            name="enabled"
-            render={({ field }) => (
-              <Switch
-                label={t('fields.enabled')}
-                description={t('fields.enabledHint')}
-                checked={field.value}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              />
-            )}
-          />
+          <SwitchField control={form.control} name="enabled" label={t('fields.enabled')} description={t('fields.enabledHint')} />
           <HeaderRows form={form} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
