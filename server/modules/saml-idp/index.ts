@@ -1,0 +1,22 @@
+/**
+ * This server as a SAML 2.0 identity provider for each organization's downstream service providers
+ * (specification part 2 "SAML service provider", part 3 "SAML IdP key", part 4.2 "SAML IdP"). Every
+ * organization is its own IdP: its own signing keys (idp-keys.service.ts) and service providers
+ * (service-providers.service.ts). The browser endpoints (/saml/<organization>/metadata and /sso) live in
+ * transports/http/protocol/saml-idp (modules see no Fastify types: manifest.ts).
+ */
+import { defineModule } from '../manifest.ts';
+import { SamlIdpKey, SamlServiceProvider } from './saml-idp.entities.ts';
+import { idpKeyOperations } from './idp-keys.ops.ts';
+import { serviceProviderOperations } from './service-providers.ops.ts';
+
+export { SamlIdpKey, SamlServiceProvider, type SamlIdpKeyRow, type SamlServiceProviderRow } from './saml-idp.entities.ts';
+export { currentKey, publishedKeys } from './idp-keys.service.ts';
+export { findActiveServiceProvider } from './service-providers.service.ts';
+export { idpEntityId, idpSsoUrl } from './idp-urls.ts';
+
+export const samlIdpModule = defineModule({
+  name: 'saml-idp',
+  entities: [SamlIdpKey, SamlServiceProvider],
+  operations: [...idpKeyOperations, ...serviceProviderOperations],
+});

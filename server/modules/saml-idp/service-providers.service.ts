@@ -1,0 +1,85 @@
+/**
+ * Storage of an organization's SAML service providers (specification part 2 "SAML service provider", part
+ * 4.2 "SAML IdP"). The entity id is unique within the organization: the composite unique index is the last
+ * word under concurrency, the read before it gives the clear message.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import type { Deps } from '../../kernel/deps.ts';
+import type { Static } from '../../ops/schema.ts';
+import { paginate, type Page, type PaginationRequest } from '../../ops/pagination.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import { SamlServiceProvider, type SamlServiceProviderRow } from './saml-idp.entities.ts';
+import type { CreateSamlServiceProviderRequest, UpdateSamlServiceProviderRequest } from './service-provider.schema.ts';
+import { checkedSpCertificate } from './sp-certificate.ts';
+import { checkedAcsEndpoints, checkedAttributeMapping, checkedEntityId, checkedName, checkedNameIdFormat } from './sp-fields.ts';
+
+const TAKEN = 'this organization already has a service provider with this entity_id';
+
+type SpDeps = Pick<Deps, 'config' | 'clock'>;
+
+async function flushUnique(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('already_exists', TAKEN);
+    throw err;
+  }
+}
+
+async function assertEntityIdFree(em: EntityManager, orgId: string, entityId: string, exceptId?: string): Promise<void> {
+  const found = await em.findOne(SamlServiceProvider, { orgId, entityId }, { fields: ['id'] });
+  if (found && found.id !== exceptId) throw new AppError('already_exists', TAKEN);
+}
+
+export async function createServiceProvider(em: EntityManager, deps: SpDeps, input: Static<typeof CreateSamlServiceProviderRequest>): Promise<SamlServiceProviderRow> {
+  const now = deps.clock.now();
+  const fields = {
+    name: checkedName(input.name),
+    entityId: checkedEntityId(input.entity_id),
+    acsEndpoints: checkedAcsEndpoints(input.acs_endpoints, deps.config.orgSsoAllowPrivateAddresses),
+    certificatePem: input.certificate !== undefined ? checkedSpCertificate(input.certificate, now) : null,
+    attributeMapping: checkedAttributeMapping(input.attribute_mapping ?? []),
+    nameIdFormat: checkedNameIdFormat(input.name_id_format),
+  };
+  await assertEntityIdFree(em, input.org_id, fields.entityId);
+  const row = em.create(SamlServiceProvider, { id: randomUUID(), orgId: input.org_id, ...fields, active: input.active ?? true, createdAt: now, updatedAt: now });
+  em.persist(row);
+  await flushUnique(em);
+  return row;
+}
+
+/**
+ * Omitted fields stay. An empty list reads as omitted (gRPC cannot tell them apart): clearing the mapping
+ * is said with clear_attribute_mapping, dropping the certificate with remove_certificate.
+ */
+export async function updateServiceProvider(em: EntityManager, deps: SpDeps, row: SamlServiceProviderRow, input: Static<typeof UpdateSamlServiceProviderRequest>): Promise<SamlServiceProviderRow> {
+  const now = deps.clock.now();
+  if (input.certificate !== undefined && input.remove_certificate) throw AppError.invalid('give certificate or remove_certificate, not both');
+  if (input.name !== undefined) row.name = checkedName(input.name);
+  if (input.entity_id !== undefined) {
+    const entityId = checkedEntityId(input.entity_id);
+    await assertEntityIdFree(em, row.orgId, entityId, row.id);
+    row.entityId = entityId;
+  }
+  if (input.acs_endpoints !== undefined && input.acs_endpoints.length > 0) row.acsEndpoints = checkedAcsEndpoints(input.acs_endpoints, deps.config.orgSsoAllowPrivateAddresses);
+  if (input.certificate !== undefined) row.certificatePem = checkedSpCertificate(input.certificate, now);
+  if (input.remove_certificate) row.certificatePem = null;
+  if (input.attribute_mapping !== undefined && input.attribute_mapping.length > 0) row.attributeMapping = checkedAttributeMapping(input.attribute_mapping);
+  if (input.clear_attribute_mapping) row.attributeMapping = {};
+  if (input.name_id_format !== undefined) row.nameIdFormat = checkedNameIdFormat(input.name_id_format);
+  if (input.active !== undefined) row.active = input.active;
+  row.updatedAt = now;
+  await flushUnique(em);
+  return row;
+}
+
+export function listServiceProviders(em: EntityManager, orgId: string, pagination: Static<typeof PaginationRequest> | undefined): Promise<Page<SamlServiceProviderRow>> {
+  return paginate(em, SamlServiceProvider, { orgId }, pagination, { createdAt: 'desc', id: 'desc' });
+}
+
+/** The active service provider of this organization whose entity id is the AuthnRequest's Issuer. */
+export function findActiveServiceProvider(em: EntityManager, orgId: string, entityId: string): Promise<SamlServiceProviderRow | null> {
+  return em.findOne(SamlServiceProvider, { orgId, entityId, active: true });
+}

@@ -1,0 +1,80 @@
+/**
+ * Checks of the service provider fields (specification part 2 "SAML service provider"). Entity ids and
+ * attribute names are printable without spaces (an entityID is a URI, SAML 2.0 Core 8.3.6; a Name is an
+ * XML attribute value). ACS addresses are absolute http(s) URLs without credentials or fragment, https
+ * unless --org-sso-allow-private-addresses (tests, closed networks): the browser posts the signed
+ * assertion there, and a clear-text address would hand it to anyone on the path.
+ */
+import { AppError } from '../../kernel/errors.ts';
+import type { AcsEndpoint } from './saml-idp.entities.ts';
+
+export const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+export const NAMEID_FORMATS = {
+  emailAddress: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+} as const;
+/** Our user fields an SP may receive as attributes. */
+export const MAPPABLE_FIELDS = ['id', 'email', 'given_name', 'family_name', 'name', 'nickname', 'preferred_username', 'phone_number', 'roles', 'org_roles'] as const;
+
+const PRINTABLE = /^[\x21-\x7e]+$/;
+
+export function checkedEntityId(value: string): string {
+  const trimmed = value.trim();
+  if (!PRINTABLE.test(trimmed)) throw AppError.invalid('entity_id: a URI without spaces');
+  return trimmed;
+}
+
+export function checkedAcsUrl(value: string, allowHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw AppError.invalid('acs_endpoints: not a URL');
+  }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw AppError.invalid('acs_endpoints: must be https');
+  if (url.username || url.password) throw AppError.invalid('acs_endpoints: must not hold credentials');
+  if (url.hash) throw AppError.invalid('acs_endpoints: must not have a fragment');
+  return url.href;
+}
+
+export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string; is_default?: boolean }>, allowHttp: boolean): AcsEndpoint[] {
+  if (input.length === 0) throw AppError.invalid('acs_endpoints: give at least one');
+  const endpoints = input.map((entry, index) => {
+    const binding = entry.binding?.trim() || HTTP_POST;
+    if (binding !== HTTP_POST && binding !== 'HTTP-POST') throw AppError.invalid('acs_endpoints: only the HTTP-POST binding is served');
+    return { url: checkedAcsUrl(entry.url, allowHttp), binding: HTTP_POST, index, isDefault: entry.is_default === true };
+  });
+  if (endpoints.filter((acs) => acs.isDefault).length > 1) throw AppError.invalid('acs_endpoints: at most one default');
+  if (!endpoints.some((acs) => acs.isDefault)) endpoints[0]!.isDefault = true;
+  return endpoints;
+}
+
+export function checkedNameIdFormat(value: string | undefined): string {
+  if (value === undefined) return NAMEID_FORMATS.emailAddress;
+  const trimmed = value.trim();
+  for (const [short, urn] of Object.entries(NAMEID_FORMATS)) if (trimmed === short || trimmed === urn) return urn;
+  throw AppError.invalid('name_id_format: emailAddress, persistent or unspecified');
+}
+
+export function shortNameIdFormat(urn: string): string {
+  return Object.entries(NAMEID_FORMATS).find(([, full]) => full === urn)?.[0] ?? urn;
+}
+
+export function checkedAttributeMapping(input: Array<{ field: string; attribute: string }>): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const { field, attribute } of input) {
+    if (!(MAPPABLE_FIELDS as readonly string[]).includes(field)) throw AppError.invalid(`attribute_mapping: unknown field ${JSON.stringify(field.slice(0, 64))}; one of ${MAPPABLE_FIELDS.join(', ')}`);
+    const name = attribute.trim();
+    if (!PRINTABLE.test(name)) throw AppError.invalid('attribute_mapping: an attribute name without spaces');
+    if (field in mapping) throw AppError.invalid(`attribute_mapping: ${field} is mapped twice`);
+    mapping[field] = name;
+  }
+  return mapping;
+}
+
+export function checkedName(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw AppError.invalid('name: must not be empty');
+  return trimmed;
+}

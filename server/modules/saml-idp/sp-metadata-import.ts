@@ -1,0 +1,68 @@
+/**
+ * import_saml_sp_metadata (specification part 4.2 "SAML IdP": parses pasted SP metadata XML into prefill
+ * fields; it creates no record and fetches nothing remotely). Reads the first SPSSODescriptor of an
+ * EntityDescriptor (SAML 2.0 Metadata 2.3.2 and 2.4.4): the entityID, the HTTP-POST
+ * AssertionConsumerServices (the binding this IdP answers with; others are left out), the signing
+ * certificate, the NameID formats and the two signing flags. XML read through safe-xml.ts.
+ */
+import { AppError } from '../../kernel/errors.ts';
+import type { Static } from '../../ops/schema.ts';
+import type { SamlSpMetadataPrefill } from './service-provider.schema.ts';
+import { UnsafeXmlError, childElements, descendants, parseSafeXml } from './safe-xml.ts';
+import { HTTP_POST } from './sp-fields.ts';
+import { pemOf } from './sp-certificate.ts';
+
+const METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata';
+const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
+export const MAX_METADATA_CHARS = 256 * 1024;
+
+function spDescriptorOf(root: Element): { entityId: string; descriptor: Element } {
+  const entities = root.namespaceURI === METADATA && root.localName === 'EntityDescriptor'
+    ? [root]
+    : root.namespaceURI === METADATA && root.localName === 'EntitiesDescriptor' ? childElements(root, METADATA, 'EntityDescriptor') : [];
+  if (entities.length === 0) throw AppError.invalid('metadata_xml: not SAML metadata (no md:EntityDescriptor)');
+  for (const entity of entities) {
+    const descriptor = childElements(entity, METADATA, 'SPSSODescriptor')[0];
+    if (descriptor) return { entityId: entity.getAttribute('entityID') ?? '', descriptor };
+  }
+  throw AppError.invalid('metadata_xml: no md:SPSSODescriptor');
+}
+
+function signingCertificate(descriptor: Element): string | undefined {
+  for (const keyDescriptor of childElements(descriptor, METADATA, 'KeyDescriptor')) {
+    const use = keyDescriptor.getAttribute('use');
+    if (use && use !== 'signing') continue;
+    const text = descendants(keyDescriptor, XMLDSIG, 'X509Certificate')[0]?.textContent?.trim();
+    if (text) return pemOf(text);
+  }
+  return undefined;
+}
+
+export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpMetadataPrefill>> {
+  let doc: Document;
+  try {
+    doc = await parseSafeXml(xml, MAX_METADATA_CHARS, 'metadata_xml');
+  } catch (err) {
+    if (err instanceof UnsafeXmlError) throw AppError.invalid(err.message);
+    throw err;
+  }
+  const { entityId, descriptor } = spDescriptorOf(doc.documentElement);
+  if (!entityId.trim()) throw AppError.invalid('metadata_xml: the EntityDescriptor has no entityID');
+  const acs = childElements(descriptor, METADATA, 'AssertionConsumerService')
+    .filter((element) => element.getAttribute('Binding') === HTTP_POST && element.getAttribute('Location'))
+    .map((element, position) => ({
+      url: element.getAttribute('Location')!,
+      binding: HTTP_POST,
+      index: Number.parseInt(element.getAttribute('index') ?? '', 10) || position,
+      is_default: element.getAttribute('isDefault') === 'true',
+    }));
+  const certificate = signingCertificate(descriptor);
+  return {
+    entity_id: entityId.trim(),
+    acs_endpoints: acs,
+    ...(certificate ? { certificate } : {}),
+    name_id_formats: childElements(descriptor, METADATA, 'NameIDFormat').map((element) => element.textContent?.trim() ?? '').filter(Boolean),
+    authn_requests_signed: descriptor.getAttribute('AuthnRequestsSigned') === 'true',
+    want_assertions_signed: descriptor.getAttribute('WantAssertionsSigned') === 'true',
+  };
+}
