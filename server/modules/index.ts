@@ -29,6 +29,7 @@ import { organizationsModule } from './organizations/index.ts';
 import { orgDomainsModule } from './org-domains/index.ts';
 import { scimModule } from './scim/index.ts';
 import { orgSsoModule } from './org-sso/index.ts';
+import { samlIdpModule } from './saml-idp/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
@@ -56,4 +57,5 @@ export const MODULES: readonly ModuleManifest[] = [
   orgDomainsModule,
   scimModule,
   orgSsoModule,
+  samlIdpModule,
 ];
