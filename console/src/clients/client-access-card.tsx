@@ -8,7 +8,7 @@ import { IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react'
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { clientKeys, deleteClient, updateClient, type OAuthClient } from './api.ts';
@@ -45,22 +45,18 @@ export function ClientAccessCard({ client }: { client: OAuthClient }) {
             </Text>
           </Stack>
           {client.is_active ? (
-            <Button
+            <ConfirmButton
               variant="light"
               color="red"
               leftSection={<IconPlayerPause size={16} />}
               loading={setActive.isPending}
-              onClick={() =>
-                confirmDestructive({
-                  title: t('access.deactivateConfirmTitle'),
-                  body: t('access.deactivateConfirmBody', { name: client.name }),
-                  confirmLabel: t('access.deactivate'),
-                  onConfirm: () => setActive.mutate(false),
-                })
-              }
+              confirmTitle={t('access.deactivateConfirmTitle')}
+              confirmBody={t('access.deactivateConfirmBody', { name: client.name })}
+              confirmLabel={t('access.deactivate')}
+              onConfirm={() => setActive.mutate(false)}
             >
               {t('access.deactivate')}
-            </Button>
+            </ConfirmButton>
           ) : (
             <Button variant="light" color="teal" leftSection={<IconPlayerPlay size={16} />} loading={setActive.isPending} onClick={() => setActive.mutate(true)}>
               {t('access.activate')}
@@ -77,21 +73,17 @@ export function ClientAccessCard({ client }: { client: OAuthClient }) {
               {t('access.deleteBody')}
             </Text>
           </Stack>
-          <Button
+          <ConfirmButton
             color="red"
             leftSection={<IconTrash size={16} />}
             loading={remove.isPending}
-            onClick={() =>
-              confirmDestructive({
-                title: t('access.deleteConfirmTitle'),
-                body: t('access.deleteConfirmBody', { name: client.name, clientId: client.client_id }),
-                confirmLabel: t('access.deleteConfirm'),
-                onConfirm: () => remove.mutate(undefined),
-              })
-            }
+            confirmTitle={t('access.deleteConfirmTitle')}
+            confirmBody={t('access.deleteConfirmBody', { name: client.name, clientId: client.client_id })}
+            confirmLabel={t('access.deleteConfirm')}
+            onConfirm={() => remove.mutate(undefined)}
           >
             {t('access.delete')}
-          </Button>
+          </ConfirmButton>
         </Group>
       </Stack>
     </SectionCard>

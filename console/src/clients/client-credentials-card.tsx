@@ -5,11 +5,11 @@
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { Button, Code, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Code, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
@@ -51,21 +51,17 @@ export function ClientCredentialsCard({ client }: { client: OAuthClient }) {
       title={t('credentials.title')}
       description={t('credentials.description')}
       actions={
-        <Button
+        <ConfirmButton
           variant="light"
           leftSection={<IconRefresh size={16} />}
           loading={rotate.isPending}
-          onClick={() =>
-            confirmDestructive({
-              title: t('credentials.rotateConfirmTitle'),
-              body: t('credentials.rotateConfirmBody'),
-              confirmLabel: t('credentials.rotate'),
-              onConfirm: () => rotate.mutate(undefined),
-            })
-          }
+          confirmTitle={t('credentials.rotateConfirmTitle')}
+          confirmBody={t('credentials.rotateConfirmBody')}
+          confirmLabel={t('credentials.rotate')}
+          onConfirm={() => rotate.mutate(undefined)}
         >
           {t('credentials.rotate')}
-        </Button>
+        </ConfirmButton>
       }
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">

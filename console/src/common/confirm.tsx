@@ -1,7 +1,8 @@
 /** Destructive actions ask first, in a Mantine confirmation modal with a red confirm button. */
+import type { ReactNode } from 'react';
 import { modals } from '@mantine/modals';
 import i18next from 'i18next';
-import { Text } from '@mantine/core';
+import { Button, Text, type ButtonProps } from '@mantine/core';
 
 interface ConfirmOptions {
   title: string;
@@ -19,4 +20,19 @@ export function confirmDestructive({ title, body, confirmLabel, onConfirm }: Con
     confirmProps: { color: 'red' },
     onConfirm,
   });
+}
+
+/** A button whose action asks first: `onConfirm` runs only once the admin confirms in the dialog. */
+export function ConfirmButton({ confirmTitle, confirmBody, confirmLabel, onConfirm, children, ...button }: ButtonProps & {
+  confirmTitle: string;
+  confirmBody: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button {...button} onClick={() => confirmDestructive({ title: confirmTitle, body: confirmBody, confirmLabel, onConfirm })}>
+      {children}
+    </Button>
+  );
 }

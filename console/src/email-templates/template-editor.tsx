@@ -7,7 +7,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import { Button, Code, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { addEmailTemplate, deleteEmailTemplate, templateKeys, updateEmailTemplate, type EmailEvent, type EmailTemplate } from './api.ts';
@@ -93,22 +93,18 @@ export function TemplateEditor({ event, form, stored }: { event: EmailEvent; for
               </Button>
             </Group>
             {stored && (
-              <Button
+              <ConfirmButton
                 variant="light"
                 color="red"
                 leftSection={<IconRestore size={16} />}
                 loading={restore.isPending}
-                onClick={() =>
-                  confirmDestructive({
-                    title: t('editor.restoreConfirmTitle'),
-                    body: t('editor.restoreConfirmBody', { event }),
-                    confirmLabel: t('editor.restoreConfirm'),
-                    onConfirm: () => restore.mutate(stored.id),
-                  })
-                }
+                confirmTitle={t('editor.restoreConfirmTitle')}
+                confirmBody={t('editor.restoreConfirmBody', { event })}
+                confirmLabel={t('editor.restoreConfirm')}
+                onConfirm={() => restore.mutate(stored.id)}
               >
                 {t('editor.restore')}
-              </Button>
+              </ConfirmButton>
             )}
           </Group>
         </Stack>

@@ -2,12 +2,12 @@
  * Deleting an organization (`_delete_organization`, super-admin only): every record scoped to it goes with
  * it (specification part 4.2), the user accounts stay. Confirms first.
  */
-import { Button, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { deleteOrganization, organizationKeys, type Organization } from './api.ts';
@@ -32,22 +32,18 @@ export function OrgDeleteCard({ organization }: { organization: Organization }) 
         <Text size="sm" maw={640}>
           {t('remove.description')}
         </Text>
-        <Button
+        <ConfirmButton
           color="red"
           variant="light"
           leftSection={<IconTrash size={16} />}
           loading={remove.isPending}
-          onClick={() =>
-            confirmDestructive({
-              title: t('remove.confirmTitle', { name }),
-              body: t('remove.confirmBody', { name }),
-              confirmLabel: t('remove.confirm'),
-              onConfirm: () => remove.mutate(undefined),
-            })
-          }
+          confirmTitle={t('remove.confirmTitle', { name })}
+          confirmBody={t('remove.confirmBody', { name })}
+          confirmLabel={t('remove.confirm')}
+          onConfirm={() => remove.mutate(undefined)}
         >
           {t('remove.button')}
-        </Button>
+        </ConfirmButton>
       </Group>
     </SectionCard>
   );

@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { CopyableValue } from '../common/copyable-value.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { QueryError } from '../common/query-error.tsx';
@@ -68,37 +68,29 @@ export function OrgScimCard({ orgId, orgName }: { orgId: string; orgName: string
               </Table.Tbody>
             </Table>
             <Group justify="flex-end" gap="sm">
-              <Button
+              <ConfirmButton
                 variant="default"
                 leftSection={<IconRefresh size={16} />}
                 loading={rotate.isPending}
-                onClick={() =>
-                  confirmDestructive({
-                    title: t('scim.rotateTitle'),
-                    body: t('scim.rotateBody', { org: orgName }),
-                    confirmLabel: t('scim.rotateConfirm'),
-                    onConfirm: () => rotate.mutate(undefined),
-                  })
-                }
+                confirmTitle={t('scim.rotateTitle')}
+                confirmBody={t('scim.rotateBody', { org: orgName })}
+                confirmLabel={t('scim.rotateConfirm')}
+                onConfirm={() => rotate.mutate(undefined)}
               >
                 {t('scim.rotate')}
-              </Button>
-              <Button
+              </ConfirmButton>
+              <ConfirmButton
                 color="red"
                 variant="light"
                 leftSection={<IconTrash size={16} />}
                 loading={remove.isPending}
-                onClick={() =>
-                  confirmDestructive({
-                    title: t('scim.deleteTitle'),
-                    body: t('scim.deleteBody', { org: orgName }),
-                    confirmLabel: t('scim.deleteConfirm'),
-                    onConfirm: () => remove.mutate(undefined),
-                  })
-                }
+                confirmTitle={t('scim.deleteTitle')}
+                confirmBody={t('scim.deleteBody', { org: orgName })}
+                confirmLabel={t('scim.deleteConfirm')}
+                onConfirm={() => remove.mutate(undefined)}
               >
                 {t('scim.delete')}
-              </Button>
+              </ConfirmButton>
             </Group>
           </>
         )}

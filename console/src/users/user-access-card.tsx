@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { deleteUser, enableAccess, revokeAccess } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import type { AdminUser } from '../api/types.ts';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { userLabel } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from './section-card.tsx';
@@ -52,22 +52,18 @@ export function UserAccessCard({ user }: { user: AdminUser }) {
               {t('user.access.enable')}
             </Button>
           ) : (
-            <Button
+            <ConfirmButton
               variant="light"
               color="red"
               leftSection={<IconUserOff size={16} />}
               loading={revoke.isPending}
-              onClick={() =>
-                confirmDestructive({
-                  title: t('user.access.revokeConfirmTitle'),
-                  body: t('user.access.revokeConfirmBody', { user: label }),
-                  confirmLabel: t('user.access.revoke'),
-                  onConfirm: () => revoke.mutate(undefined),
-                })
-              }
+              confirmTitle={t('user.access.revokeConfirmTitle')}
+              confirmBody={t('user.access.revokeConfirmBody', { user: label })}
+              confirmLabel={t('user.access.revoke')}
+              onConfirm={() => revoke.mutate(undefined)}
             >
               {t('user.access.revoke')}
-            </Button>
+            </ConfirmButton>
           )}
         </Group>
         <Divider />
@@ -80,21 +76,17 @@ export function UserAccessCard({ user }: { user: AdminUser }) {
               {t('user.delete.body')}
             </Text>
           </Stack>
-          <Button
+          <ConfirmButton
             color="red"
             leftSection={<IconTrash size={16} />}
             loading={remove.isPending}
-            onClick={() =>
-              confirmDestructive({
-                title: t('user.delete.confirmTitle'),
-                body: t('user.delete.confirmBody', { user: label }),
-                confirmLabel: t('user.delete.confirm'),
-                onConfirm: () => remove.mutate(undefined),
-              })
-            }
+            confirmTitle={t('user.delete.confirmTitle')}
+            confirmBody={t('user.delete.confirmBody', { user: label })}
+            confirmLabel={t('user.delete.confirm')}
+            onConfirm={() => remove.mutate(undefined)}
           >
             {t('user.delete.button')}
-          </Button>
+          </ConfirmButton>
         </Group>
       </Stack>
     </SectionCard>

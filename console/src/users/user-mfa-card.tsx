@@ -4,13 +4,13 @@
  * `_update_user` with `reset_mfa` (specification part 3: a lock_mfa account needs admin recovery). The reset
  * removes factors a person may still have, so it asks first.
  */
-import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Group, Stack, Text } from '@mantine/core';
 import { IconLock, IconShieldOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { resetMfa } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import type { AdminUser } from '../api/types.ts';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { formatTimestamp, userLabel } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from './section-card.tsx';
@@ -72,23 +72,19 @@ export function UserMfaCard({ user }: { user: AdminUser }) {
               {t('user.mfa.resetBody')}
             </Text>
           </Stack>
-          <Button
+          <ConfirmButton
             variant="light"
             color="red"
             leftSection={<IconShieldOff size={16} />}
             loading={reset.isPending}
             disabled={nothingToReset}
-            onClick={() =>
-              confirmDestructive({
-                title: t('user.mfa.resetConfirmTitle'),
-                body: t('user.mfa.resetConfirmBody', { user: userLabel(user) }),
-                confirmLabel: t('user.mfa.reset'),
-                onConfirm: () => reset.mutate(undefined),
-              })
-            }
+            confirmTitle={t('user.mfa.resetConfirmTitle')}
+            confirmBody={t('user.mfa.resetConfirmBody', { user: userLabel(user) })}
+            confirmLabel={t('user.mfa.reset')}
+            onConfirm={() => reset.mutate(undefined)}
           >
             {t('user.mfa.reset')}
-          </Button>
+          </ConfirmButton>
         </Group>
       </Stack>
     </SectionCard>

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmButton } from '../common/confirm.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
@@ -96,22 +96,18 @@ function Actions({ webhook, onEdit }: { webhook: Webhook; onEdit: () => void }) 
       <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
         {t('edit')}
       </Button>
-      <Button
+      <ConfirmButton
         color="red"
         variant="light"
         leftSection={<IconTrash size={16} />}
         loading={remove.isPending}
-        onClick={() =>
-          confirmDestructive({
-            title: t('remove.confirmTitle'),
-            body: t('remove.confirmBody', { event: webhook.event_name, endpoint: webhook.endpoint }),
-            confirmLabel: t('remove.confirm'),
-            onConfirm: () => remove.mutate(undefined),
-          })
-        }
+        confirmTitle={t('remove.confirmTitle')}
+        confirmBody={t('remove.confirmBody', { event: webhook.event_name, endpoint: webhook.endpoint })}
+        confirmLabel={t('remove.confirm')}
+        onConfirm={() => remove.mutate(undefined)}
       >
         {t('remove.button')}
-      </Button>
+      </ConfirmButton>
       <TestResultModal answer={answer} onClose={() => setAnswer(undefined)} />
     </Group>
   );
