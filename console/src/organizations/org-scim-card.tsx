@@ -3,29 +3,19 @@
  * (its token shown once), rotating the token after a confirmation (the old one is refused at once), and
  * deleting the endpoint after a confirmation (provisioned users and groups stay).
  */
-import { useState, type ReactNode } from 'react';
-import { Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../common/confirm.tsx';
 import { CopyableValue } from '../common/copyable-value.tsx';
+import { DetailRow, DetailTable } from '../common/detail-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { QueryError } from '../common/query-error.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { createScimEndpoint, deleteScimEndpoint, rotateScimToken, scimKeys, useScimEndpoint, type IssuedScimToken } from './scim-api.ts';
 import { ScimTokenModal } from './scim-token-modal.tsx';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Th w={180} fw={500} c="dimmed">
-        {label}
-      </Table.Th>
-      <Table.Td>{children}</Table.Td>
-    </Table.Tr>
-  );
-}
 
 export function OrgScimCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const { t } = useTranslation('organizations');
@@ -55,18 +45,16 @@ export function OrgScimCard({ orgId, orgName }: { orgId: string; orgName: string
         )}
         {endpoint && (
           <>
-            <Table variant="vertical" layout="fixed" withTableBorder={false}>
-              <Table.Tbody>
-                <Field label={t('scim.token')}>
-                  <Group gap={6}>
-                    <IconKey size={14} />
-                    <Text size="sm">{t('scim.tokenHidden')}</Text>
-                  </Group>
-                </Field>
-                <Field label={t('scim.rotatedAt')}>{formatTimestamp(endpoint.token_rotated_at)}</Field>
-                <Field label={t('scim.lastUsed')}>{endpoint.last_used_at ? formatTimestamp(endpoint.last_used_at) : t('scim.neverUsed')}</Field>
-              </Table.Tbody>
-            </Table>
+            <DetailTable>
+              <DetailRow label={t('scim.token')}>
+                <Group gap={6}>
+                  <IconKey size={14} />
+                  <Text size="sm">{t('scim.tokenHidden')}</Text>
+                </Group>
+              </DetailRow>
+              <DetailRow label={t('scim.rotatedAt')}>{formatTimestamp(endpoint.token_rotated_at)}</DetailRow>
+              <DetailRow label={t('scim.lastUsed')}>{endpoint.last_used_at ? formatTimestamp(endpoint.last_used_at) : t('scim.neverUsed')}</DetailRow>
+            </DetailTable>
             <Group justify="flex-end" gap="sm">
               <ConfirmButton
                 variant="default"

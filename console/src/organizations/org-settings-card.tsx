@@ -2,11 +2,12 @@
  * An organization's settings (`_update_organization`): display name and slug, sent only when changed, and the
  * enabled switch (only the super-admin, which the console is, may enable or disable an organization).
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Code, Group, Stack, Switch, Table, TextInput } from '@mantine/core';
+import { Button, Code, Group, Stack, Switch, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { DetailRow, DetailTable } from '../common/detail-table.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
@@ -27,17 +28,6 @@ function changes(saved: Organization, next: SettingsValues): Partial<Organizatio
   if (next.displayName.trim() !== saved.display_name) changed.display_name = next.displayName.trim();
   if (next.slug.trim() !== saved.name) changed.name = next.slug.trim();
   return changed;
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Th w={180} fw={500} c="dimmed">
-        {label}
-      </Table.Th>
-      <Table.Td>{children}</Table.Td>
-    </Table.Tr>
-  );
 }
 
 function EnabledSwitch({ organization }: { organization: Organization }) {
@@ -109,15 +99,13 @@ export function OrgSettingsCard({ organization }: { organization: Organization }
             })}
           />
           <EnabledSwitch organization={organization} />
-          <Table variant="vertical" layout="fixed" withTableBorder={false}>
-            <Table.Tbody>
-              <Field label={t('settings.id')}>
-                <Code>{organization.id}</Code>
-              </Field>
-              <Field label={t('settings.created')}>{formatTimestamp(organization.created_at)}</Field>
-              <Field label={t('settings.updated')}>{formatTimestamp(organization.updated_at)}</Field>
-            </Table.Tbody>
-          </Table>
+          <DetailTable>
+            <DetailRow label={t('settings.id')}>
+              <Code>{organization.id}</Code>
+            </DetailRow>
+            <DetailRow label={t('settings.created')}>{formatTimestamp(organization.created_at)}</DetailRow>
+            <DetailRow label={t('settings.updated')}>{formatTimestamp(organization.updated_at)}</DetailRow>
+          </DetailTable>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" disabled={!form.formState.isDirty || save.isPending} onClick={() => form.reset(values(organization))}>
               {t('translation:common.reset')}

@@ -2,12 +2,13 @@
  * One webhook: its settings and extra headers, the enabled switch, a test send (`_test_endpoint` with its
  * endpoint, event and headers), editing, deletion after a confirmation, and its delivery log.
  */
-import { useState, type ReactNode } from 'react';
-import { Anchor, Button, Code, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Anchor, Button, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailRow, DetailTable } from '../common/detail-table.tsx';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
 import { ConfirmButton } from '../common/confirm.tsx';
@@ -20,51 +21,38 @@ import { TestResultModal } from './test-result-modal.tsx';
 import { WebhookEnabledSwitch } from './webhook-enabled-switch.tsx';
 import { WebhookFormModal } from './webhook-form-modal.tsx';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Th w={180} fw={500} c="dimmed">
-        {label}
-      </Table.Th>
-      <Table.Td>{children}</Table.Td>
-    </Table.Tr>
-  );
-}
-
 function SettingsCard({ webhook }: { webhook: Webhook }) {
   const { t } = useTranslation('webhooks');
   const headers = Object.entries(webhook.headers ?? {});
   return (
     <SectionCard title={t('detail.settings')} actions={<WebhookEnabledSwitch webhook={webhook} withLabel />}>
-      <Table variant="vertical" layout="fixed" withTableBorder={false}>
-        <Table.Tbody>
-          <Field label={t('fields.event')}>
-            <Code>{webhook.event_name}</Code>
-          </Field>
-          <Field label={t('fields.description')}>{webhook.event_description}</Field>
-          <Field label={t('fields.endpoint')}>
-            <Code style={{ wordBreak: 'break-all' }}>{webhook.endpoint}</Code>
-          </Field>
-          <Field label={t('detail.headers')}>
-            {headers.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('fields.noHeaders')}
-              </Text>
-            ) : (
-              <Stack gap={4} align="flex-start">
-                {headers.map(([name, value]) => (
-                  <Code key={name} style={{ wordBreak: 'break-all' }}>{`${name}: ${value}`}</Code>
-                ))}
-              </Stack>
-            )}
-          </Field>
-          <Field label={t('detail.created')}>{formatTimestamp(webhook.created_at)}</Field>
-          <Field label={t('detail.updated')}>{formatTimestamp(webhook.updated_at)}</Field>
-          <Field label={t('detail.id')}>
-            <Code>{webhook.id}</Code>
-          </Field>
-        </Table.Tbody>
-      </Table>
+      <DetailTable>
+        <DetailRow label={t('fields.event')}>
+          <Code>{webhook.event_name}</Code>
+        </DetailRow>
+        <DetailRow label={t('fields.description')}>{webhook.event_description}</DetailRow>
+        <DetailRow label={t('fields.endpoint')}>
+          <Code style={{ wordBreak: 'break-all' }}>{webhook.endpoint}</Code>
+        </DetailRow>
+        <DetailRow label={t('detail.headers')}>
+          {headers.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('fields.noHeaders')}
+            </Text>
+          ) : (
+            <Stack gap={4} align="flex-start">
+              {headers.map(([name, value]) => (
+                <Code key={name} style={{ wordBreak: 'break-all' }}>{`${name}: ${value}`}</Code>
+              ))}
+            </Stack>
+          )}
+        </DetailRow>
+        <DetailRow label={t('detail.created')}>{formatTimestamp(webhook.created_at)}</DetailRow>
+        <DetailRow label={t('detail.updated')}>{formatTimestamp(webhook.updated_at)}</DetailRow>
+        <DetailRow label={t('detail.id')}>
+          <Code>{webhook.id}</Code>
+        </DetailRow>
+      </DetailTable>
     </SectionCard>
   );
 }
