@@ -9,6 +9,7 @@
  */
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/deps.ts';
+import { identityOfClaims, type UpstreamIdentity } from '../social/index.ts';
 import { IdpError, idpRequest } from './guarded-http.ts';
 
 export interface IdpSettings {
@@ -25,17 +26,6 @@ interface Discovered {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   jwksUri: string;
-}
-
-export interface IdpIdentity {
-  subject: string;
-  email?: string;
-  emailVerified: boolean;
-  givenName?: string;
-  familyName?: string;
-  nickname?: string;
-  preferredUsername?: string;
-  picture?: string;
 }
 
 /** Discovery documents change rarely; keys rotate, so a token with an unknown kid refetches them. */
@@ -57,11 +47,6 @@ function endpoint(doc: Record<string, unknown>, field: string): string {
   } catch {
     throw new IdpError(`discovery ${field} is not a URL`);
   }
-}
-
-/** Apple-style IdPs send email_verified as the string "true". */
-function asserted(value: unknown): boolean {
-  return value === true || value === 'true';
 }
 
 /** One per app (no module-level state: kernel/deps.ts): discovery and key caches by issuer, bounded. */
@@ -125,7 +110,7 @@ export class IdpClient {
   }
 
   /** Exchanges the code and answers the identity of a validated ID token. */
-  async identify(settings: IdpSettings, params: { code: string; redirectUri: string; verifier: string; nonce: string; clock: Clock }): Promise<IdpIdentity> {
+  async identify(settings: IdpSettings, params: { code: string; redirectUri: string; verifier: string; nonce: string; clock: Clock }): Promise<UpstreamIdentity> {
     const discovered = await this.#discover(settings);
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
@@ -142,16 +127,7 @@ export class IdpClient {
       throw new IdpError(`token endpoint refused the code (${answer.status} ${String(text(answer.body.error) ?? 'no id_token').slice(0, 64)})`);
     }
     const claims = await this.#validate(discovered, settings, idToken, params);
-    return {
-      subject: claims.sub!,
-      email: text(claims.email),
-      emailVerified: asserted(claims.email_verified),
-      givenName: text(claims.given_name),
-      familyName: text(claims.family_name),
-      nickname: text(claims.nickname),
-      preferredUsername: text(claims.preferred_username),
-      picture: text(claims.picture),
-    };
+    return identityOfClaims(claims.sub!, claims);
   }
 
   async #validate(discovered: Discovered, settings: IdpSettings, idToken: string, params: { nonce: string; clock: Clock }): Promise<JWTPayload> {

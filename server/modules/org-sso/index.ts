@@ -16,7 +16,7 @@ import { samlConnectionOperations } from './saml-connections.ops.ts';
 export { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState, type OrgOidcConnectionRow } from './org-sso.entities.ts';
 export { findConnection } from './connections.service.ts';
 export { orgDiscoveryEnabled } from './discovery-flag.ts';
-export { IdpClient, type IdpIdentity, type IdpSettings } from './idp-client.ts';
+export { IdpClient, type IdpSettings } from './idp-client.ts';
 export { idpSettingsOf } from './idp-settings.ts';
 export { IdpError } from './guarded-http.ts';
 export { SSO_BINDING_COOKIE, startSsoFlow, takeSsoFlow, type SsoFlow } from './login-state.ts';

@@ -31,7 +31,7 @@ import type { AuthResponse } from '../accounts/accounts.schema.ts';
 import { recordEvent } from '../events/index.ts';
 import { OrgMember, type OrganizationRow } from '../organizations/index.ts';
 import { emailDomain, verifiedOrganizationForDomain } from '../org-domains/index.ts';
-import { SignInRefused } from '../social/index.ts';
+import { SignInRefused, type UpstreamIdentity } from '../social/index.ts';
 import { orgSsoLoginMethod } from '../tokens/index.ts';
 import { OrgSsoIdentity } from './org-sso.entities.ts';
 
@@ -48,18 +48,10 @@ export interface SsoConnection {
  * The person the IdP vouches for. `subject` is the stable identifier under the connection (OIDC `sub`; SAML
  * NameID with its format), absent when the IdP gives none that lasts (a SAML transient NameID): then no
  * link is kept and each sign-in goes by the email rule. `emailVerified` is the IdP's claim that the address
- * is the person's; it counts only in a domain the organization verified (idpAuthoritativeFor).
+ * is the person's; it counts only in a domain the organization verified (idpAuthoritativeFor). Otherwise the
+ * shape social sign-in reads from its providers.
  */
-export interface SsoIdentity {
-  subject?: string;
-  email?: string;
-  emailVerified: boolean;
-  givenName?: string;
-  familyName?: string;
-  nickname?: string;
-  preferredUsername?: string;
-  picture?: string;
-}
+export type SsoIdentity = Omit<UpstreamIdentity, 'subject'> & { subject?: string };
 
 export interface SsoLogin {
   org: OrganizationRow;

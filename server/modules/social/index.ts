@@ -11,6 +11,8 @@ export { BINDING_COOKIE, LOGIN_STATE_SECONDS, startLoginState, takeLoginState, t
 export { SocialUpstreams } from './upstream-client.ts';
 export { UpstreamError } from './upstream-http.ts';
 export { SignInRefused, completeSocialSignIn } from './sign-in.ts';
+export { identityOfClaims } from './oidc-identity.ts';
+export type { UpstreamIdentity } from './profiles.ts';
 export { SocialIdentity, SocialLoginState } from './social.entities.ts';
 
 export const socialModule = defineModule({ name: 'social', entities: [SocialLoginState, SocialIdentity] });

@@ -109,6 +109,24 @@ export async function validateIdToken(discovered: DiscoveredIssuer, check: IdTok
   return claims;
 }
 
+/**
+ * The standard claims (OpenID Connect Core 5.1) of a validated ID token or userinfo answer as an identity,
+ * for social and organization (org-sso/idp-client.ts) sign-in alike. `email_verified` counts only when
+ * asserted (true, or Apple's string "true").
+ */
+export function identityOfClaims(subject: string, claims: Record<string, unknown>): UpstreamIdentity {
+  return {
+    subject,
+    email: str(claims.email),
+    emailVerified: asserted(claims.email_verified),
+    givenName: str(claims.given_name),
+    familyName: str(claims.family_name),
+    nickname: str(claims.nickname),
+    preferredUsername: str(claims.preferred_username),
+    picture: str(claims.picture),
+  };
+}
+
 /** The identity of an OIDC sign-in: the ID token's claims, completed from userinfo when it lacks the email. */
 export async function oidcIdentity(discovered: DiscoveredIssuer, claims: JWTPayload, accessToken: string | undefined): Promise<UpstreamIdentity> {
   let source: Record<string, unknown> = claims;
@@ -120,14 +138,7 @@ export async function oidcIdentity(discovered: DiscoveredIssuer, claims: JWTPayl
       throw new UpstreamError('userinfo sub does not match the ID token');
     }
   }
-  return {
-    subject: claims.sub!,
-    email: str(source.email),
-    emailVerified: asserted(source.email_verified) || asserted(source.xms_edov),
-    givenName: str(source.given_name),
-    familyName: str(source.family_name),
-    nickname: str(source.nickname),
-    preferredUsername: str(source.preferred_username),
-    picture: str(source.picture),
-  };
+  const identity = identityOfClaims(claims.sub!, source);
+  // Microsoft's optional xms_edov claim: the address's domain is verified by the tenant that owns it.
+  return { ...identity, emailVerified: identity.emailVerified || asserted(source.xms_edov) };
 }

@@ -15,7 +15,7 @@ import type { Deps } from '../../../../kernel/deps.ts';
 import { parseCookieHeader } from '../../../../kernel/effects.ts';
 import { findOrganization } from '../../../../modules/organizations/index.ts';
 import {
-  IdpError, SSO_BINDING_COOKIE, findConnection, idpSettingsOf, ssoCallbackUrl, takeSsoFlow, type IdpClient, type IdpIdentity,
+  IdpError, SSO_BINDING_COOKIE, findConnection, idpSettingsOf, ssoCallbackUrl, takeSsoFlow, type IdpClient, type SsoIdentity,
 } from '../../../../modules/org-sso/index.ts';
 import { redirectToApplication, sendSocialPage } from '../social/social-pages.ts';
 import { queryText, spendOrRefuse } from './start-route.ts';
@@ -59,7 +59,7 @@ export function callbackRoute(deps: Deps, idp: IdpClient) {
     }
     const code = queryText(query, 'code');
     if (!code || code.length > 4096) return redirectToApplication(reply, flow.redirectUri, { error: 'invalid_request', state: flow.appState });
-    let identity: IdpIdentity;
+    let identity: SsoIdentity;
     try {
       identity = await idp.identify(idpSettingsOf(deps, connection), { code, redirectUri: ssoCallbackUrl(deps.config), verifier: flow.verifier, nonce: flow.nonce, clock: deps.clock });
     } catch (err) {
