@@ -4,9 +4,10 @@
  */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Group, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { FormButtons } from '../common/form-buttons.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import { clientKeys, updateClient, type ClientFields, type OAuthClient } from './api.ts';
@@ -44,14 +45,13 @@ export function ClientSettingsCard({ client }: { client: OAuthClient }) {
       <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <Stack>
           <ClientFormFields form={form} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" disabled={!form.formState.isDirty || save.isPending} onClick={() => form.reset(clientFormValues(client))}>
-              {t('settings.reset')}
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!form.formState.isDirty}>
-              {t('settings.save')}
-            </Button>
-          </Group>
+          <FormButtons
+            dirty={form.formState.isDirty}
+            saving={save.isPending}
+            saveLabel={t('settings.save')}
+            onReset={() => form.reset(clientFormValues(client))}
+            resetLabel={t('settings.reset')}
+          />
         </Stack>
       </form>
     </SectionCard>

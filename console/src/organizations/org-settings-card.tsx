@@ -4,10 +4,11 @@
  */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Code, Group, Stack, Switch, TextInput } from '@mantine/core';
+import { Code, Stack, Switch, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DetailRow, DetailTable } from '../common/detail-table.tsx';
+import { FormButtons } from '../common/form-buttons.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
@@ -106,14 +107,12 @@ export function OrgSettingsCard({ organization }: { organization: Organization }
             <DetailRow label={t('settings.created')}>{formatTimestamp(organization.created_at)}</DetailRow>
             <DetailRow label={t('settings.updated')}>{formatTimestamp(organization.updated_at)}</DetailRow>
           </DetailTable>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" disabled={!form.formState.isDirty || save.isPending} onClick={() => form.reset(values(organization))}>
-              {t('translation:common.reset')}
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!form.formState.isDirty}>
-              {t('settings.save')}
-            </Button>
-          </Group>
+          <FormButtons
+            dirty={form.formState.isDirty}
+            saving={save.isPending}
+            saveLabel={t('settings.save')}
+            onReset={() => form.reset(values(organization))}
+          />
         </Stack>
       </form>
     </SectionCard>
