@@ -4,24 +4,25 @@
  * connection's form, which creates it when there is none and saves changes otherwise; deleting it confirms
  * first, because SAML sign-ins through it stop at once. With both connections enabled, sign-ins go to OIDC.
  */
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
-import { Badge, Button, Code, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { Badge, Code, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
 import { CopyableValue } from '../common/copyable-value.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { QueryError } from '../common/query-error.tsx';
-import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from '../users/section-card.tsx';
 import type { Organization } from './api.ts';
+import { ConnectionForm, type ConnectionApi } from './connection-form.tsx';
 import { SamlConnectionFormFields, samlFields, samlFormValues, type SamlFormValues } from './saml-connection-form.tsx';
 import {
   createOrgSamlConnection, deleteOrgSamlConnection, samlKeys, samlSpAddresses, updateOrgSamlConnection, useOrgSamlConnection,
   type OrgSamlConnection, type SamlIdpCertificate,
 } from './saml-api.ts';
+
+const samlApi: ConnectionApi<SamlFormValues, OrgSamlConnection> = {
+  create: (orgId, values) => createOrgSamlConnection(orgId, samlFields(values)),
+  update: (id, values) => updateOrgSamlConnection(id, samlFields(values)),
+  remove: deleteOrgSamlConnection,
+};
 
 function Certificates({ certificates }: { certificates: SamlIdpCertificate[] }) {
   const { t } = useTranslation('organizations');
@@ -61,67 +62,6 @@ function Certificates({ certificates }: { certificates: SamlIdpCertificate[] }) 
   );
 }
 
-function ConnectionForm({ organization, connection }: { organization: Organization; connection: OrgSamlConnection | null }) {
-  const { t } = useTranslation('organizations');
-  const queryClient = useQueryClient();
-  const form = useForm<SamlFormValues>({ defaultValues: samlFormValues(connection) });
-  useEffect(() => {
-    form.reset(samlFormValues(connection));
-  }, [connection, form]);
-  const save = useAdminMutation({
-    mutationFn: (values: SamlFormValues) =>
-      connection ? updateOrgSamlConnection(connection.id, samlFields(values)) : createOrgSamlConnection(organization.id, samlFields(values)),
-    invalidates: [],
-    successMessage: () => (connection ? t('saml.saved') : t('saml.created')),
-    onSuccess: (saved) => queryClient.setQueryData(samlKeys.connection(organization.id), saved),
-  });
-  const remove = useAdminMutation({
-    mutationFn: (id: string) => deleteOrgSamlConnection(id),
-    invalidates: [],
-    onSuccess: () => queryClient.setQueryData(samlKeys.connection(organization.id), null),
-  });
-
-  return (
-    <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
-      <Stack gap="md">
-        <SamlConnectionFormFields form={form} existing={Boolean(connection)} />
-        <Group justify="space-between" gap="sm">
-          {connection ? (
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} />}
-              loading={remove.isPending}
-              onClick={() =>
-                confirmDestructive({
-                  title: t('saml.deleteTitle'),
-                  body: t('saml.deleteBody', { org: organization.display_name, issuer: connection.idp_entity_id }),
-                  confirmLabel: t('saml.deleteConfirm'),
-                  onConfirm: () => remove.mutate(connection.id),
-                })
-              }
-            >
-              {t('saml.delete')}
-            </Button>
-          ) : (
-            <span />
-          )}
-          <Group gap="sm">
-            {connection && (
-              <Button variant="default" disabled={!form.formState.isDirty || save.isPending} onClick={() => form.reset(samlFormValues(connection))}>
-                {t('translation:common.reset')}
-              </Button>
-            )}
-            <Button type="submit" loading={save.isPending} disabled={Boolean(connection) && !form.formState.isDirty}>
-              {connection ? t('saml.save') : t('saml.create')}
-            </Button>
-          </Group>
-        </Group>
-      </Stack>
-    </form>
-  );
-}
-
 export function OrgSamlCard({ organization }: { organization: Organization }) {
   const { t } = useTranslation('organizations');
   const connection = useOrgSamlConnection(organization.id);
@@ -136,7 +76,19 @@ export function OrgSamlCard({ organization }: { organization: Organization }) {
         {connection.isPending && <Skeleton height={200} />}
         {connection.isError && <QueryError error={connection.error} onRetry={() => void connection.refetch()} />}
         {connection.data && connection.data.idp_certificates.length > 0 && <Certificates certificates={connection.data.idp_certificates} />}
-        {connection.data !== undefined && <ConnectionForm organization={organization} connection={connection.data} />}
+        {connection.data !== undefined && (
+          <ConnectionForm
+            organization={organization}
+            connection={connection.data}
+            api={samlApi}
+            queryKey={samlKeys.connection(organization.id)}
+            formValues={samlFormValues}
+            kind="saml"
+            issuer={(saved) => saved.idp_entity_id}
+          >
+            {(form) => <SamlConnectionFormFields form={form} existing={Boolean(connection.data)} />}
+          </ConnectionForm>
+        )}
       </Stack>
     </SectionCard>
   );
