@@ -3,10 +3,11 @@
  * secret (write-only: empty keeps the stored one), scopes (openid required), the email domains the IdP may
  * assert (empty: any) and the enabled switch. Checks mirror the server's (connections.service.ts).
  */
-import { Controller, type UseFormReturn } from 'react-hook-form';
-import { PasswordInput, Stack, TagsInput, TextInput } from '@mantine/core';
+import type { UseFormReturn } from 'react-hook-form';
+import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { SwitchField } from '../common/switch-field.tsx';
+import { TagsField } from '../common/tags-field.tsx';
 import type { OidcConnectionFields, OrgOidcConnection } from './sso-api.ts';
 
 export interface OidcFormValues {
@@ -85,38 +86,19 @@ export function OidcConnectionFormFields({ form, hasSecret }: { form: UseFormRet
         autoComplete="new-password"
         {...form.register('clientSecret')}
       />
-      <Controller
+      <TagsField
         control={form.control}
         name="scopes"
-        rules={{ validate: (scopes) => scopes.includes('openid') || t('sso.scopesOpenid') }}
-        render={({ field, fieldState }) => (
-          <TagsInput
-            label={t('sso.scopes')}
-            description={t('sso.scopesHint')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            splitChars={[' ', ',']}
-            error={fieldState.error?.message}
-          />
-        )}
+        label={t('sso.scopes')}
+        description={t('sso.scopesHint')}
+        validate={(scopes) => scopes.includes('openid') || t('sso.scopesOpenid')}
       />
-      <Controller
+      <TagsField
         control={form.control}
         name="allowedEmailDomains"
-        render={({ field }) => (
-          <TagsInput
-            label={t('sso.allowedDomains')}
-            description={t('sso.allowedDomainsHint')}
-            placeholder="example.com"
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            splitChars={[' ', ',']}
-          />
-        )}
+        label={t('sso.allowedDomains')}
+        description={t('sso.allowedDomainsHint')}
+        placeholder="example.com"
       />
       <SwitchField control={form.control} name="enabled" label={t('sso.enabled')} description={t('sso.enabledHint')} />
     </Stack>

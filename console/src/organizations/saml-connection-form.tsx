@@ -4,10 +4,11 @@
  * ones), the attributes that carry the email and names (empty: the defaults), the email domains the IdP may
  * assert, and the enabled switch. The server checks the certificate (X.509, unexpired, RSA >= 2048 bits).
  */
-import { Controller, type UseFormReturn } from 'react-hook-form';
-import { Group, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import type { UseFormReturn } from 'react-hook-form';
+import { Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { SwitchField } from '../common/switch-field.tsx';
+import { TagsField } from '../common/tags-field.tsx';
 import type { OrgSamlConnection, SamlConnectionFields } from './saml-api.ts';
 
 export interface SamlFormValues {
@@ -111,21 +112,12 @@ export function SamlConnectionFormFields({ form, existing }: { form: UseFormRetu
         <TextInput label={t('saml.givenNameAttribute')} placeholder={t('saml.defaultAttribute')} spellCheck={false} {...form.register('givenNameAttribute')} />
         <TextInput label={t('saml.familyNameAttribute')} placeholder={t('saml.defaultAttribute')} spellCheck={false} {...form.register('familyNameAttribute')} />
       </Group>
-      <Controller
+      <TagsField
         control={form.control}
         name="allowedEmailDomains"
-        render={({ field }) => (
-          <TagsInput
-            label={t('saml.allowedDomains')}
-            description={t('sso.allowedDomainsHint')}
-            placeholder="example.com"
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            splitChars={[' ', ',']}
-          />
-        )}
+        label={t('saml.allowedDomains')}
+        description={t('sso.allowedDomainsHint')}
+        placeholder="example.com"
       />
       <SwitchField control={form.control} name="enabled" label={t('saml.enabled')} description={t('saml.enabledHint')} />
     </Stack>
