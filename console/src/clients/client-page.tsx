@@ -1,10 +1,8 @@
 /** One OAuth client: its settings, credentials (rotation), trusted issuers, activation and deletion. */
-import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
+import { RecordPage } from '../common/record-page.tsx';
 import { useClient } from './api.ts';
 import { ClientAccessCard } from './client-access-card.tsx';
 import { ClientCredentialsCard } from './client-credentials-card.tsx';
@@ -15,33 +13,19 @@ import { TrustedIssuersCard } from '../trusted-issuers/trusted-issuers-card.tsx'
 export function ClientPage() {
   const { t } = useTranslation('clients');
   const { clientId = '' } = useParams();
-  const client = useClient(clientId);
+  const clientQuery = useClient(clientId);
 
   return (
-    <Stack gap="lg">
-      <Anchor component={Link} to="/clients" size="sm">
-        <Group gap={4} component="span">
-          <IconArrowLeft size={14} />
-          {t('back')}
-        </Group>
-      </Anchor>
-      {client.isPending && (
-        <Stack>
-          <Skeleton height={32} width="40%" />
-          <Skeleton height={320} />
-          <Skeleton height={160} />
-        </Stack>
-      )}
-      {client.isError && <QueryError error={client.error} onRetry={() => void client.refetch()} />}
-      {client.data && (
+    <RecordPage backTo="/clients" backLabel={t('back')} query={clientQuery} loadingHeights={[320, 160]}>
+      {(client) => (
         <>
-          <PageHeader title={client.data.name} description={client.data.description || undefined} actions={<ClientStatusBadge client={client.data} />} />
-          <ClientSettingsCard client={client.data} />
-          <ClientCredentialsCard client={client.data} />
-          <TrustedIssuersCard clientId={client.data.client_id} />
-          <ClientAccessCard client={client.data} />
+          <PageHeader title={client.name} description={client.description || undefined} actions={<ClientStatusBadge client={client} />} />
+          <ClientSettingsCard client={client} />
+          <ClientCredentialsCard client={client} />
+          <TrustedIssuersCard clientId={client.client_id} />
+          <ClientAccessCard client={client} />
         </>
       )}
-    </Stack>
+    </RecordPage>
   );
 }

@@ -6,12 +6,12 @@
  */
 import { useEffect, useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Alert, Anchor, Badge, Group, Grid, Skeleton, Stack } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Badge, Grid, Skeleton, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
+import { BackLink } from '../common/record-page.tsx';
 import { isEmailEvent, useEmailTemplates, type EmailEvent } from './api.ts';
 import { starterTemplate } from './starter-template.ts';
 import { TemplateEditor, type TemplateFormValues } from './template-editor.tsx';
@@ -57,12 +57,7 @@ export function EmailTemplatePage() {
   const { event = '' } = useParams();
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to="/email-templates" size="sm">
-        <Group gap={4} component="span">
-          <IconArrowLeft size={14} />
-          {t('back')}
-        </Group>
-      </Anchor>
+      <BackLink to="/email-templates" label={t('back')} />
       {isEmailEvent(event) ? <Editor event={event} /> : <Alert color="red">{t('unknownEvent', { event })}</Alert>}
     </Stack>
   );

@@ -3,12 +3,12 @@
  * settings and deletion, members, verified domains, OIDC and SAML single sign-on, and the SCIM endpoint.
  * Only the open tab is mounted, so only its data is read.
  */
-import { Anchor, Code, Group, Skeleton, Stack, Tabs } from '@mantine/core';
-import { IconAdjustments, IconArrowLeft, IconKey, IconRefreshDot, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
+import { Code, Group, Stack, Tabs } from '@mantine/core';
+import { IconAdjustments, IconKey, IconRefreshDot, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
+import { RecordPage } from '../common/record-page.tsx';
 import { useOrganization } from './api.ts';
 import { OrgDeleteCard } from './org-delete-card.tsx';
 import { OrgDomainsCard } from './org-domains-card.tsx';
@@ -28,32 +28,18 @@ export function OrganizationPage() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'settings';
-  const organization = useOrganization(organizationId);
+  const organizationQuery = useOrganization(organizationId);
 
   return (
-    <Stack gap="lg">
-      <Anchor component={Link} to="/organizations" size="sm">
-        <Group gap={4} component="span">
-          <IconArrowLeft size={14} />
-          {t('back')}
-        </Group>
-      </Anchor>
-      {organization.isPending && (
-        <Stack>
-          <Skeleton height={32} width="40%" />
-          <Skeleton height={240} />
-          <Skeleton height={160} />
-        </Stack>
-      )}
-      {organization.isError && <QueryError error={organization.error} onRetry={() => void organization.refetch()} />}
-      {organization.data && (
+    <RecordPage backTo="/organizations" backLabel={t('back')} query={organizationQuery} loadingHeights={[240, 160]}>
+      {(organization) => (
         <>
           <PageHeader
-            title={organization.data.display_name}
+            title={organization.display_name}
             actions={
               <Group gap="sm">
-                <Code>{organization.data.name}</Code>
-                <OrgStatusBadge organization={organization.data} />
+                <Code>{organization.name}</Code>
+                <OrgStatusBadge organization={organization} />
               </Group>
             }
           />
@@ -77,28 +63,28 @@ export function OrganizationPage() {
             </Tabs.List>
             <Tabs.Panel value="settings">
               <Stack gap="lg">
-                <OrgSettingsCard organization={organization.data} />
-                <OrgDeleteCard organization={organization.data} />
+                <OrgSettingsCard organization={organization} />
+                <OrgDeleteCard organization={organization} />
               </Stack>
             </Tabs.Panel>
             <Tabs.Panel value="members">
-              <OrgMembersCard organization={organization.data} />
+              <OrgMembersCard organization={organization} />
             </Tabs.Panel>
             <Tabs.Panel value="domains">
-              <OrgDomainsCard orgId={organization.data.id} />
+              <OrgDomainsCard orgId={organization.id} />
             </Tabs.Panel>
             <Tabs.Panel value="sso">
               <Stack gap="lg">
-                <OrgSsoCard organization={organization.data} />
-                <OrgSamlCard organization={organization.data} />
+                <OrgSsoCard organization={organization} />
+                <OrgSamlCard organization={organization} />
               </Stack>
             </Tabs.Panel>
             <Tabs.Panel value="scim">
-              <OrgScimCard orgId={organization.data.id} orgName={organization.data.display_name} />
+              <OrgScimCard orgId={organization.id} orgName={organization.display_name} />
             </Tabs.Panel>
           </Tabs>
         </>
       )}
-    </Stack>
+    </RecordPage>
   );
 }

@@ -3,14 +3,14 @@
  * endpoint, event and headers), editing, deletion after a confirmation, and its delivery log.
  */
 import { useState } from 'react';
-import { Anchor, Button, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
-import { IconArrowLeft, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
+import { Button, Code, Group, Stack, Text } from '@mantine/core';
+import { IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { DetailRow, DetailTable } from '../common/detail-table.tsx';
 import { PageHeader } from '../common/page-header.tsx';
-import { QueryError } from '../common/query-error.tsx';
+import { RecordPage } from '../common/record-page.tsx';
 import { ConfirmButton } from '../common/confirm.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
@@ -104,32 +104,19 @@ function Actions({ webhook, onEdit }: { webhook: Webhook; onEdit: () => void }) 
 export function WebhookPage() {
   const { t } = useTranslation('webhooks');
   const { webhookId = '' } = useParams();
-  const webhook = useWebhook(webhookId);
+  const webhookQuery = useWebhook(webhookId);
   const [editing, setEditing] = useState(false);
 
   return (
-    <Stack gap="lg">
-      <Anchor component={Link} to="/webhooks" size="sm">
-        <Group gap={4} component="span">
-          <IconArrowLeft size={14} />
-          {t('back')}
-        </Group>
-      </Anchor>
-      {webhook.isPending && (
-        <Stack>
-          <Skeleton height={32} width="40%" />
-          <Skeleton height={240} />
-        </Stack>
-      )}
-      {webhook.isError && <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} />}
-      {webhook.data && (
+    <RecordPage backTo="/webhooks" backLabel={t('back')} query={webhookQuery} loadingHeights={[240]}>
+      {(webhook) => (
         <>
-          <PageHeader title={webhook.data.event_name} description={webhook.data.endpoint} actions={<Actions webhook={webhook.data} onEdit={() => setEditing(true)} />} />
-          <SettingsCard webhook={webhook.data} />
-          <DeliveryLog webhookId={webhook.data.id} />
-          <WebhookFormModal opened={editing} editing={webhook.data} onClose={() => setEditing(false)} />
+          <PageHeader title={webhook.event_name} description={webhook.endpoint} actions={<Actions webhook={webhook} onEdit={() => setEditing(true)} />} />
+          <SettingsCard webhook={webhook} />
+          <DeliveryLog webhookId={webhook.id} />
+          <WebhookFormModal opened={editing} editing={webhook} onClose={() => setEditing(false)} />
         </>
       )}
-    </Stack>
+    </RecordPage>
   );
 }
