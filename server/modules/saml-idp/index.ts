@@ -7,6 +7,7 @@
  */
 import { defineModule } from '../manifest.ts';
 import { SamlIdpKey, SamlServiceProvider } from './saml-idp.entities.ts';
+import { SamlIdpPendingLogin, SamlIdpRequestUse } from './sso-state.entities.ts';
 import { idpKeyOperations } from './idp-keys.ops.ts';
 import { serviceProviderOperations } from './service-providers.ops.ts';
 
@@ -14,9 +15,15 @@ export { SamlIdpKey, SamlServiceProvider, type SamlIdpKeyRow, type SamlServicePr
 export { currentKey, publishedKeys } from './idp-keys.service.ts';
 export { findActiveServiceProvider } from './service-providers.service.ts';
 export { idpEntityId, idpSsoUrl } from './idp-urls.ts';
+export { idpMetadataXml } from './idp-metadata.ts';
+export { MAX_SAML_REQUEST_CHARS, SamlRequestError, validateAuthnRequest, type ReceivedRequest, type ValidatedRequest } from './authn-request.ts';
+export { recordRequestUse } from './request-replay.ts';
+export { openPendingLogin, takePendingLogin } from './pending-logins.ts';
+export { assertionSubject, SubjectUnavailableError } from './assertion-subject.ts';
+export { signedResponseXml } from './signed-response.ts';
 
 export const samlIdpModule = defineModule({
   name: 'saml-idp',
-  entities: [SamlIdpKey, SamlServiceProvider],
+  entities: [SamlIdpKey, SamlServiceProvider, SamlIdpRequestUse, SamlIdpPendingLogin],
   operations: [...idpKeyOperations, ...serviceProviderOperations],
 });
