@@ -55,6 +55,9 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
     // A SAML IdP's page posts the response to the ACS cross-site by design (SAML 2.0 Bindings 3.5); the
     // route's proof is the signed assertion answering a request this browser made (saml-acs-route.ts).
     if (path.startsWith('/sso/saml/') && path.endsWith('/acs')) return undefined;
+    // Likewise an SP's page posts its AuthnRequest to our IdP cross-site (Bindings 3.5); the request only
+    // starts a sign-in whose answer goes to an ACS registered for that SP (saml-idp/sso-route.ts).
+    if (path.startsWith('/saml/') && path.endsWith('/sso')) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;
     if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';

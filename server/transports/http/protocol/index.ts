@@ -16,6 +16,7 @@ import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
 import { registerScimRoutes } from './scim/index.ts';
 import { registerOrgSsoRoutes } from './org-sso/index.ts';
+import { registerSamlIdpRoutes } from './saml-idp/index.ts';
 
 const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -42,6 +43,7 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     await registerAuthorizeRoutes(scope, deps);
     await registerSocialRoutes(scope, deps);
     await registerOrgSsoRoutes(scope, deps);
+    await registerSamlIdpRoutes(scope, deps);
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
