@@ -5,9 +5,10 @@
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Modal, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { clientKeys, createClient, type IssuedClientSecret } from './api.ts';
 import { ClientFormFields, clientFields, emptyClientForm, type ClientFormValues } from './client-form-fields.tsx';
@@ -67,14 +68,7 @@ export function CreateClientModal({ opened, onClose }: { opened: boolean; onClos
         <form onSubmit={form.handleSubmit((values) => create.mutate(values))} noValidate>
           <Stack>
             <ClientFormFields form={form} autoFocus />
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={close}>
-                {t('translation:common.cancel')}
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                {t('create.submit')}
-              </Button>
-            </Group>
+            <DialogButtons onCancel={close} submitLabel={t('create.submit')} submitting={create.isPending} />
           </Stack>
         </form>
       )}

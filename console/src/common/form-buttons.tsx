@@ -28,3 +28,18 @@ export function FormButtons({ dirty, saving, saveLabel, onReset, resetLabel }: {
     </Group>
   );
 }
+
+/** The end of a dialog's form: cancel (closes the dialog) and the submit button, busy while it runs. */
+export function DialogButtons({ onCancel, submitLabel, submitting }: { onCancel: () => void; submitLabel: string; submitting: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-end" mt="sm">
+      <Button variant="default" onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+      <Button type="submit" loading={submitting}>
+        {submitLabel}
+      </Button>
+    </Group>
+  );
+}

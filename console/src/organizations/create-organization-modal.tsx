@@ -5,9 +5,10 @@
  */
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { SwitchField } from '../common/switch-field.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { createOrganization, organizationKeys } from './api.ts';
@@ -86,14 +87,7 @@ export function CreateOrganizationModal({ opened, onClose }: { opened: boolean; 
             }}
           />
           <SwitchField control={form.control} name="enabled" label={t('fields.enabled')} description={t('fields.enabledHint')} />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('translation:common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {t('create.submit')}
-            </Button>
-          </Group>
+          <DialogButtons onCancel={onClose} submitLabel={t('create.submit')} submitting={create.isPending} />
         </Stack>
       </form>
     </Modal>

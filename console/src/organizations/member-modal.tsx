@@ -5,11 +5,12 @@
  */
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Alert, Button, Group, Modal, Select, Stack, TagsInput } from '@mantine/core';
+import { Alert, Modal, Select, Stack, TagsInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from '../api/queries.ts';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { userLabel } from '../common/format.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { addOrgMember, organizationKeys, type OrgMember } from './api.ts';
@@ -107,14 +108,7 @@ export function MemberModal({ opened, orgId, member, onClose }: { opened: boolea
           <Alert variant="light" color="blue" icon={<IconShieldCheck size={18} />}>
             {t('members.orgAdminHint')}
           </Alert>
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('translation:common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {member ? t('members.save') : t('members.add')}
-            </Button>
-          </Group>
+          <DialogButtons onCancel={onClose} submitLabel={member ? t('members.save') : t('members.add')} submitting={save.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -5,8 +5,9 @@
  */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { addTrustedIssuer, issuerKeys, updateTrustedIssuer, type TrustedIssuer } from './api.ts';
 
@@ -115,14 +116,7 @@ export function IssuerFormModal({ opened, clientId, editing, onClose }: {
           />
           <TextInput label={t('fields.spiffeHint')} description={t('fields.spiffeHintHint')} placeholder="spiffe://example.org" error={errors.spiffeHint?.message} {...form.register('spiffeHint', { validate: within(2048) })} />
           <Switch label={t('fields.active')} {...form.register('active')} />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('translation:common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {editing ? t('save') : t('add')}
-            </Button>
-          </Group>
+          <DialogButtons onCancel={onClose} submitLabel={editing ? t('save') : t('add')} submitting={save.isPending} />
         </Stack>
       </form>
     </Modal>

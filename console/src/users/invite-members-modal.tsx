@@ -3,10 +3,11 @@
  * The server skips addresses that already have an account and says how many it invited.
  */
 import { Controller, useForm } from 'react-hook-form';
-import { Button, Group, Modal, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { inviteMembers } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 
 interface InviteForm {
@@ -72,14 +73,7 @@ export function InviteMembersModal({ opened, onClose }: { opened: boolean; onClo
             type="url"
             {...form.register('redirectUri')}
           />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={invite.isPending}>
-              {t('users.invite.submit')}
-            </Button>
-          </Group>
+          <DialogButtons onCancel={onClose} submitLabel={t('users.invite.submit')} submitting={invite.isPending} />
         </Stack>
       </form>
     </Modal>

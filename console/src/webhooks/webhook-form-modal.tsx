@@ -4,8 +4,9 @@
  */
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DialogButtons } from '../common/form-buttons.tsx';
 import { SwitchField } from '../common/switch-field.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { WEBHOOK_EVENTS, addWebhook, updateWebhook, webhookKeys, type Webhook } from './api.ts';
@@ -80,14 +81,7 @@ export function WebhookFormModal({ opened, editing, onClose }: { opened: boolean
           />
           <SwitchField control={form.control} name="enabled" label={t('fields.enabled')} description={t('fields.enabledHint')} />
           <HeaderRows form={form} />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('translation:common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {editing ? t('save') : t('add')}
-            </Button>
-          </Group>
+          <DialogButtons onCancel={onClose} submitLabel={editing ? t('save') : t('add')} submitting={save.isPending} />
         </Stack>
       </form>
     </Modal>
