@@ -117,7 +117,9 @@ export function samlifySp(setup: SpSetup, idpMetadataXml: string) {
     assertionConsumerService: [{ Binding: samlify.Constants.namespace.binding.post, Location: setup.acsUrl }],
     wantAssertionsSigned: true,
     wantMessageSigned: true,
-    ...(setup.signing ? { authnRequestsSigned: true, privateKey: setup.signing.privateKeyPem, signingCert: setup.signing.certificatePem, requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' } : {}),
+    ...(setup.signing ? { authnRequestsSigned: true, privateKey: setup.signing.privateKeyPem, signingCert: setup.signing.certificatePem, requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+      // The enveloped signature of a posted request goes after its Issuer (Core 3.2.1 schema order).
+      signatureConfig: { prefix: 'ds', location: { reference: "/*[local-name(.)='AuthnRequest']/*[local-name(.)='Issuer']", action: 'after' } } } : {}),
   });
   const idp = samlify.IdentityProvider({ metadata: idpMetadataXml });
   return { sp, idp };

@@ -8,7 +8,11 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, sign } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { orgCallersOnServer } from '../support/org-callers.ts';
 import { makeCertificate } from '../support/saml-idp.ts';
 import { CANONICAL, browserSession, idpMetadata, metadataCertificates, nodeSamlSp, samlifySp, signUp, visit, type SpSetup } from './idp-browser.ts';
@@ -51,6 +55,13 @@ describe('SAML IdP sign-in', () => {
       acs_endpoints: [{ url: 'https://wiki.example.com/saml/acs' }, { url: 'https://wiki.example.com/saml/acs2' }],
       attribute_mapping: [{ field: 'email', attribute: 'mail' }, { field: 'given_name', attribute: 'givenName' }, { field: 'org_roles', attribute: 'roles' }],
     });
+    await over('rest', 'create_saml_service_provider', {
+      org_id: orgId, name: 'Signing', entity_id: 'https://signing.example.com/metadata', acs_endpoints: [{ url: 'https://signing.example.com/acs' }],
+      certificate: SP_SIGNING.certificatePem, name_id_format: 'persistent',
+    });
+    await over('rest', 'create_saml_service_provider', {
+      org_id: orgId, name: 'Off', entity_id: 'https://off.example.com/metadata', acs_endpoints: [{ url: 'https://off.example.com/acs' }], active: false,
+    });
     wiki = { org: ORG, entityId: 'https://wiki.example.com/metadata', acsUrl: 'https://wiki.example.com/saml/acs', idpCertificates: metadataCertificates(await idpMetadata(server(), ORG)) };
   });
 
@@ -82,5 +93,164 @@ describe('SAML IdP sign-in', () => {
     assert.equal(profile.givenName, 'Ada');
     assert.equal(profile.roles, 'editor');
     assert.match(String(profile.sessionIndex), /^_[0-9a-f]{40}$/);
+  });
+
+  const signing = (): SpSetup => ({ org: ORG, entityId: 'https://signing.example.com/metadata', acsUrl: 'https://signing.example.com/acs', idpCertificates: wiki.idpCertificates, signing: SP_SIGNING });
+
+  test('samlify, SP-initiated by HTTP-Redirect: the signed response and assertion are accepted', async () => {
+    const { sp, idp } = samlifySp(wiki, await idpMetadata(server(), ORG));
+    const { context, id } = sp.createLoginRequest(idp, 'redirect') as { context: string; id: string };
+    const answer = await visit(server(), context, { cookie: member.cookie });
+    assert.equal(answer.status, 200, answer.body);
+    const { extract }: { extract: any } = await sp.parseLoginResponse(idp, 'post', { body: { SAMLResponse: answer.fields.SAMLResponse } } as any);
+    assert.equal(extract.nameID, member.email);
+    assert.equal(extract.response.inResponseTo, id);
+    assert.equal(extract.audience, wiki.entityId);
+    assert.equal(extract.attributes.mail, member.email);
+  });
+
+  test('an SP registered with a certificate: signed HTTP-POST (samlify) and signed HTTP-Redirect (node-saml) requests pass, unsigned and wrongly signed ones do not', async () => {
+    const setup = signing();
+    // samlify signs only for an IdP whose metadata says WantAuthnRequestsSigned="true"; ours says false, as
+    // the requirement is per SP (a registered certificate), so this SP's copy of the metadata says true.
+    const wanting = (await idpMetadata(server(), ORG)).replace('WantAuthnRequestsSigned="false"', 'WantAuthnRequestsSigned="true"');
+    const { sp, idp } = samlifySp(setup, wanting);
+    const posted = sp.createLoginRequest(idp, 'post') as { context: string; relayState: string; id: string };
+    const answer = await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: posted.context, RelayState: 'post-relay' } });
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(answer.action, setup.acsUrl);
+    assert.equal(answer.fields.RelayState, 'post-relay');
+    const { extract }: { extract: any } = await sp.parseLoginResponse(idp, 'post', { body: { SAMLResponse: answer.fields.SAMLResponse } } as any);
+    assert.equal(extract.response.inResponseTo, posted.id);
+    assert.match(extract.nameID, /^[0-9a-f]{64}$/, 'persistent: an opaque pairwise identifier');
+    assert.notEqual(extract.nameID, member.userId);
+
+    // The posted request changed after signing, or posted unsigned, is refused.
+    const again = sp.createLoginRequest(idp, 'post') as { context: string };
+    const changed = Buffer.from(again.context, 'base64').toString('utf8').replace(' Version="2.0"', ' Version="2.0" ForceAuthn="false"');
+    assert.notEqual(changed, Buffer.from(again.context, 'base64').toString('utf8'));
+    assert.equal((await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: Buffer.from(changed).toString('base64') } })).status, 400, 'changed after signing');
+    const unsignedPost = Buffer.from(authnRequestXml({ issuer: setup.entityId })).toString('base64');
+    assert.equal((await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: unsignedPost } })).status, 400, 'posted unsigned');
+
+    const nodeSaml = nodeSamlSp(setup);
+    const url = await nodeSaml.getAuthorizeUrlAsync('', undefined, {});
+    assert.match(url, /Signature=/);
+    const viaRedirect = await visit(server(), url, { cookie: member.cookie });
+    assert.equal(viaRedirect.status, 200, viaRedirect.body);
+    const { profile } = await nodeSaml.validatePostResponseAsync({ SAMLResponse: viaRedirect.fields.SAMLResponse! });
+    assert.equal(profile!.nameID, extract.nameID, 'the same persistent NameID each time');
+
+    const unsigned = await visit(server(), redirectRequest(authnRequestXml({ issuer: setup.entityId })), { cookie: member.cookie });
+    assert.equal(unsigned.status, 400, 'unsigned when the SP must sign');
+    assert.equal(unsigned.fields.SAMLResponse, undefined);
+    // Signed by a key that is not the registered one.
+    const stranger = makeCertificate({ cn: 'stranger' });
+    const forged = new URL(redirectRequest(authnRequestXml({ issuer: setup.entityId })));
+    const sigAlg = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    const signedPart = `SAMLRequest=${encodeURIComponent(forged.searchParams.get('SAMLRequest')!)}&SigAlg=${encodeURIComponent(sigAlg)}`;
+    const signature = sign('sha256', Buffer.from(signedPart), stranger.privateKeyPem).toString('base64');
+    const forgedUrl = `${SSO}?${signedPart}&Signature=${encodeURIComponent(signature)}`;
+    assert.equal((await visit(server(), forgedUrl, { cookie: member.cookie })).status, 400, 'signed by another key');
+    // The same request signed properly passes: the forgery failed on the key alone.
+    const good = sign('sha256', Buffer.from(signedPart), SP_SIGNING.privateKeyPem).toString('base64');
+    assert.equal((await visit(server(), `${SSO}?${signedPart}&Signature=${encodeURIComponent(good)}`, { cookie: member.cookie })).status, 200);
+    // SHA-1 refused even by the right key.
+    const sha1Alg = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+    const sha1Part = `SAMLRequest=${encodeURIComponent(new URL(redirectRequest(authnRequestXml({ issuer: setup.entityId }))).searchParams.get('SAMLRequest')!)}&SigAlg=${encodeURIComponent(sha1Alg)}`;
+    const sha1 = sign('sha1', Buffer.from(sha1Part), SP_SIGNING.privateKeyPem).toString('base64');
+    assert.equal((await visit(server(), `${SSO}?${sha1Part}&Signature=${encodeURIComponent(sha1)}`, { cookie: member.cookie })).status, 400, 'SHA-1');
+  });
+
+  test('IdP-initiated (sp=<entity id>): both libraries accept the unsolicited response; an unknown or inactive SP is refused', async () => {
+    const answer = await visit(server(), `${SSO}?sp=${encodeURIComponent(wiki.entityId)}&RelayState=deep-link`, { cookie: member.cookie });
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(answer.action, wiki.acsUrl);
+    assert.equal(answer.fields.RelayState, 'deep-link');
+    const { profile } = await nodeSamlSp(wiki, { inResponseTo: false }).validatePostResponseAsync({ SAMLResponse: answer.fields.SAMLResponse! });
+    assert.equal(profile!.nameID, member.email);
+    assert.equal(profile!.inResponseTo, undefined);
+    const { sp, idp } = samlifySp(wiki, await idpMetadata(server(), ORG));
+    const { extract }: { extract: any } = await sp.parseLoginResponse(idp, 'post', { body: { SAMLResponse: answer.fields.SAMLResponse } } as any);
+    assert.equal(extract.nameID, member.email);
+    assert.equal((await visit(server(), `${SSO}?sp=${encodeURIComponent('https://nobody.example.com')}`, { cookie: member.cookie })).status, 404);
+    assert.equal((await visit(server(), `${SSO}?sp=${encodeURIComponent('https://off.example.com/metadata')}`, { cookie: member.cookie })).status, 404);
+  });
+
+  test('xmlsec1 verifies both signatures (response and assertion) with the certificate from the metadata', async () => {
+    const answer = await visit(server(), `${SSO}?sp=${encodeURIComponent(wiki.entityId)}`, { cookie: member.cookie });
+    const dir = mkdtempSync(join(tmpdir(), 'saml-idp-xmlsec-'));
+    const xmlPath = join(dir, 'response.xml');
+    const certPath = join(dir, 'idp.pem');
+    const xml = Buffer.from(answer.fields.SAMLResponse!, 'base64').toString('utf8');
+    writeFileSync(xmlPath, xml);
+    writeFileSync(certPath, `-----BEGIN CERTIFICATE-----\n${wiki.idpCertificates[0]!.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+    const verify = (xpath: string, file = xmlPath) => execFileSync('xmlsec1', [
+      '--verify', '--pubkey-cert-pem', certPath,
+      '--id-attr:ID', 'urn:oasis:names:tc:SAML:2.0:protocol:Response',
+      '--id-attr:ID', 'urn:oasis:names:tc:SAML:2.0:assertion:Assertion',
+      '--node-xpath', xpath, file,
+    ], { stdio: 'pipe' }).toString();
+    verify("/*[local-name()='Response']/*[local-name()='Signature']");
+    verify("//*[local-name()='Assertion']/*[local-name()='Signature']");
+    // A changed NameID breaks both: the check is real.
+    const tampered = join(dir, 'tampered.xml');
+    writeFileSync(tampered, xml.replace(member.email, 'mallory@example.com'));
+    assert.throws(() => verify("//*[local-name()='Assertion']/*[local-name()='Signature']", tampered));
+    assert.throws(() => verify("/*[local-name()='Response']/*[local-name()='Signature']", tampered));
+  });
+
+  test('without a session the browser goes to the login UI and resumes the same request once', async () => {
+    const sp = nodeSamlSp(wiki);
+    const url = await sp.getAuthorizeUrlAsync('relay-resume', undefined, {});
+    const first = await visit(server(), url);
+    assert.equal(first.status, 302);
+    const login = new URL(first.location!);
+    assert.equal(`${login.origin}${login.pathname}`, `${CANONICAL}/app`);
+    const resume = login.searchParams.get('redirect_uri')!;
+    assert.match(resume, new RegExp(`^${SSO}\\?resume=[A-Za-z0-9_-]+$`));
+    // The login UI page accepts this address as its redirect_uri (own origin).
+    assert.equal((await fetch(`${server().baseUrl}/app?redirect_uri=${encodeURIComponent(resume)}`)).status, 200);
+    const resumed = await visit(server(), resume, { cookie: member.cookie });
+    assert.equal(resumed.status, 200, resumed.body);
+    assert.equal(resumed.fields.RelayState, 'relay-resume');
+    const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: resumed.fields.SAMLResponse! });
+    assert.equal(profile!.nameID, member.email);
+    assert.equal((await visit(server(), resume, { cookie: member.cookie })).status, 400, 'a resume handle serves once');
+  });
+
+  test('refusals: malformed, DOCTYPE, replayed, unknown issuer, inactive SP, ACS not registered, stale, another destination, non-member', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['not base64', `${SSO}?SAMLRequest=%%%`, 400],
+      ['not deflated', `${SSO}?SAMLRequest=${encodeURIComponent(Buffer.from('<x/>').toString('base64'))}`, 400],
+      ['not XML', redirectRequest('this is not xml <'), 400],
+      ['not an AuthnRequest', redirectRequest('<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x" Version="2.0"/>'), 400],
+      ['DOCTYPE', redirectRequest(`<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>${authnRequestXml()}`), 400],
+      ['unknown issuer', redirectRequest(authnRequestXml({ issuer: 'https://evil.example.com' })), 400],
+      ['inactive SP', redirectRequest(authnRequestXml({ issuer: 'https://off.example.com/metadata' })), 400],
+      ['ACS not registered', redirectRequest(authnRequestXml({ acs: 'https://evil.example.com/acs' })), 400],
+      ['stale', redirectRequest(authnRequestXml({ issueInstant: new Date(Date.now() - 10 * 60_000) })), 400],
+      ['future', redirectRequest(authnRequestXml({ issueInstant: new Date(Date.now() + 10 * 60_000) })), 400],
+      ['another IdP as destination', redirectRequest(authnRequestXml({ destination: `${CANONICAL}/saml/other-org/sso` })), 400],
+      ['no request at all', SSO, 400],
+    ];
+    for (const [name, url, status] of cases) {
+      const answer = await visit(server(), url, { cookie: member.cookie });
+      assert.equal(answer.status, status, name);
+      assert.equal(answer.fields.SAMLResponse, undefined, name);
+      assert.doesNotMatch(answer.body, /evil|passwd/, `${name}: nothing echoed`);
+    }
+    const registeredSecond = await visit(server(), redirectRequest(authnRequestXml({ acs: 'https://wiki.example.com/saml/acs2' })), { cookie: member.cookie });
+    assert.equal(registeredSecond.action, 'https://wiki.example.com/saml/acs2', 'a registered non-default ACS is used');
+
+    const replayed = redirectRequest(authnRequestXml());
+    assert.equal((await visit(server(), replayed, { cookie: member.cookie })).status, 200);
+    assert.equal((await visit(server(), replayed, { cookie: member.cookie })).status, 400, 'the same request ID is answered once');
+
+    const nonMember = await visit(server(), redirectRequest(authnRequestXml()), { cookie: outsider.cookie });
+    assert.equal(nonMember.status, 403);
+    assert.match(nonMember.body, /Only members of Idp Corp/);
+    assert.equal(nonMember.fields.SAMLResponse, undefined);
+    assert.equal((await visit(server(), `${CANONICAL}/saml/no-such-org/sso?sp=x`, { cookie: member.cookie })).status, 404);
   });
 });
