@@ -29,6 +29,13 @@ export const SEPARATE_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   // Organization SAML sign-in: the SP's response validator (xml-crypto, xmldom, xml2js), loaded by the first
   // SAML response; its XML helpers come from the same evaluation.
   '@node-saml/node-saml': ['lib/xml.js'],
+  // The SAML identity provider (modules/saml-idp): the XML parser of AuthnRequests and metadata, the
+  // signer of responses, and the certificate maker of its keys (with the Reflect polyfill it needs), each
+  // loaded by the first use that needs it.
+  '@xmldom/xmldom': [],
+  'xml-crypto': [],
+  '@peculiar/x509': [],
+  'reflect-metadata': [],
 };
 
 const LOADER = join(import.meta.dirname, 'driver-loader.ts');
