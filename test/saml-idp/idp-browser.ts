@@ -93,7 +93,7 @@ export interface SpSetup {
 }
 
 /** @node-saml/node-saml as the SP: wants both the response and the assertion signed, checks InResponseTo. */
-export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean } = {}): SAML {
+export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean; forceAuthn?: boolean; passive?: boolean } = {}): SAML {
   return new SAML({
     entryPoint: `${CANONICAL}/saml/${setup.org}/sso`,
     issuer: setup.entityId,
@@ -106,6 +106,8 @@ export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean } =
     validateInResponseTo: options.inResponseTo === false ? ValidateInResponseTo.never : ValidateInResponseTo.always,
     identifierFormat: null,
     disableRequestedAuthnContext: true,
+    forceAuthn: options.forceAuthn === true,
+    passive: options.passive === true,
     ...(setup.signing ? { privateKey: setup.signing.privateKeyPem, signatureAlgorithm: 'sha256' as const } : {}),
   });
 }

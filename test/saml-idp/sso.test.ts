@@ -7,7 +7,7 @@
  */
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { randomBytes, sign } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -252,5 +252,46 @@ describe('SAML IdP sign-in', () => {
     assert.match(nonMember.body, /Only members of Idp Corp/);
     assert.equal(nonMember.fields.SAMLResponse, undefined);
     assert.equal((await visit(server(), `${CANONICAL}/saml/no-such-org/sso?sp=x`, { cookie: member.cookie })).status, 404);
+  });
+
+  test('ForceAuthn: a sign-in older than the request goes through the login UI again (session cookies cleared) until a fresh one', async () => {
+    const sp = nodeSamlSp(wiki, { forceAuthn: true });
+    const url = await sp.getAuthorizeUrlAsync('', undefined, {});
+    assert.match(inflateRawSync(Buffer.from(new URL(url).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8'), /ForceAuthn="true"/);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the member's sign-in is now strictly older
+    const res = await fetch(url.replace(CANONICAL, server().baseUrl), { headers: { cookie: member.cookie }, redirect: 'manual' });
+    assert.equal(res.status, 302);
+    assert.match(res.headers.get('location')!, /\/app\?redirect_uri=/);
+    assert.ok(res.headers.getSetCookie().some((cookie) => /^cookie_session=;/.test(cookie) || /^cookie_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(cookie)), 'the session cookie is cleared');
+    const resume = new URL(res.headers.get('location')!).searchParams.get('redirect_uri')!;
+    const stale = await visit(server(), resume, { cookie: member.cookie });
+    assert.equal(stale.status, 302, 'the old sign-in does not satisfy ForceAuthn');
+    const again = new URL(stale.location!).searchParams.get('redirect_uri')!;
+    const freshCookie = await browserSession(server(), member.email);
+    const answer = await visit(server(), again, { cookie: freshCookie });
+    assert.equal(answer.status, 200, answer.body);
+    const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: answer.fields.SAMLResponse! });
+    assert.equal(profile!.nameID, member.email);
+  });
+
+  test('IsPassive: without a session the SP hears NoPassive (signed), with one it gets the assertion', async () => {
+    const sp = nodeSamlSp(wiki, { passive: true });
+    const anonymous = await visit(server(), await sp.getAuthorizeUrlAsync('passive', undefined, {}));
+    assert.equal(anonymous.status, 200, anonymous.body);
+    assert.equal(anonymous.action, wiki.acsUrl);
+    assert.equal(anonymous.fields.RelayState, 'passive');
+    assert.match(Buffer.from(anonymous.fields.SAMLResponse!, 'base64').toString('utf8'), /status:NoPassive/);
+    const noPassive = await sp.validatePostResponseAsync({ SAMLResponse: anonymous.fields.SAMLResponse! });
+    assert.equal(noPassive.profile, null, 'node-saml reads a signed NoPassive');
+    const signedIn = await visit(server(), await sp.getAuthorizeUrlAsync('', undefined, {}), { cookie: member.cookie });
+    const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: signedIn.fields.SAMLResponse! });
+    assert.equal(profile!.nameID, member.email);
+  });
+
+  test('a DEFLATE bomb is refused within its bound', async () => {
+    const bomb = deflateRawSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
+    assert.ok(bomb.length < 16 * 1024);
+    const answer = await visit(server(), `${SSO}?SAMLRequest=${encodeURIComponent(bomb.toString('base64'))}`, { cookie: member.cookie });
+    assert.equal(answer.status, 400);
   });
 });

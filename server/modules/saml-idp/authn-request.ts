@@ -14,6 +14,8 @@
  * - the ACS: AssertionConsumerServiceURL equal to a registered one, or AssertionConsumerServiceIndex naming
  *   one, else the default; ProtocolBinding, when given, HTTP-POST (the only binding answered).
  *
+ * ForceAuthn and IsPassive (Core 3.4.1) are read for the endpoint: a fresh sign-in, or no interaction.
+ *
  * Errors are SamlRequestError, whose message names the rule broken and nothing of the XML.
  */
 import { createPublicKey, verify } from 'node:crypto';
@@ -53,6 +55,8 @@ export interface ValidatedRequest {
   serviceProvider: SamlServiceProviderRow;
   acsUrl: string;
   issueInstant: Date;
+  forceAuthn: boolean;
+  isPassive: boolean;
 }
 
 export interface RequestExpectations {
@@ -184,5 +188,13 @@ export async function validateAuthnRequest(received: ReceivedRequest, expected: 
     if (received.binding === 'redirect') verifyRedirectSignature(received.rawQuery, sp.certificatePem);
     else await verifyPostSignature(xml, root, requestId, sp.certificatePem);
   }
-  return { requestId, serviceProvider: sp, acsUrl: chosenAcs(root, sp), issueInstant: new Date(issueInstant) };
+  return {
+    requestId,
+    serviceProvider: sp,
+    acsUrl: chosenAcs(root, sp),
+    issueInstant: new Date(issueInstant),
+    // xs:boolean (XML Schema 3.2.2): "true" or "1".
+    forceAuthn: ['true', '1'].includes(root.getAttribute('ForceAuthn') ?? ''),
+    isPassive: ['true', '1'].includes(root.getAttribute('IsPassive') ?? ''),
+  };
 }

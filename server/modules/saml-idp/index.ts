@@ -20,7 +20,7 @@ export { MAX_SAML_REQUEST_CHARS, SamlRequestError, validateAuthnRequest, type Re
 export { recordRequestUse } from './request-replay.ts';
 export { openPendingLogin, takePendingLogin } from './pending-logins.ts';
 export { assertionSubject, SubjectUnavailableError } from './assertion-subject.ts';
-export { signedResponseXml } from './signed-response.ts';
+export { signedNoPassiveResponseXml, signedResponseXml } from './signed-response.ts';
 
 export const samlIdpModule = defineModule({
   name: 'saml-idp',

@@ -16,6 +16,7 @@ export interface NewPendingLogin {
   requestId: string | null;
   acsUrl: string;
   relayState: string | null;
+  authAfter: Date | null;
 }
 
 /** Answers the handle for the resume address. */

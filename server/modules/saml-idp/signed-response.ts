@@ -86,6 +86,23 @@ function signElement(SignedXml: SignedXmlClass, xml: string, localName: 'Asserti
   return signer.getSignedXml();
 }
 
+/**
+ * Core 3.2.2.2: the answer to an IsPassive request the IdP cannot satisfy without asking the user:
+ * Responder with NoPassive, no assertion, signed like every response.
+ */
+export async function signedNoPassiveResponseXml(input: Pick<ResponseInput, 'idpEntityId' | 'acsUrl' | 'inResponseTo' | 'now' | 'signingKey'>): Promise<string> {
+  const { SignedXml } = await import('xml-crypto');
+  const responseId = newId();
+  const inResponseTo = input.inResponseTo ? ` InResponseTo="${escapeXml(input.inResponseTo)}"` : '';
+  const xml = [
+    `<samlp:Response xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${responseId}" Version="2.0" IssueInstant="${input.now.toISOString()}" Destination="${escapeXml(input.acsUrl)}"${inResponseTo}>`,
+    `<saml:Issuer>${escapeXml(input.idpEntityId)}</saml:Issuer>`,
+    '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:NoPassive"/></samlp:StatusCode></samlp:Status>',
+    '</samlp:Response>',
+  ].join('');
+  return signElement(SignedXml, xml, 'Response', responseId, input.signingKey);
+}
+
 /** The signed Response, as XML text. */
 export async function signedResponseXml(input: ResponseInput): Promise<string> {
   const { SignedXml } = await import('xml-crypto');

@@ -19,7 +19,8 @@ export const SamlIdpRequestUse = defineEntity({
  * A validated sign-in request waiting for the browser to sign in (the login UI, then back to
  * /saml/<organization>/sso?resume=<handle>): named by the digest of the handle, ten minutes, used once.
  * It holds what the response needs: the service provider, the request's ID (absent for IdP-initiated),
- * the chosen ACS and the RelayState to send back.
+ * the chosen ACS and the RelayState to send back, and for ForceAuthn the moment the sign-in must not
+ * predate (Core 3.4.1: the IdP must authenticate the presenter again).
  */
 export const SamlIdpPendingLogin = defineEntity({
   name: 'SamlIdpPendingLogin',
@@ -31,6 +32,7 @@ export const SamlIdpPendingLogin = defineEntity({
     requestId: p.string().length(256).nullable(),
     acsUrl: p.string().length(2048),
     relayState: p.text().nullable(),
+    authAfter: p.datetime().nullable(),
     expiresAt: p.datetime().index(),
     createdAt: p.datetime(),
   },

@@ -9,7 +9,9 @@
  * - GET with resume=<handle>: back from the login UI (pending-logins.ts).
  *
  * Then: a browser without a live session goes through the login UI and comes back to resume (as /authorize
- * does: oauth/resume-url.ts); a signed-in user who is not a member of the organization is refused (the SPs
+ * does: oauth/resume-url.ts); so does one whose sign-in predates a ForceAuthn request (its session cookies
+ * cleared, so the login UI asks again, Core 3.4.1); an IsPassive request that would need the login UI is
+ * answered NoPassive instead (Core 3.2.2.2); a signed-in user who is not a member of the organization is refused (the SPs
  * are the organization's); a member gets an auto-posting form (no inline script but one with a nonce, as
  * the form_post response mode) carrying the signed Response to the ACS. Refusals are fixed pages that echo
  * nothing of the request; the log names the rule only.
@@ -20,14 +22,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
 import { sha256Hex } from '../../../../kernel/crypto.ts';
+import { clearedSessionCookies } from '../../../../kernel/cookies.ts';
 import { findOrganization, OrgMember, type OrganizationRow } from '../../../../modules/organizations/index.ts';
 import { authTimeOf } from '../../../../modules/sessions/index.ts';
 import { issuerOf } from '../../../../modules/tokens/index.ts';
 import {
   MAX_SAML_REQUEST_CHARS, SamlRequestError, SamlServiceProvider, SubjectUnavailableError, assertionSubject, currentKey, findActiveServiceProvider,
-  idpEntityId, idpSsoUrl, openPendingLogin, recordRequestUse, signedResponseXml, takePendingLogin, validateAuthnRequest, type SamlServiceProviderRow,
+  idpEntityId, idpSsoUrl, openPendingLogin, recordRequestUse, signedNoPassiveResponseXml, signedResponseXml, takePendingLogin, validateAuthnRequest,
+  type SamlServiceProviderRow,
 } from '../../../../modules/saml-idp/index.ts';
-import { buildHttpContext } from '../../request-context.ts';
+import { applyEffects, buildHttpContext } from '../../request-context.ts';
 import { browserSession } from '../authorize/browser-session.ts';
 import { noStoreRedirect } from '../authorize/authorization-answer.ts';
 import { sendFormPost } from '../authorize/response-pages.ts';
@@ -44,6 +48,9 @@ interface SignIn {
   requestId: string | null;
   acsUrl: string;
   relayState: string | null;
+  /** ForceAuthn: the sign-in must be at or after this moment. */
+  authAfter: Date | null;
+  isPassive: boolean;
 }
 
 const cannotSignIn = (reply: FastifyReply, paragraph: string, status = 400) => sendSocialPage(reply, status, 'This sign-in cannot be completed', [paragraph]);
@@ -70,7 +77,10 @@ async function readSignIn(deps: Deps, request: FastifyRequest, reply: FastifyRep
         { em, orgId: org.id, ssoUrl: idpSsoUrl(deps.config, org.name), now: deps.clock.now() },
       );
       if (!(await recordRequestUse(deps, org.id, validated.serviceProvider.id, validated.requestId, validated.issueInstant))) throw new SamlRequestError('AuthnRequest ID already used');
-      return { serviceProvider: validated.serviceProvider, requestId: validated.requestId, acsUrl: validated.acsUrl, relayState };
+      return {
+        serviceProvider: validated.serviceProvider, requestId: validated.requestId, acsUrl: validated.acsUrl, relayState,
+        authAfter: validated.forceAuthn ? deps.clock.now() : null, isPassive: validated.isPassive,
+      };
     } catch (err) {
       if (!(err instanceof SamlRequestError)) throw err;
       request.log.warn({ orgId: org.id, reason: err.message }, 'SAML IdP: AuthnRequest refused');
@@ -82,14 +92,14 @@ async function readSignIn(deps: Deps, request: FastifyRequest, reply: FastifyRep
     const pending = await takePendingLogin(deps, org.id, resume);
     const sp = pending ? await em.findOne(SamlServiceProvider, { id: pending.serviceProviderId, orgId: org.id, active: true }) : null;
     if (!pending || !sp) return cannotSignIn(reply, 'This sign-in is unknown, was already used or has expired. Start again from the application.');
-    return { serviceProvider: sp, requestId: pending.requestId ?? null, acsUrl: pending.acsUrl, relayState: pending.relayState ?? null };
+    return { serviceProvider: sp, requestId: pending.requestId ?? null, acsUrl: pending.acsUrl, relayState: pending.relayState ?? null, authAfter: pending.authAfter ?? null, isPassive: false };
   }
   const spEntityId = request.method === 'GET' ? text(query, 'sp') : undefined;
   if (spEntityId) {
     const sp = spEntityId.length <= 1024 ? await findActiveServiceProvider(em, org.id, spEntityId) : null;
     if (!sp) return cannotSignIn(reply, 'This organization has no such application.', 404);
     const acs = sp.acsEndpoints.find((endpoint) => endpoint.isDefault) ?? sp.acsEndpoints[0]!;
-    return { serviceProvider: sp, requestId: null, acsUrl: acs.url, relayState };
+    return { serviceProvider: sp, requestId: null, acsUrl: acs.url, relayState, authAfter: null, isPassive: false };
   }
   return cannotSignIn(reply, 'No sign-in request was given.');
 }
@@ -107,15 +117,29 @@ export function ssoRoute(deps: Deps) {
 
     const ctx = buildHttpContext(deps, request, 'rest');
     const found = await browserSession(ctx);
-    if (!found) {
+    // Compared in whole seconds: some databases keep datetimes without milliseconds.
+    const fresh = found !== undefined && (!signIn.authAfter || Math.floor(authTimeOf(found.session).getTime() / 1000) >= Math.floor(signIn.authAfter.getTime() / 1000));
+    if (!fresh) {
+      if (signIn.isPassive) {
+        const key = await currentKey(em, deps, org.id, org.name);
+        const xml = await signedNoPassiveResponseXml({
+          idpEntityId: idpEntityId(config, org.name), acsUrl: signIn.acsUrl, ...(signIn.requestId ? { inResponseTo: signIn.requestId } : {}), now: deps.clock.now(),
+          signingKey: { privateKeyPem: deps.sealer.open(key.privateKeySealed), certificatePem: key.certificatePem },
+        });
+        return sendFormPost(reply, signIn.acsUrl, { SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'), ...(signIn.relayState ? { RelayState: signIn.relayState } : {}) });
+      }
       if (!config.enableLoginPage) return cannotSignIn(reply, 'You are not signed in, and this server has no login page.', 401);
+      if (found) {
+        for (const cookie of clearedSessionCookies(config)) ctx.effects.setCookie(cookie);
+        applyEffects(reply, ctx.effects);
+      }
       const handle = await openPendingLogin(deps, {
-        orgId: org.id, serviceProviderId: signIn.serviceProvider.id, requestId: signIn.requestId, acsUrl: signIn.acsUrl, relayState: signIn.relayState,
+        orgId: org.id, serviceProviderId: signIn.serviceProvider.id, requestId: signIn.requestId, acsUrl: signIn.acsUrl, relayState: signIn.relayState, authAfter: signIn.authAfter,
       });
       const resume = `${idpSsoUrl(config, org.name)}?${new URLSearchParams({ resume: handle }).toString()}`;
       return noStoreRedirect(reply, `${issuerOf(config)}/app?redirect_uri=${encodeURIComponent(resume)}`);
     }
-    const { user, session } = found;
+    const { user, session } = found!;
     const membership = await em.findOne(OrgMember, { orgId: org.id, userId: user.id });
     if (!membership) {
       request.log.info({ orgId: org.id }, 'SAML IdP: signed-in user is not a member of the organization');
