@@ -103,6 +103,7 @@ describe('SAML service providers', () => {
       ['javascript ACS', { acs_endpoints: [{ url: 'javascript:alert(1)' }] }, /https/],
       ['credentials', { acs_endpoints: [{ url: 'https://u:p@sp.example.com/acs' }] }, /credentials/],
       ['no ACS', { acs_endpoints: [] }, /at least one|acs_endpoints/],
+      ['index twice', { acs_endpoints: [{ url: 'https://sp.example.com/1', index: 3 }, { url: 'https://sp.example.com/2', index: 3 }] }, /index once/],
       ['two defaults', { acs_endpoints: [{ url: 'https://sp.example.com/1', is_default: true }, { url: 'https://sp.example.com/2', is_default: true }] }, /one default/],
       ['redirect binding', { acs_endpoints: [{ url: 'https://sp.example.com/acs', binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect' }] }, /HTTP-POST/],
       ['entity id with space', { entity_id: 'has space' }, /entity_id/],
@@ -136,6 +137,13 @@ describe('SAML service providers', () => {
     }
     const list = await over('rest', 'saml_service_providers', { org_id: org.id });
     assert.equal(list.pagination.total, 0, 'import creates no record');
+    // The prefill feeds create as it is: the SP's own indexes are kept for AssertionConsumerServiceIndex.
+    const prefill = await over('rest', 'import_saml_sp_metadata', { org_id: org.id, metadata_xml: spMetadata('https://sp.example.com/metadata') });
+    const created = await over('grpc', 'create_saml_service_provider', {
+      org_id: org.id, name: 'Imported', entity_id: prefill.entity_id, certificate: prefill.certificate,
+      acs_endpoints: prefill.acs_endpoints.map((acs: any) => ({ url: acs.url, binding: acs.binding, is_default: acs.is_default, index: acs.index })),
+    });
+    assert.deepEqual(created.acs_endpoints, prefill.acs_endpoints);
   });
 
   test('import refuses DOCTYPE and entities (XXE, billion laughs), malformed XML, other documents and oversize input, and fetches nothing', async () => {

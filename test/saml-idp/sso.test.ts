@@ -28,8 +28,8 @@ function redirectRequest(xml: string, relayState?: string): string {
   return url.toString();
 }
 
-function authnRequestXml(options: { id?: string; issuer?: string; acs?: string; issueInstant?: Date; destination?: string } = {}): string {
-  const acs = options.acs ? ` AssertionConsumerServiceURL="${options.acs}"` : '';
+function authnRequestXml(options: { id?: string; issuer?: string; acs?: string; issueInstant?: Date; destination?: string; attributes?: string } = {}): string {
+  const acs = (options.acs ? ` AssertionConsumerServiceURL="${options.acs}"` : '') + (options.attributes ? ` ${options.attributes}` : '');
   return `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.id ?? `_${randomBytes(12).toString('hex')}`}" Version="2.0" IssueInstant="${(options.issueInstant ?? new Date()).toISOString()}" Destination="${options.destination ?? SSO}"${acs}><saml:Issuer>${options.issuer ?? 'https://wiki.example.com/metadata'}</saml:Issuer></samlp:AuthnRequest>`;
 }
 
@@ -242,6 +242,12 @@ describe('SAML IdP sign-in', () => {
     }
     const registeredSecond = await visit(server(), redirectRequest(authnRequestXml({ acs: 'https://wiki.example.com/saml/acs2' })), { cookie: member.cookie });
     assert.equal(registeredSecond.action, 'https://wiki.example.com/saml/acs2', 'a registered non-default ACS is used');
+    const byIndex = await visit(server(), redirectRequest(authnRequestXml({ attributes: 'AssertionConsumerServiceIndex="1"' })), { cookie: member.cookie });
+    assert.equal(byIndex.action, 'https://wiki.example.com/saml/acs2', 'AssertionConsumerServiceIndex names a registered ACS');
+    for (const [name, attributes] of [['unknown index', 'AssertionConsumerServiceIndex="7"'], ['artifact binding', 'ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact"'], ['version 1.1', 'Version="1.1"']]) {
+      const xml = authnRequestXml({ attributes }).replace(' Version="2.0"', name === 'version 1.1' ? '' : ' Version="2.0"');
+      assert.equal((await visit(server(), redirectRequest(xml), { cookie: member.cookie })).status, 400, name!);
+    }
 
     const replayed = redirectRequest(authnRequestXml());
     assert.equal((await visit(server(), replayed, { cookie: member.cookie })).status, 200);

@@ -80,7 +80,13 @@ export async function rotateKey(em: EntityManager, deps: KeyDeps, orgId: string,
   // An organization without a key yet simply gets its first one.
   const now = deps.clock.now();
   await em.nativeUpdate(SamlIdpKey, { signingOrgId: orgId }, { state: 'published', signingOrgId: null, demotedAt: now });
-  return insertCurrentKey(em, deps, orgId, orgName);
+  try {
+    return await insertCurrentKey(em, deps, orgId, orgName);
+  } catch (err) {
+    // Two rotations at once: the unique signing slot lets one through; the other changes nothing.
+    if (isUniqueViolation(err)) throw AppError.precondition('another rotation of this key happened at the same time: read the keys and try again');
+    throw err;
+  }
 }
 
 /** Part 3: only a published-not-signing key retires; the signing key is refused, a retired one too. */

@@ -29,6 +29,8 @@ export const SamlAcsEndpointInput = s.object('SamlAcsEndpointInput', {
   /** HTTP-POST, the binding of the Web Browser SSO profile's response (Profiles 4.1.2); the only one served. */
   binding: s.optional(s.string({ maxLength: 128 })),
   is_default: s.optional(s.boolean()),
+  /** The SP's own index (Metadata 2.2.3 IndexedEndpointType), named by AssertionConsumerServiceIndex; else its position. */
+  index: s.optional(s.int({ minimum: 0, maximum: 65_535 })),
 });
 
 export const SamlAttributeMappingSchema = s.object('SamlAttributeMapping', {

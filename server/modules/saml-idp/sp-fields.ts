@@ -38,13 +38,14 @@ export function checkedAcsUrl(value: string, allowHttp: boolean): string {
   return url.href;
 }
 
-export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string; is_default?: boolean }>, allowHttp: boolean): AcsEndpoint[] {
+export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string; is_default?: boolean; index?: number }>, allowHttp: boolean): AcsEndpoint[] {
   if (input.length === 0) throw AppError.invalid('acs_endpoints: give at least one');
-  const endpoints = input.map((entry, index) => {
+  const endpoints = input.map((entry, position) => {
     const binding = entry.binding?.trim() || HTTP_POST;
     if (binding !== HTTP_POST && binding !== 'HTTP-POST') throw AppError.invalid('acs_endpoints: only the HTTP-POST binding is served');
-    return { url: checkedAcsUrl(entry.url, allowHttp), binding: HTTP_POST, index, isDefault: entry.is_default === true };
+    return { url: checkedAcsUrl(entry.url, allowHttp), binding: HTTP_POST, index: entry.index ?? position, isDefault: entry.is_default === true };
   });
+  if (new Set(endpoints.map((acs) => acs.index)).size !== endpoints.length) throw AppError.invalid('acs_endpoints: each index once');
   if (endpoints.filter((acs) => acs.isDefault).length > 1) throw AppError.invalid('acs_endpoints: at most one default');
   if (!endpoints.some((acs) => acs.isDefault)) endpoints[0]!.isDefault = true;
   return endpoints;

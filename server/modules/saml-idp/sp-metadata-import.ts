@@ -38,6 +38,12 @@ function signingCertificate(descriptor: Element): string | undefined {
   return undefined;
 }
 
+/** Metadata 2.2.3: index is an xs:unsignedShort; a missing or unreadable one falls back to the position. */
+function indexOf(value: string | null, position: number): number {
+  const index = /^\d{1,5}$/.test(value ?? '') ? Number(value) : NaN;
+  return index <= 65_535 ? index : position;
+}
+
 export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpMetadataPrefill>> {
   let doc: Document;
   try {
@@ -53,7 +59,7 @@ export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpM
     .map((element, position) => ({
       url: element.getAttribute('Location')!,
       binding: HTTP_POST,
-      index: Number.parseInt(element.getAttribute('index') ?? '', 10) || position,
+      index: indexOf(element.getAttribute('index'), position),
       is_default: element.getAttribute('isDefault') === 'true',
     }));
   const certificate = signingCertificate(descriptor);
