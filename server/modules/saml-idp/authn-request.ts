@@ -72,7 +72,8 @@ function base64Bytes(value: string): Buffer {
   return Buffer.from(compact, 'base64');
 }
 
-function decode(received: ReceivedRequest): string {
+/** The message's XML: bounded, base64, and for HTTP-Redirect inflated within a bound (shared with logout-request.ts). */
+export function decode(received: ReceivedRequest): string {
   if (received.samlRequest.length > MAX_SAML_REQUEST_CHARS) throw new SamlRequestError('SAMLRequest too large');
   const bytes = base64Bytes(received.samlRequest);
   if (received.binding === 'post') return bytes.toString('utf8');
@@ -103,19 +104,21 @@ function decodedComponent(value: string): string {
   }
 }
 
-function verifyRedirectSignature(rawQuery: string, certificatePem: string): void {
+/** Bindings 3.4.4.1 (shared with logout-request.ts). */
+export function verifyRedirectSignature(rawQuery: string, certificatePem: string): void {
   const params = rawParameters(rawQuery);
+  if (!params.has('SAMLRequest')) throw new SamlRequestError('the signed query has no SAMLRequest');
   const sigAlg = params.get('SigAlg');
   const signature = params.get('Signature');
-  if (!sigAlg || !signature) throw new SamlRequestError('AuthnRequest is not signed, and this service provider must sign');
+  if (!sigAlg || !signature) throw new SamlRequestError('the request is not signed, and this service provider must sign');
   const algorithm = REDIRECT_ALGORITHMS[decodedComponent(sigAlg)];
-  if (!algorithm) throw new SamlRequestError('AuthnRequest signature algorithm is not accepted (SHA-256 or stronger)');
-  const signed = [`SAMLRequest=${params.get('SAMLRequest') ?? ''}`];
+  if (!algorithm) throw new SamlRequestError('the request signature algorithm is not accepted (SHA-256 or stronger)');
+  const signed = [`SAMLRequest=${params.get('SAMLRequest')}`];
   if (params.has('RelayState')) signed.push(`RelayState=${params.get('RelayState')}`);
   signed.push(`SigAlg=${sigAlg}`);
   const key = createPublicKey(certificatePem);
   const ok = verify(algorithm.hash, Buffer.from(signed.join('&'), 'utf8'), algorithm.ec ? { key, dsaEncoding: 'ieee-p1363' } : key, base64Bytes(decodedComponent(signature)));
-  if (!ok) throw new SamlRequestError('AuthnRequest signature does not verify with the registered certificate');
+  if (!ok) throw new SamlRequestError('the request signature does not verify with the registered certificate');
 }
 
 /** Core 5.4.2: an enveloped signature whose one reference is the request element itself, by its ID. */
@@ -156,32 +159,51 @@ function chosenAcs(root: Element, sp: SamlServiceProviderRow): string {
   return (sp.acsEndpoints.find((acs) => acs.isDefault) ?? sp.acsEndpoints[0]!).url;
 }
 
-export async function validateAuthnRequest(received: ReceivedRequest, expected: RequestExpectations): Promise<ValidatedRequest> {
-  const xml = decode(received);
-  let doc: Document;
+/** Core 1.3.3 IssueInstant: at most five minutes old, not in the future, two minutes of skew either way. */
+export function checkFreshness(root: Element, now: Date, what: string): Date {
+  const issueInstant = Date.parse(root.getAttribute('IssueInstant') ?? '');
+  if (Number.isNaN(issueInstant)) throw new SamlRequestError(`${what} has no IssueInstant`);
+  if (issueInstant > now.getTime() + CLOCK_SKEW_MS) throw new SamlRequestError(`${what} IssueInstant is in the future`);
+  if (issueInstant < now.getTime() - REQUEST_MAX_AGE_MS - CLOCK_SKEW_MS) throw new SamlRequestError(`${what} is too old`);
+  return new Date(issueInstant);
+}
+
+/** Version 2.0, an xs:ID that is unique in the message (no sibling copy for a signature to point at). */
+export function checkedRequestId(doc: Document, root: Element, what: string): string {
+  if (root.getAttribute('Version') !== '2.0') throw new SamlRequestError(`${what} Version is not 2.0`);
+  const requestId = root.getAttribute('ID') ?? '';
+  if (!requestId || requestId.length > MAX_ID || !/^[A-Za-z_][\w.-]*$/.test(requestId)) throw new SamlRequestError(`${what} has no usable ID`);
+  if (descendants(doc, '*', '*').filter((element) => element.getAttribute('ID') === requestId).length !== 1) throw new SamlRequestError(`${what} ID is not unique in the message`);
+  return requestId;
+}
+
+/** The one Issuer child (Core 3.2.1), at most 1024 characters. */
+export function issuerOf(root: Element, what: string): string {
+  const issuers = childElements(root, ASSERTION, 'Issuer');
+  const issuer = issuers.length === 1 ? issuers[0]!.textContent?.trim() : undefined;
+  if (!issuer || issuer.length > 1024) throw new SamlRequestError(`${what} has no Issuer`);
+  return issuer;
+}
+
+export async function parsedMessage(xml: string, what: string): Promise<Document> {
   try {
-    doc = await parseSafeXml(xml, MAX_XML_CHARS, 'AuthnRequest');
+    return await parseSafeXml(xml, MAX_XML_CHARS, what);
   } catch (err) {
     if (err instanceof UnsafeXmlError) throw new SamlRequestError(err.message);
     throw err;
   }
+}
+
+export async function validateAuthnRequest(received: ReceivedRequest, expected: RequestExpectations): Promise<ValidatedRequest> {
+  const xml = decode(received);
+  const doc = await parsedMessage(xml, 'AuthnRequest');
   const root = doc.documentElement;
   if (root.namespaceURI !== PROTOCOL || root.localName !== 'AuthnRequest') throw new SamlRequestError('not a samlp:AuthnRequest');
-  if (root.getAttribute('Version') !== '2.0') throw new SamlRequestError('AuthnRequest Version is not 2.0');
-  const requestId = root.getAttribute('ID') ?? '';
-  if (!requestId || requestId.length > MAX_ID || !/^[A-Za-z_][\w.-]*$/.test(requestId)) throw new SamlRequestError('AuthnRequest has no usable ID');
-  // One element per ID: a signature reference must not be able to point at a sibling copy (XML wrapping).
-  if (descendants(doc, '*', '*').filter((element) => element.getAttribute('ID') === requestId).length !== 1) throw new SamlRequestError('AuthnRequest ID is not unique in the message');
-  const issueInstant = Date.parse(root.getAttribute('IssueInstant') ?? '');
-  if (Number.isNaN(issueInstant)) throw new SamlRequestError('AuthnRequest has no IssueInstant');
-  const now = expected.now.getTime();
-  if (issueInstant > now + CLOCK_SKEW_MS) throw new SamlRequestError('AuthnRequest IssueInstant is in the future');
-  if (issueInstant < now - REQUEST_MAX_AGE_MS - CLOCK_SKEW_MS) throw new SamlRequestError('AuthnRequest is too old');
+  const requestId = checkedRequestId(doc, root, 'AuthnRequest');
+  const issueInstant = checkFreshness(root, expected.now, 'AuthnRequest');
   const destination = root.getAttribute('Destination');
   if (destination && destination !== expected.ssoUrl) throw new SamlRequestError('AuthnRequest Destination is not this IdP');
-  const issuers = childElements(root, ASSERTION, 'Issuer');
-  const issuer = issuers.length === 1 ? issuers[0]!.textContent?.trim() : undefined;
-  if (!issuer || issuer.length > 1024) throw new SamlRequestError('AuthnRequest has no Issuer');
+  const issuer = issuerOf(root, 'AuthnRequest');
   const sp = await findActiveServiceProvider(expected.em, expected.orgId, issuer);
   if (!sp) throw new SamlRequestError('AuthnRequest Issuer is not an active service provider of this organization');
   if (sp.certificatePem) {
@@ -192,7 +214,7 @@ export async function validateAuthnRequest(received: ReceivedRequest, expected: 
     requestId,
     serviceProvider: sp,
     acsUrl: chosenAcs(root, sp),
-    issueInstant: new Date(issueInstant),
+    issueInstant,
     // xs:boolean (XML Schema 3.2.2): "true" or "1".
     forceAuthn: ['true', '1'].includes(root.getAttribute('ForceAuthn') ?? ''),
     isPassive: ['true', '1'].includes(root.getAttribute('IsPassive') ?? ''),
