@@ -93,7 +93,7 @@ export interface SpSetup {
 }
 
 /** @node-saml/node-saml as the SP: wants both the response and the assertion signed, checks InResponseTo. */
-export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean; forceAuthn?: boolean; passive?: boolean } = {}): SAML {
+export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean; forceAuthn?: boolean; passive?: boolean; sloUrl?: string } = {}): SAML {
   return new SAML({
     entryPoint: `${CANONICAL}/saml/${setup.org}/sso`,
     issuer: setup.entityId,
@@ -107,6 +107,8 @@ export function nodeSamlSp(setup: SpSetup, options: { inResponseTo?: boolean; fo
     identifierFormat: null,
     disableRequestedAuthnContext: true,
     forceAuthn: options.forceAuthn === true,
+    logoutUrl: `${CANONICAL}/saml/${setup.org}/slo`,
+    ...(options.sloUrl ? { logoutCallbackUrl: options.sloUrl } : {}),
     passive: options.passive === true,
     ...(setup.signing ? { privateKey: setup.signing.privateKeyPem, signatureAlgorithm: 'sha256' as const } : {}),
   });

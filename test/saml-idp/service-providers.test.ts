@@ -23,6 +23,7 @@ function spMetadata(entityId: string, extra = ''): string {
     <md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>
 ${bare(CERT.certificatePem)}
     </ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
+    <md:SingleLogoutService Binding="${POST}" Location="https://sp.example.com/slo"/>
     <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
     <md:NameIDFormat>urn:oasis:names:tc:SAML:2.0:nameid-format:persistent</md:NameIDFormat>
     <md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact" Location="https://sp.example.com/artifact" index="0"/>
@@ -109,6 +110,7 @@ describe('SAML service providers', () => {
       ['entity id with space', { entity_id: 'has space' }, /entity_id/],
       ['unknown field', { attribute_mapping: [{ field: 'password_hash', attribute: 'x' }] }, /unknown field/],
       ['format', { name_id_format: 'transient' }, /name_id_format/],
+      ['http SLO', { slo_url: 'http://sp.example.com/slo' }, /slo_url: must be https/],
       ['expired certificate', { certificate: expired.certificatePem }, /expired/],
       ['weak certificate', { certificate: weak.certificatePem }, /2048/],
       ['garbage certificate', { certificate: 'not a certificate' }, /certificate/],
@@ -134,6 +136,7 @@ describe('SAML service providers', () => {
       assert.deepEqual(prefill.name_id_formats, ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent']);
       assert.equal(prefill.authn_requests_signed, true);
       assert.equal(prefill.want_assertions_signed, true);
+      assert.equal(prefill.slo_url, 'https://sp.example.com/slo');
     }
     const list = await over('rest', 'saml_service_providers', { org_id: org.id });
     assert.equal(list.pagination.total, 0, 'import creates no record');

@@ -8,7 +8,7 @@
  */
 import type { Config } from '../../config/flags.ts';
 import type { SamlIdpKeyRow } from './saml-idp.entities.ts';
-import { idpEntityId, idpSsoUrl } from './idp-urls.ts';
+import { idpEntityId, idpSloUrl, idpSsoUrl } from './idp-urls.ts';
 import { HTTP_POST, NAMEID_FORMATS } from './sp-fields.ts';
 import { escapeXml } from './xml-text.ts';
 
@@ -28,6 +28,7 @@ export function idpMetadataXml(config: Pick<Config, 'url'>, orgName: string, key
     `<md:EntityDescriptor xmlns:md="${METADATA}" xmlns:ds="${XMLDSIG}" entityID="${escapeXml(idpEntityId(config, orgName))}">`,
     `<md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="${PROTOCOL}">`,
     ...keys.map((key) => `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificateBody(key.certificatePem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`),
+    `<md:SingleLogoutService Binding="${HTTP_REDIRECT}" Location="${escapeXml(idpSloUrl(config, orgName))}"/>`,
     ...Object.values(NAMEID_FORMATS).map((format) => `<md:NameIDFormat>${format}</md:NameIDFormat>`),
     `<md:SingleSignOnService Binding="${HTTP_REDIRECT}" Location="${sso}"/>`,
     `<md:SingleSignOnService Binding="${HTTP_POST}" Location="${sso}"/>`,

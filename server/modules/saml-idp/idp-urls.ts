@@ -18,3 +18,8 @@ export function idpEntityId(config: Pick<Config, 'url'>, orgName: string): strin
 export function idpSsoUrl(config: Pick<Config, 'url'>, orgName: string): string {
   return `${base(config)}/saml/${encodeURIComponent(orgName)}/sso`;
 }
+
+/** SingleLogoutService for the HTTP-Redirect binding (Profiles 4.4, Bindings 3.4). */
+export function idpSloUrl(config: Pick<Config, 'url'>, orgName: string): string {
+  return `${base(config)}/saml/${encodeURIComponent(orgName)}/slo`;
+}

@@ -60,6 +60,8 @@ export const SamlServiceProvider = defineEntity({
     certificatePem: p.text().nullable(),
     attributeMapping: p.json<Record<string, string>>(),
     nameIdFormat: p.string().length(128),
+    /** SingleLogoutService (HTTP-POST) where the IdP answers the SP's signed LogoutRequests; null: no SLO. */
+    sloUrl: p.string().length(2048).nullable(),
     active: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

@@ -15,6 +15,7 @@ const id = s.string({ minLength: 1, maxLength: 64 });
 const name = s.string({ minLength: 1, maxLength: 255 });
 const entityId = s.string({ minLength: 1, maxLength: 1024, description: "the SP's entityID, the Issuer of its AuthnRequests and the Audience of our assertions" });
 const certificate = s.string({ minLength: 1, maxLength: 32_768, multiline: true, description: 'PEM (or bare base64) of the SP signing certificate: its AuthnRequests must then be signed' });
+const sloUrl = s.string({ minLength: 1, maxLength: 2048, description: 'the SP SingleLogoutService (HTTP-POST) for our LogoutResponse; SLO needs the SP certificate too' });
 const nameIdFormat = s.string({ minLength: 1, maxLength: 128, description: 'emailAddress (default), persistent or unspecified' });
 
 export const SamlAcsEndpointSchema = s.object('SamlAcsEndpoint', {
@@ -51,6 +52,7 @@ export const SamlServiceProviderSchema = s.object('SamlServiceProvider', {
   active: s.boolean(),
   created_at: s.int64(),
   updated_at: s.int64(),
+  slo_url: s.optional(s.string()),
 });
 
 export const CreateSamlServiceProviderRequest = s.object('CreateSamlServiceProviderRequest', {
@@ -62,6 +64,7 @@ export const CreateSamlServiceProviderRequest = s.object('CreateSamlServiceProvi
   attribute_mapping: s.optional(s.list(SamlAttributeMappingSchema, { maxItems: 20 })),
   name_id_format: s.optional(nameIdFormat),
   active: s.optional(s.boolean()),
+  slo_url: s.optional(sloUrl),
 });
 
 /** Omitted fields stay; a given list replaces the stored one; remove_certificate drops the certificate. */
@@ -76,6 +79,8 @@ export const UpdateSamlServiceProviderRequest = s.object('UpdateSamlServiceProvi
   active: s.optional(s.boolean()),
   remove_certificate: s.optional(s.boolean()),
   clear_attribute_mapping: s.optional(s.boolean()),
+  slo_url: s.optional(sloUrl),
+  remove_slo_url: s.optional(s.boolean()),
 });
 
 export const SamlServiceProviderRequest = s.object('SamlServiceProviderRequest', { id });
@@ -104,6 +109,7 @@ export const SamlSpMetadataPrefill = s.object('SamlSpMetadataPrefill', {
   name_id_formats: s.list(s.string()),
   authn_requests_signed: s.boolean(),
   want_assertions_signed: s.boolean(),
+  slo_url: s.optional(s.string()),
 });
 
 const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
@@ -121,5 +127,6 @@ export function toPublicServiceProvider(row: SamlServiceProviderRow): Static<typ
     active: row.active,
     created_at: seconds(row.createdAt),
     updated_at: seconds(row.updatedAt),
+    ...(row.sloUrl ? { slo_url: row.sloUrl } : {}),
   };
 }

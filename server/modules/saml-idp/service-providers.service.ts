@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../storage/errors.ts';
 import { SamlServiceProvider, type SamlServiceProviderRow } from './saml-idp.entities.ts';
 import type { CreateSamlServiceProviderRequest, UpdateSamlServiceProviderRequest } from './service-provider.schema.ts';
 import { checkedSpCertificate } from './sp-certificate.ts';
-import { checkedAcsEndpoints, checkedAttributeMapping, checkedEntityId, checkedName, checkedNameIdFormat } from './sp-fields.ts';
+import { checkedAcsEndpoints, checkedAcsUrl, checkedAttributeMapping, checkedEntityId, checkedName, checkedNameIdFormat } from './sp-fields.ts';
 
 const TAKEN = 'this organization already has a service provider with this entity_id';
 
@@ -42,6 +42,7 @@ export async function createServiceProvider(em: EntityManager, deps: SpDeps, inp
     certificatePem: input.certificate !== undefined ? checkedSpCertificate(input.certificate, now) : null,
     attributeMapping: checkedAttributeMapping(input.attribute_mapping ?? []),
     nameIdFormat: checkedNameIdFormat(input.name_id_format),
+    sloUrl: input.slo_url !== undefined ? checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url') : null,
   };
   await assertEntityIdFree(em, input.org_id, fields.entityId);
   const row = em.create(SamlServiceProvider, { id: randomUUID(), orgId: input.org_id, ...fields, active: input.active ?? true, createdAt: now, updatedAt: now });
@@ -70,6 +71,9 @@ export async function updateServiceProvider(em: EntityManager, deps: SpDeps, row
   if (input.clear_attribute_mapping) row.attributeMapping = {};
   if (input.name_id_format !== undefined) row.nameIdFormat = checkedNameIdFormat(input.name_id_format);
   if (input.active !== undefined) row.active = input.active;
+  if (input.slo_url !== undefined && input.remove_slo_url) throw AppError.invalid('give slo_url or remove_slo_url, not both');
+  if (input.slo_url !== undefined) row.sloUrl = checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url');
+  if (input.remove_slo_url) row.sloUrl = null;
   row.updatedAt = now;
   await flushUnique(em);
   return row;

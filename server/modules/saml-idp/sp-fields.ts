@@ -25,16 +25,16 @@ export function checkedEntityId(value: string): string {
   return trimmed;
 }
 
-export function checkedAcsUrl(value: string, allowHttp: boolean): string {
+export function checkedAcsUrl(value: string, allowHttp: boolean, field = 'acs_endpoints'): string {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw AppError.invalid('acs_endpoints: not a URL');
+    throw AppError.invalid(`${field}: not a URL`);
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw AppError.invalid('acs_endpoints: must be https');
-  if (url.username || url.password) throw AppError.invalid('acs_endpoints: must not hold credentials');
-  if (url.hash) throw AppError.invalid('acs_endpoints: must not have a fragment');
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw AppError.invalid(`${field}: must be https`);
+  if (url.username || url.password) throw AppError.invalid(`${field}: must not hold credentials`);
+  if (url.hash) throw AppError.invalid(`${field}: must not have a fragment`);
   return url.href;
 }
 

@@ -3,7 +3,7 @@
  * fields; it creates no record and fetches nothing remotely). Reads the first SPSSODescriptor of an
  * EntityDescriptor (SAML 2.0 Metadata 2.3.2 and 2.4.4): the entityID, the HTTP-POST
  * AssertionConsumerServices (the binding this IdP answers with; others are left out), the signing
- * certificate, the NameID formats and the two signing flags. XML read through safe-xml.ts.
+ * certificate, the NameID formats, the two signing flags and the HTTP-POST SingleLogoutService. XML read through safe-xml.ts.
  */
 import { AppError } from '../../kernel/errors.ts';
 import type { Static } from '../../ops/schema.ts';
@@ -63,6 +63,7 @@ export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpM
       is_default: element.getAttribute('isDefault') === 'true',
     }));
   const certificate = signingCertificate(descriptor);
+  const slo = childElements(descriptor, METADATA, 'SingleLogoutService').find((element) => element.getAttribute('Binding') === HTTP_POST)?.getAttribute('Location');
   return {
     entity_id: entityId.trim(),
     acs_endpoints: acs,
@@ -70,5 +71,6 @@ export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpM
     name_id_formats: childElements(descriptor, METADATA, 'NameIDFormat').map((element) => element.textContent?.trim() ?? '').filter(Boolean),
     authn_requests_signed: descriptor.getAttribute('AuthnRequestsSigned') === 'true',
     want_assertions_signed: descriptor.getAttribute('WantAssertionsSigned') === 'true',
+    ...(slo ? { slo_url: slo } : {}),
   };
 }

@@ -1,14 +1,15 @@
 /**
  * The SAML identity provider's browser endpoints, per organization (saml-idp module): GET
- * /saml/<organization>/metadata and GET and POST /saml/<organization>/sso. In their own scope whose errors
- * answer an HTML page rather than the OAuth JSON of the surrounding protocol scope; an unexpected failure
- * shows a request id only.
+ * /saml/<organization>/metadata, GET and POST /saml/<organization>/sso, and GET /saml/<organization>/slo.
+ * In their own scope whose errors answer an HTML page rather than the OAuth JSON of the surrounding
+ * protocol scope; an unexpected failure shows a request id only.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
 import { sendSocialPage } from '../social/social-pages.ts';
 import { idpMetadataRoute } from './metadata-route.ts';
 import { ssoRoute } from './sso-route.ts';
+import { sloRoute } from './slo-route.ts';
 
 export async function registerSamlIdpRoutes(parent: FastifyInstance, deps: Deps): Promise<void> {
   await parent.register(async (scope) => {
@@ -20,5 +21,6 @@ export async function registerSamlIdpRoutes(parent: FastifyInstance, deps: Deps)
     scope.get('/saml/:org/metadata', idpMetadataRoute(deps));
     scope.get('/saml/:org/sso', ssoRoute(deps));
     scope.post('/saml/:org/sso', ssoRoute(deps));
+    scope.get('/saml/:org/slo', sloRoute(deps));
   });
 }
