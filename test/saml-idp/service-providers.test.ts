@@ -220,6 +220,9 @@ describe('SAML service providers', () => {
         const own = { bearer: home.admin.token };
         assert.equal((await over(protocol, 'saml_service_provider', { id: spId }, own)).name, 'Wiki', 'nothing changed');
         assert.equal((await over(protocol, 'saml_service_providers', { org_id: home.orgId }, own)).pagination.total, 1);
+        const mine = await over(protocol, 'create_saml_service_provider', spInput(home.orgId, { entity_id: `urn:own-${protocol}` }), own);
+        assert.equal((await over(protocol, 'update_saml_service_provider', { id: mine.id, name: 'Mine' }, own)).name, 'Mine');
+        assert.match((await over(protocol, 'delete_saml_service_provider', { id: mine.id }, own)).message, /deleted/);
       });
     }
   });

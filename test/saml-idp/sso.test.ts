@@ -300,4 +300,37 @@ describe('SAML IdP sign-in', () => {
     const answer = await visit(server(), `${SSO}?SAMLRequest=${encodeURIComponent(bomb.toString('base64'))}`, { cookie: member.cookie });
     assert.equal(answer.status, 400);
   });
+
+  test('the assertion: audience, recipient, destination and time window as the profile asks', async () => {
+    const sp = nodeSamlSp(wiki);
+    const url = await sp.getAuthorizeUrlAsync('', undefined, {});
+    const requestId = /ID="([^"]+)"/.exec(inflateRawSync(Buffer.from(new URL(url).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8'))![1]!;
+    const xml = Buffer.from((await visit(server(), url, { cookie: member.cookie })).fields.SAMLResponse!, 'base64').toString('utf8');
+    const attribute = (element: string, name: string) => new RegExp(`<saml:${element}[^>]* ${name}="([^"]+)"`).exec(xml)?.[1];
+    assert.equal(/<samlp:Response[^>]* Destination="([^"]+)"/.exec(xml)![1], wiki.acsUrl);
+    assert.equal(/<samlp:Response[^>]* InResponseTo="([^"]+)"/.exec(xml)![1], requestId);
+    assert.equal(/<saml:Audience>([^<]+)<\/saml:Audience>/.exec(xml)![1], wiki.entityId);
+    assert.equal(attribute('SubjectConfirmationData', 'Recipient'), wiki.acsUrl);
+    assert.equal(attribute('SubjectConfirmationData', 'InResponseTo'), requestId);
+    assert.equal(attribute('SubjectConfirmationData', 'NotBefore'), undefined, 'Profiles 4.1.4.2: no NotBefore on a bearer confirmation');
+    const now = Date.now();
+    const notBefore = Date.parse(attribute('Conditions', 'NotBefore')!);
+    const notOnOrAfter = Date.parse(attribute('Conditions', 'NotOnOrAfter')!);
+    assert.ok(notBefore <= now && notBefore >= now - 2 * 60_000);
+    assert.ok(notOnOrAfter > now && notOnOrAfter <= now + 6 * 60_000);
+    assert.equal(Date.parse(attribute('SubjectConfirmationData', 'NotOnOrAfter')!), notOnOrAfter);
+    assert.ok(attribute('AuthnStatement', 'SessionIndex'));
+    assert.match(xml, /SignatureMethod Algorithm="http:\/\/www\.w3\.org\/2001\/04\/xmldsig-more#rsa-sha256"/);
+    assert.doesNotMatch(xml, /sha1/);
+  });
+
+  test('a disabled organization serves neither metadata nor sign-in', async () => {
+    const off = await over('rest', 'create_organization', { name: 'idp-sso-off' });
+    await over('rest', 'create_saml_service_provider', { org_id: off.id, name: 'X', entity_id: 'urn:x', acs_endpoints: [{ url: 'https://x.example.com/acs' }] });
+    await over('rest', 'add_org_member', { org_id: off.id, user_id: member.userId });
+    assert.equal((await visit(server(), `${CANONICAL}/saml/idp-sso-off/sso?sp=urn:x`, { cookie: member.cookie })).status, 200);
+    await over('rest', 'update_organization', { id: off.id, enabled: false });
+    assert.equal((await fetch(`${server().baseUrl}/saml/idp-sso-off/metadata`)).status, 404);
+    assert.equal((await visit(server(), `${CANONICAL}/saml/idp-sso-off/sso?sp=urn:x`, { cookie: member.cookie })).status, 404);
+  });
 });

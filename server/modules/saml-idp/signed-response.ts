@@ -53,6 +53,10 @@ function attributeXml(attribute: { name: string; values: string[] }): string {
 
 function unsignedResponse(input: ResponseInput, responseId: string, assertionId: string): string {
   const now = input.now.toISOString();
+  // Core 2.5.1.2: the assertion is valid from a minute back, so an SP whose clock runs a little behind (many
+  // accept no skew by default) does not see it as not yet valid. The bearer confirmation has no NotBefore
+  // (Profiles 4.1.4.2 forbids one).
+  const notBefore = new Date(input.now.getTime() - 60_000).toISOString();
   const notOnOrAfter = new Date(input.now.getTime() + ASSERTION_LIFETIME_MS).toISOString();
   const inResponseTo = input.inResponseTo ? ` InResponseTo="${escapeXml(input.inResponseTo)}"` : '';
   const issuer = `<saml:Issuer>${escapeXml(input.idpEntityId)}</saml:Issuer>`;
@@ -67,7 +71,7 @@ function unsignedResponse(input: ResponseInput, responseId: string, assertionId:
     `<saml:NameID Format="${escapeXml(input.subject.nameIdFormat)}">${escapeXml(input.subject.nameId)}</saml:NameID>`,
     `<saml:SubjectConfirmation Method="${BEARER}"><saml:SubjectConfirmationData${inResponseTo} NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(input.acsUrl)}"/></saml:SubjectConfirmation>`,
     '</saml:Subject>',
-    `<saml:Conditions NotBefore="${now}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(input.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`,
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(input.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`,
     `<saml:AuthnStatement AuthnInstant="${input.authnInstant.toISOString()}" SessionIndex="${escapeXml(input.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${AUTHN_UNSPECIFIED}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
     attributes,
     '</saml:Assertion>',
