@@ -3,8 +3,8 @@
  * gRPC proto loading are lazy). A child process records every module Node loads while a server starts
  * (test/support/loaded-at-start.ts). None of these may be among them: graphql-js, mercurius, protobufjs and
  * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write),
- * ajv (no route declares a Fastify schema), nodemailer (first mail) and @simplewebauthn/server (first passkey
- * ceremony). graphql-js and mercurius must be there once a first GraphQL request was served (the recording
+ * ajv (no route declares a Fastify schema), nodemailer (first mail), @simplewebauthn/server (first passkey
+ * ceremony) and the SAML identity provider's xml-crypto, xmldom and @peculiar/x509 (first SAML IdP use). graphql-js and mercurius must be there once a first GraphQL request was served (the recording
  * itself works). The bundle keeps the same
  * import structure: esbuild lowers the lazy imports to requires.
  */
@@ -14,7 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const CHILD = join(import.meta.dirname, '..', 'support', 'loaded-at-start.ts');
-const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/', '/node_modules/@openfga/syntax-transformer/', '/node_modules/ajv/', '/node_modules/nodemailer/', '/node_modules/@simplewebauthn/'];
+const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/', '/node_modules/@openfga/syntax-transformer/', '/node_modules/ajv/', '/node_modules/nodemailer/', '/node_modules/@simplewebauthn/',
+  // The SAML identity provider's XML signer and parser and its certificate maker (modules/saml-idp).
+  '/node_modules/xml-crypto/', '/node_modules/@xmldom/', '/node_modules/@peculiar/x509/', '/node_modules/reflect-metadata/'];
 
 function loadedModules(args: string[] = []): string[] {
   const stdout = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8', timeout: 60_000 });
