@@ -333,4 +333,26 @@ describe('SAML IdP sign-in', () => {
     assert.equal((await fetch(`${server().baseUrl}/saml/idp-sso-off/metadata`)).status, 404);
     assert.equal((await visit(server(), `${CANONICAL}/saml/idp-sso-off/sso?sp=urn:x`, { cookie: member.cookie })).status, 404);
   });
+
+  test('only a verified address is asserted: emailAddress NameID refused and the email attribute left out for an unverified one', async () => {
+    const email = `unverified-${randomBytes(4).toString('hex')}@example.com`;
+    const userId = await signUp(server(), email, { verified: false });
+    await over('rest', 'add_org_member', { org_id: orgId, user_id: userId });
+    const cookie = await browserSession(server(), email);
+    const refused = await visit(server(), `${SSO}?sp=${encodeURIComponent(wiki.entityId)}`, { cookie });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body, /no verified one/);
+    assert.equal(refused.fields.SAMLResponse, undefined);
+    const sp = await over('rest', 'create_saml_service_provider', {
+      org_id: orgId, name: 'Opaque', entity_id: 'urn:opaque', acs_endpoints: [{ url: 'https://opaque.example.com/acs' }], name_id_format: 'persistent',
+      attribute_mapping: [{ field: 'email', attribute: 'mail' }, { field: 'id', attribute: 'uid' }],
+    });
+    const answer = await visit(server(), `${SSO}?sp=urn:opaque`, { cookie });
+    assert.equal(answer.status, 200);
+    const { profile } = await nodeSamlSp({ org: ORG, entityId: 'urn:opaque', acsUrl: 'https://opaque.example.com/acs', idpCertificates: wiki.idpCertificates }, { inResponseTo: false })
+      .validatePostResponseAsync({ SAMLResponse: answer.fields.SAMLResponse! });
+    assert.equal(profile!.uid, userId);
+    assert.equal(profile!.mail, undefined, 'the unverified address is not asserted');
+    await over('rest', 'delete_saml_service_provider', { id: sp.id });
+  });
 });

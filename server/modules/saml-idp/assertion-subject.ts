@@ -3,7 +3,9 @@
  * provider": NameID format and attribute mapping). NameID by the SP's format (SAML 2.0 Core 8.3):
  * emailAddress is the user's address; persistent is an opaque identifier for this user at this SP of this
  * organization (Core 8.3.7: pairwise, so two SPs cannot join their records), an HMAC under the server's
- * secret; unspecified is the user id. Attributes are the mapped fields that have a value.
+ * secret; unspecified is the user id. Attributes are the mapped fields that have a value. An address is
+ * asserted only once verified: SPs take an asserted email as proven and link accounts by it, so an
+ * unverified one would let whoever typed it in act as its owner there.
  */
 import type { Config } from '../../config/flags.ts';
 import { hmacSha256Hex } from '../../kernel/crypto.ts';
@@ -25,7 +27,7 @@ function fieldValues(field: string, user: UserRow, orgRoles: string[]): string[]
   const one = (value: string | null | undefined) => (value ? [value] : []);
   switch (field) {
     case 'id': return [user.id];
-    case 'email': return one(user.email);
+    case 'email': return one(user.emailVerifiedAt ? user.email : null);
     case 'given_name': return one(user.givenName);
     case 'family_name': return one(user.familyName);
     case 'name': return one([user.givenName, user.familyName].filter(Boolean).join(' ') || null);
@@ -41,7 +43,7 @@ function fieldValues(field: string, user: UserRow, orgRoles: string[]): string[]
 export function assertionSubject(config: Pick<Config, 'encryptionKey' | 'jwtSecret'>, sp: SamlServiceProviderRow, user: UserRow, orgRoles: string[]): AssertionSubject {
   let nameId: string;
   if (sp.nameIdFormat === NAMEID_FORMATS.emailAddress) {
-    if (!user.email) throw new SubjectUnavailableError('the account has no email address');
+    if (!user.email || !user.emailVerifiedAt) throw new SubjectUnavailableError('the account has no verified email address');
     nameId = user.email;
   } else if (sp.nameIdFormat === NAMEID_FORMATS.persistent) {
     nameId = hmacSha256Hex((config.encryptionKey || config.jwtSecret)!, `saml-persistent:${sp.orgId}:${sp.entityId}:${user.id}`);

@@ -91,7 +91,10 @@ async function readSignIn(deps: Deps, request: FastifyRequest, reply: FastifyRep
   if (resume) {
     const pending = await takePendingLogin(deps, org.id, resume);
     const sp = pending ? await em.findOne(SamlServiceProvider, { id: pending.serviceProviderId, orgId: org.id, active: true }) : null;
-    if (!pending || !sp) return cannotSignIn(reply, 'This sign-in is unknown, was already used or has expired. Start again from the application.');
+    // The ACS chosen at the request must still be registered: an endpoint removed meanwhile gets nothing.
+    if (!pending || !sp || !sp.acsEndpoints.some((acs) => acs.url === pending.acsUrl)) {
+      return cannotSignIn(reply, 'This sign-in is unknown, was already used or has expired. Start again from the application.');
+    }
     return { serviceProvider: sp, requestId: pending.requestId ?? null, acsUrl: pending.acsUrl, relayState: pending.relayState ?? null, authAfter: pending.authAfter ?? null, isPassive: false };
   }
   const spEntityId = request.method === 'GET' ? text(query, 'sp') : undefined;
@@ -150,7 +153,7 @@ export function ssoRoute(deps: Deps) {
       subject = assertionSubject(config, signIn.serviceProvider, user, membership.roles);
     } catch (err) {
       if (!(err instanceof SubjectUnavailableError)) throw err;
-      return cannotSignIn(reply, 'This application needs your email address, and your account has none.');
+      return cannotSignIn(reply, 'This application needs your email address, and your account has no verified one. Verify your email address, then sign in again.');
     }
     const key = await currentKey(em, deps, org.id, org.name);
     const xml = await signedResponseXml({
