@@ -3,8 +3,8 @@
  * provider": NameID format and attribute mapping). NameID by the SP's format (SAML 2.0 Core 8.3):
  * emailAddress is the user's address; persistent is an opaque identifier for this user at this SP of this
  * organization (Core 8.3.7: pairwise, so two SPs cannot join their records), an HMAC under the server's
- * secret; unspecified is the user id. Attributes are the mapped fields that have a value. An address is
- * asserted only once verified: SPs take an asserted email as proven and link accounts by it, so an
+ * secret; unspecified is the user id. Attributes are the mapped fields that have a value. An address or a
+ * phone number is asserted only once verified: SPs take an asserted email as proven and link accounts by it, so an
  * unverified one would let whoever typed it in act as its owner there.
  */
 import type { Config } from '../../config/flags.ts';
@@ -33,7 +33,7 @@ function fieldValues(field: string, user: UserRow, orgRoles: string[]): string[]
     case 'name': return one([user.givenName, user.familyName].filter(Boolean).join(' ') || null);
     case 'nickname': return one(user.nickname);
     case 'preferred_username': return one(user.preferredUsername);
-    case 'phone_number': return one(user.phoneNumber);
+    case 'phone_number': return one(user.phoneNumberVerifiedAt ? user.phoneNumber : null);
     case 'roles': return [...user.roles];
     case 'org_roles': return [...orgRoles];
     default: return [];
