@@ -1,10 +1,11 @@
 /**
  * One organization, in tabs kept in the URL (?tab=, so a reload or a shared link opens the same one): its
- * settings and deletion, members, verified domains, OIDC and SAML single sign-on, and the SCIM endpoint.
+ * settings and deletion, members, verified domains, OIDC and SAML single sign-on, the SCIM endpoint, and the
+ * organization as a SAML identity provider (its service providers and signing keys).
  * Only the open tab is mounted, so only its data is read.
  */
 import { Code, Group, Stack, Tabs } from '@mantine/core';
-import { IconAdjustments, IconKey, IconRefreshDot, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
+import { IconAdjustments, IconApps, IconKey, IconRefreshDot, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
@@ -14,12 +15,14 @@ import { OrgDeleteCard } from './org-delete-card.tsx';
 import { OrgDomainsCard } from './org-domains-card.tsx';
 import { OrgMembersCard } from './org-members-card.tsx';
 import { OrgSamlCard } from './org-saml-card.tsx';
+import { OrgSamlIdpKeysCard } from './org-saml-idp-keys-card.tsx';
+import { OrgSamlSpsCard } from './org-saml-sps-card.tsx';
 import { OrgScimCard } from './org-scim-card.tsx';
 import { OrgSettingsCard } from './org-settings-card.tsx';
 import { OrgSsoCard } from './org-sso-card.tsx';
 import { OrgStatusBadge } from './org-status-badge.tsx';
 
-const TABS = ['settings', 'members', 'domains', 'sso', 'scim'] as const;
+const TABS = ['settings', 'members', 'domains', 'sso', 'scim', 'saml-idp'] as const;
 type Tab = (typeof TABS)[number];
 
 export function OrganizationPage() {
@@ -60,6 +63,9 @@ export function OrganizationPage() {
               <Tabs.Tab value="scim" leftSection={<IconRefreshDot size={16} />}>
                 {t('tabs.scim')}
               </Tabs.Tab>
+              <Tabs.Tab value="saml-idp" leftSection={<IconApps size={16} />}>
+                {t('tabs.samlIdp')}
+              </Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="settings">
               <Stack gap="lg">
@@ -81,6 +87,12 @@ export function OrganizationPage() {
             </Tabs.Panel>
             <Tabs.Panel value="scim">
               <OrgScimCard orgId={organization.id} orgName={organization.display_name} />
+            </Tabs.Panel>
+            <Tabs.Panel value="saml-idp">
+              <Stack gap="lg">
+                <OrgSamlSpsCard organization={organization} />
+                <OrgSamlIdpKeysCard orgId={organization.id} orgName={organization.display_name} />
+              </Stack>
             </Tabs.Panel>
           </Tabs>
         </>
