@@ -355,4 +355,27 @@ describe('SAML IdP sign-in', () => {
     assert.equal(profile!.mail, undefined, 'the unverified address is not asserted');
     await over('rest', 'delete_saml_service_provider', { id: sp.id });
   });
+
+  test('XML signature wrapping of a posted AuthnRequest is refused: the signature must cover the request element itself', async () => {
+    const setup = signing();
+    const wanting = (await idpMetadata(server(), ORG)).replace('WantAuthnRequestsSigned="false"', 'WantAuthnRequestsSigned="true"');
+    const { sp, idp } = samlifySp(setup, wanting);
+    const posted = sp.createLoginRequest(idp, 'post') as { context: string; id: string };
+    const original = Buffer.from(posted.context, 'base64').toString('utf8');
+    const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(original)![0];
+    const unsignedCopy = original.replace(signature, '');
+    const root = /^<samlp:AuthnRequest[^>]*>/.exec(original)![0];
+    // An attacker's request (another ID and ACS URL) carrying the SP's genuine signature of the nested original.
+    const evilRoot = root.replace(/ ID="[^"]+"/, ' ID="_evil0001"').replace(/ AssertionConsumerServiceURL="[^"]+"/, '');
+    const issuer = /<saml:Issuer[\s\S]*?<\/saml:Issuer>/.exec(original)![0];
+    const wrapped = `${evilRoot}${issuer}${signature}<samlp:Extensions>${unsignedCopy}</samlp:Extensions></samlp:AuthnRequest>`;
+    const answer = await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: Buffer.from(wrapped).toString('base64') } });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.fields.SAMLResponse, undefined);
+    // The same ID on both elements, so that a reference by ID could point at either: refused too.
+    const sameId = `${root}${issuer}${signature}<samlp:Extensions>${unsignedCopy}</samlp:Extensions></samlp:AuthnRequest>`;
+    assert.equal((await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: Buffer.from(sameId).toString('base64') } })).status, 400);
+    // The untouched request passes: the refusals come from the wrapping alone.
+    assert.equal((await visit(server(), SSO, { cookie: member.cookie, form: { SAMLRequest: posted.context } })).status, 200);
+  });
 });
