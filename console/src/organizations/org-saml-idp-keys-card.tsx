@@ -6,6 +6,7 @@
  */
 import { Badge, Code, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconArchive, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../common/confirm.tsx';
 import { formatTimestamp } from '../common/format.ts';
@@ -18,8 +19,17 @@ const STATE_COLOR: Record<string, string> = { current: 'teal', published: 'blue'
 
 function KeyRow({ orgId, idpKey }: { orgId: string; idpKey: SamlIdpKey }) {
   const { t } = useTranslation('organizations');
+  const queryClient = useQueryClient();
   const retire = useAdminMutation({
-    mutationFn: () => retireSamlIdpKey(orgId, idpKey.id),
+    mutationFn: async () => {
+      try {
+        return await retireSamlIdpKey(orgId, idpKey.id);
+      } catch (err) {
+        // Refused (retired or rotated meanwhile, from another console or the API): the list catches up with the server.
+        void queryClient.invalidateQueries({ queryKey: samlIdpKeys.keys(orgId) });
+        throw err;
+      }
+    },
     invalidates: [samlIdpKeys.keys(orgId)],
     successMessage: () => t('samlIdp.keys.retired'),
   });
