@@ -59,7 +59,7 @@ describe('custom access-token script in the sandbox', () => {
   });
 
   test('a runaway promise chain and a memory hog are cut off too, and the next call still works', async () => {
-    const { logger } = capturingLogger();
+    const { logger, lines } = capturingLogger();
     const spin = 'function () { const spin = () => Promise.resolve().then(spin); spin(); return { a: 1 }; }';
     const hog = 'function () { const a = []; for (;;) a.push(new Array(1e5).fill(1)); }';
     for (const script of [spin, hog]) {
@@ -67,7 +67,10 @@ describe('custom access-token script in the sandbox', () => {
       assert.deepEqual(await customClaims(script, user, payload, logger), {});
       assert.ok(performance.now() - started < CUSTOM_SCRIPT_TIMEOUT_MS + 2000);
     }
+    assert.ok(lines().some((l) => String(l.reason).includes('more than 10000 promise jobs')), 'the chain fails on the job bound, not on a race');
     assert.deepEqual(await customClaims('() => ({ ok: true })', user, payload, logger), { ok: true });
+    // A script that queues a few promise jobs of its own still answers.
+    assert.deepEqual(await customClaims('() => { for (let i = 0; i < 100; i++) Promise.resolve(i).then((v) => v); return { queued: 100 }; }', user, payload, logger), { queued: 100 });
   });
 
   test('concurrent calls each get their own answer', async () => {

@@ -50,6 +50,8 @@ const WASM_INITIAL_PAGES = 256;
 const WASM_MAXIMUM_PAGES = 512;
 /** Still set: it refuses any single allocation larger than this at once. */
 const MEMORY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Promise jobs a script may queue (a claims script needs a handful); beyond it the script fails. */
+const MAX_PROMISE_JOBS = 10_000;
 /**
  * Stack for the interpreter, about 1,500 nested calls. WebAssembly frames also use the host thread's own
  * stack: measured, a 512 KiB limit let V8's stack overflow first on the main thread (unwinding through the
@@ -211,13 +213,16 @@ function execute(ctx: QuickJSContext, job: ScriptJob): Outcome {
     owned.push(result.value);
     const out = ctx.typeof(result.value) === 'string' ? ctx.getString(result.value) : undefined;
     // Promise jobs the script queued run now, inside the same deadline (as node:vm's microtaskMode
-    // 'afterEvaluate' did): an endless promise chain ends here as a timeout, not as a hidden busy loop.
-    const jobs = ctx.runtime.executePendingJobs();
+    // 'afterEvaluate' did), and only so many of them: an endless promise chain used to race the deadline
+    // against the memory cap, and an out-of-memory inside a job only rejects that job's promise, so the
+    // script's returned claims went through whenever the cap came first. A bound makes it fail every time.
+    const jobs = ctx.runtime.executePendingJobs(MAX_PROMISE_JOBS);
     if (jobs.error) {
       const reason = describe(ctx, jobs.error);
       jobs.error.dispose();
       return { ok: false, reason };
     }
+    if (ctx.runtime.hasPendingJob()) return { ok: false, reason: `the script queued more than ${MAX_PROMISE_JOBS} promise jobs` };
     return { ok: true, out };
   } finally {
     for (const handle of owned.reverse()) handle.dispose();
