@@ -27,11 +27,8 @@ export function findClaim(em: EntityManager, orgId: string, domain: string): Pro
 }
 
 /** Issues the challenge, or answers the pending one again (its token unchanged, so a published record stays valid). */
-export async function requestClaim(em: EntityManager, now: Date, orgId: string, domain: string): Promise<OrgDomainRow> {
-  const existing = await findClaim(em, orgId, domain);
-  if (existing?.state === 'verified') throw new AppError('already_exists', 'this domain is already verified for this organization');
-  if (existing) return existing;
-  await assertRoomForAnother(em, orgId);
+/** A pending claim of `domain` by the organization, with a fresh challenge token (persisted, not flushed). */
+function newClaim(em: EntityManager, now: Date, orgId: string, domain: string): OrgDomainRow {
   const row = em.create(OrgDomain, {
     id: randomUUID(),
     orgId,
@@ -44,6 +41,15 @@ export async function requestClaim(em: EntityManager, now: Date, orgId: string, 
     updatedAt: now,
   });
   em.persist(row);
+  return row;
+}
+
+export async function requestClaim(em: EntityManager, now: Date, orgId: string, domain: string): Promise<OrgDomainRow> {
+  const existing = await findClaim(em, orgId, domain);
+  if (existing?.state === 'verified') throw new AppError('already_exists', 'this domain is already verified for this organization');
+  if (existing) return existing;
+  await assertRoomForAnother(em, orgId);
+  const row = newClaim(em, now, orgId, domain);
   try {
     await em.flush();
   } catch (err) {
@@ -100,18 +106,7 @@ export async function addVerifiedClaim(em: EntityManager, now: Date, orgId: stri
   if (!row) {
     await assertNotVerifiedElsewhere(em, orgId, domain);
     await assertRoomForAnother(em, orgId);
-    row = em.create(OrgDomain, {
-      id: randomUUID(),
-      orgId,
-      domain,
-      state: 'pending',
-      token: newChallengeToken(),
-      verifiedDomain: null,
-      verifiedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    em.persist(row);
+    row = newClaim(em, now, orgId, domain);
   }
   return markVerified(em, now, row);
 }
