@@ -28,11 +28,7 @@ describe('the org-admin rule on org domains', () => {
     dns = await startDnsServer();
     server = await startServer(['--dns-servers', dns.address]);
     grpc = createGrpcClient(server.ports.grpc!);
-    org = await callers.orgWithAdmin('domain-home');
-    other = await callers.orgWithAdmin('domain-elsewhere');
-    outsider = await callers.signedInUser();
-    member = await callers.signedInUser();
-    await over('rest', 'add_org_member', { org_id: org.orgId, user_id: member.userId, roles: ['editor'] });
+    ({ home: org, other, outsider, member } = await callers.orgAdminCast('domain'));
     const challenge = await over('rest', 'request_org_domain', { org_id: org.orgId, domain: 'guarded.example' });
     dns.setTxt(challenge.record_name, [challenge.record_value]);
   });

@@ -110,11 +110,7 @@ describe('organization OIDC connections', () => {
     let member: SignedInUser;
     let connectionId: string;
     before(async () => {
-      home = await callers.orgWithAdmin('sso-home');
-      other = await callers.orgWithAdmin('sso-elsewhere');
-      outsider = await callers.signedInUser();
-      member = await callers.signedInUser();
-      await over('rest', 'add_org_member', { org_id: home.orgId, user_id: member.userId, roles: ['editor'] });
+      ({ home, other, outsider, member } = await callers.orgAdminCast('sso'));
       connectionId = (await over('rest', 'create_org_oidc_connection', { org_id: home.orgId, issuer: 'https://idp.example.com', client_id: 'home', client_secret: SECRET })).id;
     });
 

@@ -146,11 +146,7 @@ describe('organization SAML connections', () => {
     let member: SignedInUser;
     let connectionId: string;
     before(async () => {
-      home = await callers.orgWithAdmin('saml-home');
-      other = await callers.orgWithAdmin('saml-elsewhere');
-      outsider = await callers.signedInUser();
-      member = await callers.signedInUser();
-      await over('rest', 'add_org_member', { org_id: home.orgId, user_id: member.userId, roles: ['editor'] });
+      ({ home, other, outsider, member } = await callers.orgAdminCast('saml'));
       connectionId = (await over('rest', 'create_org_saml_connection', connectionInput(home.orgId))).id;
     });
 

@@ -24,11 +24,7 @@ describe('the org-admin rule', () => {
   before(async () => {
     server = await startServer();
     grpc = createGrpcClient(server.ports.grpc!);
-    org = await callers.orgWithAdmin('home');
-    other = await callers.orgWithAdmin('elsewhere');
-    outsider = await callers.signedInUser();
-    member = await callers.signedInUser();
-    await over('rest', 'add_org_member', { org_id: org.orgId, user_id: member.userId, roles: ['editor'] });
+    ({ home: org, other, outsider, member } = await callers.orgAdminCast('rule'));
   });
   after(async () => {
     grpc?.close();
@@ -63,8 +59,8 @@ describe('the org-admin rule', () => {
 
     test(`${protocol}: this organization's org-admin is let in`, async () => {
       const as = { bearer: org.admin.token };
-      assert.equal((await over(protocol, 'organization', { id: org.orgId }, as)).name, 'home');
-      assert.equal((await over(protocol, 'organization', { name: 'home' }, as)).id, org.orgId);
+      assert.equal((await over(protocol, 'organization', { id: org.orgId }, as)).name, 'rule-home');
+      assert.equal((await over(protocol, 'organization', { name: 'rule-home' }, as)).id, org.orgId);
       assert.equal((await over(protocol, 'update_organization', { id: org.orgId, display_name: `Home ${protocol}` }, as)).display_name, `Home ${protocol}`);
       assert.ok((await over(protocol, 'org_members', { org_id: org.orgId }, as)).members.some((m: any) => m.user_id === member.userId));
       assert.deepEqual((await over(protocol, 'add_org_member', { org_id: org.orgId, user_id: member.userId, roles: ['editor'] }, as)).roles, ['editor']);

@@ -99,14 +99,40 @@ export function orgCallers(server: () => TestServer, grpc: () => GrpcTestClient)
   }
 
   /** An organization (made by the super-admin) and a user who is its org-admin. */
-  async function orgWithAdmin(name = `org-${randomBytes(4).toString('hex')}`): Promise<{ orgId: string; name: string; admin: SignedInUser }> {
+  async function orgWithAdmin(name = `org-${randomBytes(4).toString('hex')}`): Promise<OrgWithAdmin> {
     const org = await over('rest', 'create_organization', { name });
     const admin = await signedInUser();
     await over('rest', 'add_org_member', { org_id: org.id, user_id: admin.userId, roles: ['service:org_admin'] });
     return { orgId: org.id, name, admin };
   }
 
-  return { call, over, signedInUser, orgWithAdmin };
+  /**
+   * The people of the org-admin rule: an organization (`home`) with its org-admin and a plain member holding
+   * `editor`, another organization with its own org-admin, and a signed-in outsider.
+   */
+  async function orgAdminCast(prefix = `cast-${randomBytes(3).toString('hex')}`): Promise<OrgAdminCast> {
+    const home = await orgWithAdmin(`${prefix}-home`);
+    const other = await orgWithAdmin(`${prefix}-elsewhere`);
+    const outsider = await signedInUser();
+    const member = await signedInUser();
+    await over('rest', 'add_org_member', { org_id: home.orgId, user_id: member.userId, roles: ['editor'] });
+    return { home, other, outsider, member };
+  }
+
+  return { call, over, signedInUser, orgWithAdmin, orgAdminCast };
+}
+
+export interface OrgWithAdmin {
+  orgId: string;
+  name: string;
+  admin: SignedInUser;
+}
+
+export interface OrgAdminCast {
+  home: OrgWithAdmin;
+  other: OrgWithAdmin;
+  outsider: SignedInUser;
+  member: SignedInUser;
 }
 
 /**
