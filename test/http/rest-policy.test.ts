@@ -45,6 +45,16 @@ describe('REST policy', () => {
     assert.notEqual(res.status, 403);
   });
 
+  test('only the SAML ACS and IdP SSO routes themselves are exempt: one organization segment each', async () => {
+    // Exempt: answered by the route (no such organization), not refused by the CSRF rule.
+    assert.notEqual((await post('/saml/no-such-org/sso')).status, 403);
+    assert.notEqual((await post('/sso/saml/no-such-org/acs')).status, 403);
+    // Deeper paths that merely start and end alike are under the rule.
+    for (const path of ['/saml/a/b/sso', '/sso/saml/a/b/acs', '/saml/sso', '/saml/a/sso/']) {
+      assert.equal((await post(path)).status, 403, path);
+    }
+  });
+
   test('the wrong method answers 405 method_not_allowed with Allow', async () => {
     const res = await fetch(`${server.baseUrl}/v1/admin/login`);
     assert.equal(res.status, 405);

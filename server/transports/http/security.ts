@@ -28,6 +28,14 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 // parameters as a GET of the callback (social/callback-route.ts), which checks state and browser binding.
 const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize', '/oauth_callback/apple']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these two routes, one organization segment
+ * each: POST /sso/saml/<org>/acs, where an IdP's page posts the response to our SP and the proof is the
+ * signed assertion answering a request this browser made (org-sso/saml-acs-route.ts); POST /saml/<org>/sso,
+ * where an SP's page posts its AuthnRequest to our IdP, which only starts a sign-in whose answer goes to an
+ * ACS registered for that SP (saml-idp/sso-route.ts).
+ */
+const SAML_CROSS_SITE_POSTS = /^\/(?:sso\/saml\/[^/]+\/acs|saml\/[^/]+\/sso)$/;
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -52,12 +60,7 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
     const path = query < 0 ? request.url : request.url.slice(0, query);
     // SCIM (RFC 7644 section 2) is called by identity providers' back-ends with a bearer token, never a cookie.
     if (CSRF_EXEMPT.has(path) || path.startsWith('/scim/v2/')) return undefined;
-    // A SAML IdP's page posts the response to the ACS cross-site by design (SAML 2.0 Bindings 3.5); the
-    // route's proof is the signed assertion answering a request this browser made (saml-acs-route.ts).
-    if (path.startsWith('/sso/saml/') && path.endsWith('/acs')) return undefined;
-    // Likewise an SP's page posts its AuthnRequest to our IdP cross-site (Bindings 3.5); the request only
-    // starts a sign-in whose answer goes to an ACS registered for that SP (saml-idp/sso-route.ts).
-    if (path.startsWith('/saml/') && path.endsWith('/sso')) return undefined;
+    if (SAML_CROSS_SITE_POSTS.test(path)) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;
     if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
