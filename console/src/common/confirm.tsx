@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { modals } from '@mantine/modals';
 import i18next from 'i18next';
-import { Button, Text, type ButtonProps } from '@mantine/core';
+import { ActionIcon, Button, Text, Tooltip, type ButtonProps } from '@mantine/core';
 
 interface ConfirmOptions {
   title: string;
@@ -34,5 +34,33 @@ export function ConfirmButton({ confirmTitle, confirmBody, confirmLabel, onConfi
     <Button {...button} onClick={() => confirmDestructive({ title: confirmTitle, body: confirmBody, confirmLabel, onConfirm })}>
       {children}
     </Button>
+  );
+}
+
+/**
+ * A red icon button of a table row whose action asks first; `label` is its tooltip and its accessible name
+ * (an icon alone tells a screen reader nothing).
+ */
+export function ConfirmActionIcon({ label, confirmTitle, confirmBody, confirmLabel, onConfirm, loading, children }: {
+  label: string;
+  confirmTitle: string;
+  confirmBody: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  loading?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip label={label} withArrow>
+      <ActionIcon
+        variant="subtle"
+        color="red"
+        loading={loading}
+        aria-label={label}
+        onClick={() => confirmDestructive({ title: confirmTitle, body: confirmBody, confirmLabel, onConfirm })}
+      >
+        {children}
+      </ActionIcon>
+    </Tooltip>
   );
 }

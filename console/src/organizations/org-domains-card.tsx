@@ -4,10 +4,10 @@
  * refuses), and deleting one after a confirmation (a verified domain stops routing sign-ins at once).
  */
 import { useState } from 'react';
-import { ActionIcon, Button, EmptyState, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Button, EmptyState, Group, Stack, Table, Text } from '@mantine/core';
 import { IconRosetteDiscountCheck, IconTrash, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmActionIcon } from '../common/confirm.tsx';
 import { ExpandableRow } from '../common/expandable-row.tsx';
 import { formatTimestamp } from '../common/format.ts';
 import { PagedTable } from '../common/paged-table.tsx';
@@ -57,24 +57,16 @@ function DomainRow({ domain }: { domain: OrgDomain }) {
                   {t('domains.verify')}
                 </Button>
               )}
-              <Tooltip label={t('domains.delete', { domain: domain.domain })} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  loading={remove.isPending}
-                  aria-label={t('domains.delete', { domain: domain.domain })}
-                  onClick={() =>
-                    confirmDestructive({
-                      title: t('domains.deleteTitle', { domain: domain.domain }),
-                      body: t(verified ? 'domains.deleteVerifiedBody' : 'domains.deletePendingBody', { domain: domain.domain }),
-                      confirmLabel: t('domains.deleteConfirm'),
-                      onConfirm: () => remove.mutate(undefined),
-                    })
-                  }
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <ConfirmActionIcon
+                label={t('domains.delete', { domain: domain.domain })}
+                loading={remove.isPending}
+                confirmTitle={t('domains.deleteTitle', { domain: domain.domain })}
+                confirmBody={t(verified ? 'domains.deleteVerifiedBody' : 'domains.deletePendingBody', { domain: domain.domain })}
+                confirmLabel={t('domains.deleteConfirm')}
+                onConfirm={() => remove.mutate(undefined)}
+              >
+                <IconTrash size={16} />
+              </ConfirmActionIcon>
             </Group>
           </Table.Td>
         </>

@@ -8,7 +8,7 @@ import { ActionIcon, Anchor, Badge, Button, EmptyState, Group, Table, Text, Tool
 import { IconPencil, IconUserMinus, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmActionIcon } from '../common/confirm.tsx';
 import { formatTimestamp, userLabel } from '../common/format.ts';
 import { PagedTable } from '../common/paged-table.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
@@ -68,24 +68,16 @@ function MemberRow({ member, organization, onEdit }: { member: OrgMember; organi
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label={t('members.remove', { user: label })} withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={remove.isPending}
-              aria-label={t('members.remove', { user: label })}
-              onClick={() =>
-                confirmDestructive({
-                  title: t('members.removeConfirmTitle', { user: label }),
-                  body: t('members.removeConfirmBody', { user: label, org: organization.display_name }),
-                  confirmLabel: t('members.removeConfirm'),
-                  onConfirm: () => remove.mutate(undefined),
-                })
-              }
-            >
-              <IconUserMinus size={16} />
-            </ActionIcon>
-          </Tooltip>
+          <ConfirmActionIcon
+            label={t('members.remove', { user: label })}
+            loading={remove.isPending}
+            confirmTitle={t('members.removeConfirmTitle', { user: label })}
+            confirmBody={t('members.removeConfirmBody', { user: label, org: organization.display_name })}
+            confirmLabel={t('members.removeConfirm')}
+            onConfirm={() => remove.mutate(undefined)}
+          >
+            <IconUserMinus size={16} />
+          </ConfirmActionIcon>
         </Group>
       </Table.Td>
     </Table.Tr>

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, EmptyState, Group, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconApps, IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { confirmDestructive } from '../common/confirm.tsx';
+import { ConfirmActionIcon } from '../common/confirm.tsx';
 import { CopyableValue } from '../common/copyable-value.tsx';
 import { PagedTable } from '../common/paged-table.tsx';
 import { QueryError } from '../common/query-error.tsx';
@@ -76,24 +76,16 @@ function ProviderRow({ provider, onEdit }: { provider: SamlServiceProvider; onEd
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label={t('samlIdp.sp.delete', { name: provider.name })} withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={remove.isPending}
-              aria-label={t('samlIdp.sp.delete', { name: provider.name })}
-              onClick={() =>
-                confirmDestructive({
-                  title: t('samlIdp.sp.deleteTitle', { name: provider.name }),
-                  body: t('samlIdp.sp.deleteBody', { name: provider.name }),
-                  confirmLabel: t('samlIdp.sp.deleteConfirm'),
-                  onConfirm: () => remove.mutate(undefined),
-                })
-              }
-            >
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Tooltip>
+          <ConfirmActionIcon
+            label={t('samlIdp.sp.delete', { name: provider.name })}
+            loading={remove.isPending}
+            confirmTitle={t('samlIdp.sp.deleteTitle', { name: provider.name })}
+            confirmBody={t('samlIdp.sp.deleteBody', { name: provider.name })}
+            confirmLabel={t('samlIdp.sp.deleteConfirm')}
+            onConfirm={() => remove.mutate(undefined)}
+          >
+            <IconTrash size={16} />
+          </ConfirmActionIcon>
         </Group>
       </Table.Td>
     </Table.Tr>
