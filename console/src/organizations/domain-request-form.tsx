@@ -15,11 +15,16 @@ import { addVerifiedOrgDomain, domainKeys, requestOrgDomain, type DomainChalleng
 /** RFC 1035 section 2.3.4: at most 253 characters in text form; the server checks the rest (labels, suffixes). */
 const MAX_DOMAIN = 253;
 
-export function DomainRecord({ challenge }: { challenge: Pick<DomainChallenge, 'record_name' | 'record_value'> & { record_type?: string } }) {
+export function DomainRecord({ challenge, verified = false }: {
+  challenge: Pick<DomainChallenge, 'domain' | 'record_name' | 'record_value'> & { record_type?: string };
+  /** A verified domain's record is shown for reference, not as a step still to take. */
+  verified?: boolean;
+}) {
   const { t } = useTranslation('organizations');
+  const type = challenge.record_type ?? 'TXT';
   return (
     <Stack gap="xs">
-      <Text size="sm">{t('domains.recordHint', { type: challenge.record_type ?? 'TXT' })}</Text>
+      <Text size="sm">{verified ? t('domains.recordHintVerified', { domain: challenge.domain, type }) : t('domains.recordHint', { type })}</Text>
       <CopyableValue label={t('domains.recordName')} value={challenge.record_name} testId="domain-record-name" />
       <CopyableValue label={t('domains.recordValue')} value={challenge.record_value} testId="domain-record-value" />
     </Stack>

@@ -103,6 +103,7 @@ export const organizationsEn = {
     publishTitle: 'Publish this DNS record for {{domain}}, then verify',
     hideRecord: 'Hide the record',
     recordHint: 'Add a {{type}} record at your DNS provider with exactly this name and value. It proves the organization controls the domain.',
+    recordHintVerified: '{{domain}} is verified: people with an address there are sent to this organization’s SSO. Nothing checks this {{type}} record again.',
     recordName: 'Record name',
     recordValue: 'Record value',
     showRecordOf: 'Show the DNS record of {{domain}}',

@@ -72,7 +72,7 @@ function DomainRow({ domain }: { domain: OrgDomain }) {
         </>
       }
     >
-      <DomainRecord challenge={domain} />
+      <DomainRecord challenge={domain} verified={verified} />
     </ExpandableRow>
   );
 }
