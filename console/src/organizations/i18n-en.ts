@@ -89,6 +89,7 @@ export const organizationsEn = {
     removeConfirmTitle: 'Remove {{user}}?',
     removeConfirmBody: '{{user}} leaves {{org}} and loses its org roles at once. The account itself stays.',
     removeConfirm: 'Remove member',
+    removed: '{{user}} is no longer a member.',
   },
   domains: {
     title: 'Domains',
@@ -120,6 +121,7 @@ export const organizationsEn = {
     deletePendingBody: 'The claim on {{domain}} and its challenge are removed; a new request gives a new record.',
     deleteVerifiedBody: 'Addresses at {{domain}} stop routing to this organization’s SSO at once. A new claim needs the DNS proof again.',
     deleteConfirm: 'Delete domain',
+    deleted: '{{domain}} deleted.',
   },
   sso: {
     title: 'Single sign-on (OIDC)',
@@ -241,6 +243,7 @@ export const organizationsEn = {
       deleteTitle: 'Delete {{name}}?',
       deleteBody: 'Sign-ins to {{name}} through this organization stop at once, including those in progress. This cannot be undone.',
       deleteConfirm: 'Delete service provider',
+      deleted: '{{name}} deleted.',
       metadata: 'Paste SP metadata',
       metadataHint: 'The service provider’s SAML metadata XML. It is read to fill the form below: nothing is fetched or stored until you create.',
       readMetadata: 'Fill the form from metadata',

@@ -30,6 +30,7 @@ function DomainRow({ domain }: { domain: OrgDomain }) {
   const remove = useAdminMutation({
     mutationFn: () => deleteOrgDomain(domain.org_id, domain.domain),
     invalidates: [domainKeys.list(domain.org_id)],
+    successMessage: () => t('domains.deleted', { domain: domain.domain }),
   });
   const verified = domain.state === 'verified';
   return (

@@ -30,6 +30,7 @@ function MemberRow({ member, organization, onEdit }: { member: OrgMember; organi
   const remove = useAdminMutation({
     mutationFn: () => removeOrgMember(organization.id, member.user_id),
     invalidates: [organizationKeys.members(organization.id)],
+    successMessage: () => t('members.removed', { user: label }),
   });
   return (
     <Table.Tr>

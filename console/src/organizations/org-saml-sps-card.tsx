@@ -25,6 +25,7 @@ function ProviderRow({ provider, onEdit }: { provider: SamlServiceProvider; onEd
   const remove = useAdminMutation({
     mutationFn: () => deleteSamlServiceProvider(provider.id),
     invalidates: [samlIdpKeys.providers(provider.org_id)],
+    successMessage: () => t('samlIdp.sp.deleted', { name: provider.name }),
   });
   const acs = provider.acs_endpoints.find((endpoint) => endpoint.is_default) ?? provider.acs_endpoints[0];
   return (
