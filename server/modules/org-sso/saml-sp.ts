@@ -11,6 +11,7 @@
  */
 import { deflateRawSync } from 'node:zlib';
 import type { Config } from '../../config/flags.ts';
+import { escapeXml } from '../../kernel/xml-text.ts';
 import { samlAcsUrl, samlEntityId } from './sso-urls.ts';
 
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -20,11 +21,6 @@ const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 export const NAMEID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 export const NAMEID_PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 export const NAMEID_UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
-
-/** XML 1.0 section 2.4 and 3.3.3: the characters that end or change an attribute value or text. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
 
 export function spMetadataXml(config: Pick<Config, 'url'>, orgName: string): string {
   const entityId = escapeXml(samlEntityId(config, orgName));

@@ -10,7 +10,7 @@ import type { Config } from '../../config/flags.ts';
 import type { SamlIdpKeyRow } from './saml-idp.entities.ts';
 import { idpEntityId, idpSloUrl, idpSsoUrl } from './idp-urls.ts';
 import { HTTP_POST, NAMEID_FORMATS } from './sp-fields.ts';
-import { escapeXml } from './xml-text.ts';
+import { escapeXml } from '../../kernel/xml-text.ts';
 
 const METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';

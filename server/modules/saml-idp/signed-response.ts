@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AssertionSubject } from './assertion-subject.ts';
-import { escapeXml } from './xml-text.ts';
+import { escapeXml } from '../../kernel/xml-text.ts';
 
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
