@@ -14,8 +14,12 @@ export function idpMetadataRoute(deps: Deps) {
     const em = deps.storage.fork();
     const org = request.params.org.length <= 63 ? await findOrganization(em, { name: request.params.org }) : null;
     if (!org?.enabled) return unavailablePage(reply);
-    await currentKey(em, deps, org.id, org.name);
-    const keys = await publishedKeys(em, org.id);
+    let keys = await publishedKeys(em, org.id);
+    // Only an organization without a signing key yet needs the first one made (and the list read again).
+    if (!keys.some((key) => key.state === 'current')) {
+      await currentKey(em, deps, org.id, org.name);
+      keys = await publishedKeys(em, org.id);
+    }
     return reply
       .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
       // Short: after a rotation or retirement SPs that refresh metadata see the change within a minute.
