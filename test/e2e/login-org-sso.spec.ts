@@ -86,10 +86,13 @@ test('an address at the organization’s verified domain signs in through its SS
   expect(href.searchParams.get('state')).toBe(state);
   expect(href.searchParams.get('login_hint')).toBe(email.toUpperCase());
   await screenshot(page, 'login-org-sso-offer');
+  // The keyboard lands on the offer, and back on the address after "Use a different email".
+  await expect(page.getByRole('link', { name: 'Continue with Initech SSO' })).toBeFocused();
 
   // "Use a different email" goes back to the first step.
   await page.getByRole('button', { name: 'Use a different email' }).click();
   await expect(page.getByRole('textbox', { name: 'Email or phone number' })).toHaveValue(email.toUpperCase());
+  await expect(page.getByRole('textbox', { name: 'Email or phone number' })).toBeFocused();
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await page.getByRole('link', { name: 'Continue with Initech SSO' }).click();

@@ -3,7 +3,7 @@
  * address whose domain an organization verified, with an enabled SSO connection, is offered that
  * organization's SSO (org_discovery); anyone else, and a phone number, continues to the password step.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -30,6 +30,12 @@ export function EmailFirstStep({ modes, passkeyAutofill, initialValue, onPasswor
 }) {
   const { t } = useTranslation();
   const [offer, setOffer] = useState<Offer | undefined>();
+  // The submit button that had focus is gone once the offer shows: focus the offer so a keyboard user is
+  // not left on the page body (React's autoFocus does not reach a link).
+  const offerLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (offer) offerLink.current?.focus();
+  }, [offer]);
   const { register, handleSubmit, formState } = useForm<{ identifier: string }>({ defaultValues: { identifier: initialValue } });
   const discovery = useMutation({
     mutationFn: async (input: { email: string; typed: string }) => ({ ...input, answer: await discoverOrganization(input.email) }),
@@ -50,7 +56,7 @@ export function EmailFirstStep({ modes, passkeyAutofill, initialValue, onPasswor
     return (
       <Stack gap="md">
         <Text fz="sm">{t('orgSso.offer', { organization: offer.displayName, email: offer.email })}</Text>
-        <Button component="a" href={offer.href} fullWidth leftSection={<IconBuildingSkyscraper size={18} />}>
+        <Button component="a" ref={offerLink} href={offer.href} fullWidth leftSection={<IconBuildingSkyscraper size={18} />}>
           {t('orgSso.continue', { organization: offer.displayName })}
         </Button>
         <Button variant="subtle" fullWidth onClick={() => setOffer(undefined)}>
