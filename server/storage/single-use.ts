@@ -9,7 +9,7 @@
  * with their organization) come with the row. `em` must be outside any transaction: the record has to
  * commit even when the request that made it fails afterwards.
  */
-import type { EntityManager, EntityName } from '@mikro-orm/core';
+import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/core';
 import { isUniqueViolation } from './errors.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -20,18 +20,22 @@ export interface SingleUseRow {
   expiresAt: Date;
 }
 
-async function sweepIfDue(em: EntityManager, entity: EntityName<SingleUseRow>, owner: object, now: Date): Promise<void> {
+/**
+ * Deletes the table's rows whose `expiresAt` is past, at most once a minute per table and owner (the app's
+ * Deps): also the housekeeping of the browser-flow tables (modules/sessions/browser-flow.ts).
+ */
+export async function sweepExpiredIfDue<Row extends { expiresAt: Date }>(em: EntityManager, entity: EntityName<Row>, owner: object, now: Date): Promise<void> {
   let sweeps = lastSweeps.get(owner);
   if (!sweeps) lastSweeps.set(owner, (sweeps = new Map()));
   const last = sweeps.get(entity) ?? 0;
   if (now.getTime() - last < SWEEP_INTERVAL_MS && last <= now.getTime()) return;
   sweeps.set(entity, now.getTime());
-  await em.nativeDelete(entity, { expiresAt: { $lt: now } });
+  await em.nativeDelete(entity, { expiresAt: { $lt: now } } as FilterQuery<Row>);
 }
 
 /** Records `row.id` as used until `row.expiresAt`; false when it is already used and not expired (a replay). */
 export async function useOnce<Row extends SingleUseRow>(em: EntityManager, entity: EntityName<Row>, row: Row, now: Date, owner: object): Promise<boolean> {
-  await sweepIfDue(em, entity as EntityName<SingleUseRow>, owner, now);
+  await sweepExpiredIfDue(em, entity, owner, now);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await em.insert(entity, row);

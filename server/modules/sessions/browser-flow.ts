@@ -9,7 +9,8 @@
  *   section 4.7.1: state bound to the user agent), so a return replayed in another browser (login CSRF, a
  *   leaked URL) finds no match. A browser keeps its binding value across flows (two tabs signing in at once
  *   both finish); a missing or malformed one is replaced by a fresh random value.
- * - A row is used once and not after its lifetime; expired rows go when new flows start.
+ * - A row is used once and not after its lifetime; expired rows are swept when new flows start, at most once a
+ *   minute (storage/single-use.ts).
  */
 import { createHash } from 'node:crypto';
 import type { EntityName, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
@@ -17,6 +18,7 @@ import type { Config } from '../../config/flags.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import type { CookieSpec } from '../../kernel/effects.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../kernel/crypto.ts';
+import { sweepExpiredIfDue } from '../../storage/single-use.ts';
 
 /** What randomToken(32) gives: a presented binding of any other shape is not ours. */
 const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -70,8 +72,8 @@ export async function startBrowserFlow<Row extends BrowserFlowRow>(
   const handle = randomToken(32);
   const now = deps.clock.now();
   const em = deps.storage.fork();
-  // Housekeeping: expired flows go when new ones start (an index on expiresAt keeps this cheap).
-  await em.nativeDelete(kind.entity, { expiresAt: { $lt: now } } as unknown as FilterQuery<Row>);
+  // Housekeeping: expired flows go when new ones start, at most once a minute (not a write per sign-in).
+  await sweepExpiredIfDue(em, kind.entity, deps, now);
   em.create(kind.entity, {
     ...fields,
     id: sha256Hex(handle),
