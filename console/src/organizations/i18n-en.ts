@@ -219,7 +219,7 @@ export const organizationsEn = {
   },
   samlIdp: {
     title: 'SAML apps (this organization as identity provider)',
-    description: 'Service providers whose members sign in here over SAML 2.0. Give each one the IdP metadata URL below.',
+    description: 'Apps (SAML 2.0 service providers) where this organization’s members sign in with their account here. Give each app the IdP metadata URL below.',
     metadataUrl: 'IdP metadata URL (also the IdP entity ID)',
     download: 'Download IdP metadata',
     ssoUrl: 'IdP single sign-on URL (HTTP-Redirect and HTTP-POST)',
