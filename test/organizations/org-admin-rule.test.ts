@@ -126,5 +126,9 @@ describe('the org-admin rule', () => {
     assert.ok(entry, JSON.stringify(logs.audit_logs));
     assert.equal(entry.actor_type, 'user');
     assert.equal(entry.resource_type, 'organization');
+    // An organization-scoped operation that names no record of its own is filed under the organization.
+    await over('rest', 'rotate_saml_idp_cert', { org_id: org.orgId }, { bearer: org.admin.token });
+    const rotated = await over('rest', 'audit_logs', { action: 'admin.rotate_saml_idp_cert' });
+    assert.deepEqual(rotated.audit_logs.map((log: any) => [log.actor_id, log.resource_id]), [[org.admin.userId, org.orgId]]);
   });
 });

@@ -43,7 +43,10 @@ function resourceIdOf(input: Record<string, unknown>, result: Record<string, unk
     if (typeof value === 'string' && value) return value;
   }
   // create_client answers {client, client_secret}; only the nested record's id is read, never another field.
-  return idIn(result) ?? Object.values(result).map(idIn).find(Boolean);
+  const answered = idIn(result) ?? Object.values(result).map(idIn).find(Boolean);
+  // An organization-scoped operation that names no record of its own (rotate_saml_idp_cert) acts on the organization.
+  const orgId = input.org_id;
+  return answered ?? (typeof orgId === 'string' && orgId ? orgId : undefined);
 }
 
 export function adminAuditEntry(operation: string, input: Record<string, unknown>, result: Record<string, unknown>): AuditEntry {
