@@ -2,7 +2,7 @@
  * Proof of the account holder before its credentials change (OWASP ASVS 2.5.6, 3.7.1): update_profile moves
  * the email or phone number, or sets a password, only with the current password, or, for an account without
  * one, after a login of the last 5 minutes. Refused requests change nothing. And how the email was verified
- * is recorded (users/email-proof.ts), so an address nobody proved cannot be used to link a social or SSO
+ * is recorded (users/address-proof.ts), so an address nobody proved cannot be used to link a social or SSO
  * sign-in later. Real server, real SMTP sink, injected clock.
  */
 import { describe, test, before, after } from 'node:test';
@@ -11,7 +11,7 @@ import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
 import { startSmtpSink, firstLink, type SmtpSink } from '../support/smtp-sink.ts';
 import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
-import { emailProvenForLinking } from '../../server/modules/users/email-proof.ts';
+import { emailProven } from '../../server/modules/users/address-proof.ts';
 import { TestClock } from '../support/test-clock.ts';
 
 const PASSWORD = 'Str0ng!pass';
@@ -78,7 +78,7 @@ describe('credential changes need proof of the account holder', () => {
       assert.equal(profile.body.email_verified, true);
       assert.equal(profile.body.email_verified_via, undefined, 'how the email was verified is never returned');
       assert.equal(after.emailVerifiedVia, 'unproven');
-      assert.equal(emailProvenForLinking(after), false);
+      assert.equal(emailProven(after), false);
     });
   }
 
@@ -88,7 +88,7 @@ describe('credential changes need proof of the account holder', () => {
     const verified = await ops.call('rest', 'verify_email', { token: await linkFor(email) });
     assert.ok(verified.ok, JSON.stringify(verified.body));
     assert.equal((await row(email)).emailVerifiedVia, 'link');
-    assert.equal(emailProvenForLinking(await row(email)), true);
+    assert.equal(emailProven(await row(email)), true);
     const bearer = { authorization: `Bearer ${verified.body.access_token}` };
 
     clock.advance(5 * 60 + 1);
@@ -106,26 +106,26 @@ describe('credential changes need proof of the account holder', () => {
     assert.ok(moved.ok, JSON.stringify(moved.body));
     const after = await row('magic-moved@example.com');
     assert.equal(after.emailVerifiedVia, 'unproven', 'the new address was not proven by anything');
-    assert.equal(emailProvenForLinking(after), false);
+    assert.equal(emailProven(after), false);
   });
 
   test('a password reset by email and an administrator record their proof; unsetting clears it', async () => {
     const email = 'reset-proof@example.com';
     await passwordUser(email);
     assert.equal((await row(email)).emailVerifiedVia, null, 'signup with verification off proves nothing');
-    assert.equal(emailProvenForLinking(await row(email)), false);
+    assert.equal(emailProven(await row(email)), false);
     assert.ok((await ops.call('rest', 'forgot_password', { email })).ok);
     const reset = await ops.call('rest', 'reset_password', { token: await linkFor(email), password: 'N3w!passw0rd', confirm_password: 'N3w!passw0rd' });
     assert.ok(reset.ok, JSON.stringify(reset.body));
     assert.equal((await row(email)).emailVerifiedVia, 'password_reset');
-    assert.equal(emailProvenForLinking(await row(email)), true);
+    assert.equal(emailProven(await row(email)), true);
 
     const id = (await row(email)).id;
     assert.ok((await ops.call('rest', 'update_user', { id, email_verified: false }, ADMIN)).ok);
     assert.equal((await row(email)).emailVerifiedVia, null);
-    assert.equal(emailProvenForLinking(await row(email)), false);
+    assert.equal(emailProven(await row(email)), false);
     assert.ok((await ops.call('grpc', 'update_user', { id, email_verified: true }, ADMIN)).ok);
     assert.equal((await row(email)).emailVerifiedVia, 'admin');
-    assert.equal(emailProvenForLinking(await row(email)), true);
+    assert.equal(emailProven(await row(email)), true);
   });
 });

@@ -3,7 +3,7 @@
  * (support/social-oauth2-upstream.ts): /oauth_login sends the browser upstream with state and PKCE S256,
  * /oauth_callback exchanges the code, reads /user and /user/emails, creates or finds the account, sets the
  * session cookies that /v1/session accepts and lands on the application with its state and no token.
- * Linking to an existing account needs proof on both sides (users/email-proof.ts).
+ * Linking to an existing account needs proof on both sides (users/address-proof.ts).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

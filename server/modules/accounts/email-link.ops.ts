@@ -66,7 +66,7 @@ export const verifyEmailOp = defineOperation({
     const request = await consumeVerification(ctx.em, ctx.deps.clock, input.token, VERIFY_EMAIL_IDENTIFIERS);
     const user = await verifiedUser(ctx, request.userId ?? null, request.email);
     const firstVerification = !user.emailVerifiedAt;
-    // Following the mailed link proves the mailbox (users/email-proof.ts); it upgrades an unproven mark too.
+    // Following the mailed link proves the mailbox (users/address-proof.ts); it upgrades an unproven mark too.
     markEmailVerified(user, 'link', ctx.deps.clock.now());
     user.updatedAt = ctx.deps.clock.now();
     // The user proved control of the mailbox, not a password: RFC 8176 section 2 has no `pwd` here

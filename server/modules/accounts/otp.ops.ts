@@ -8,7 +8,7 @@
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse, type Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserByEmail, findUserByPhone, requirePhoneNumber, rolesForLogin, type UserRow } from '../users/index.ts';
+import { findUserByEmail, findUserByPhone, markPhoneVerified, requirePhoneNumber, rolesForLogin, type UserRow } from '../users/index.ts';
 import { consumeOtp } from '../verification/index.ts';
 import { AuthResponse, ResendOTPRequest, VerifyOTPRequest } from './accounts.schema.ts';
 import { completeLogin } from './complete-login.ts';
@@ -42,12 +42,15 @@ export const verifyOtpOp = defineOperation({
     const user = await userOf(ctx, input);
     if (!user) throw AppError.invalid('invalid or expired otp');
     const { clock } = ctx.deps;
-    await consumeOtp(ctx.em, ctx.deps, { userId: user.id, purpose: PURPOSE, code: input.otp });
+    // A code proves the number it was texted to (users/address-proof.ts), so it is bound to that number: one
+    // sent before the account moved to another number must not mark the new one verified.
+    const sentTo = input.phone_number !== undefined ? { phone: user.phoneNumber } : {};
+    await consumeOtp(ctx.em, ctx.deps, { userId: user.id, ...sentTo, purpose: PURPOSE, code: input.otp });
     if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
     return ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);
       const firstVerification = input.phone_number !== undefined && !managed.phoneNumberVerifiedAt;
-      if (firstVerification) managed.phoneNumberVerifiedAt = clock.now();
+      if (firstVerification) markPhoneVerified(managed, 'code', clock.now());
       managed.updatedAt = clock.now();
       // The code proved possession of the phone or mailbox, not a password (RFC 8176 section 2: `sms` and
       // `otp` for a texted code, `otp` for an emailed one; claims.ts amrFor).

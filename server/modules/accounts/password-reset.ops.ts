@@ -10,7 +10,7 @@ import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import {
-  findUserByEmail, findUserById, markEmailVerified, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow,
+  findUserByEmail, findUserById, markEmailVerified, markPhoneVerified, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow,
 } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
 import { consumeOtp, consumeVerification, INVALID_OTP_MESSAGE, OTP_ATTEMPTS_EXHAUSTED_MESSAGE } from '../verification/index.ts';
@@ -85,9 +85,9 @@ export const resetPasswordOp = defineOperation({
     await ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);
       managed.passwordHash = passwordHash;
-      // The mailed reset token proves the mailbox (users/email-proof.ts).
+      // The mailed reset token proves the mailbox, the texted code the number (users/address-proof.ts).
       if (viaEmail) markEmailVerified(managed, 'password_reset', clock.now());
-      if (!viaEmail && !managed.phoneNumberVerifiedAt) managed.phoneNumberVerifiedAt = clock.now();
+      else markPhoneVerified(managed, 'password_reset', clock.now());
       if (!managed.signupMethods.split(',').includes('basic_auth') && viaEmail) managed.signupMethods += ',basic_auth';
       managed.updatedAt = clock.now();
       await revokeAllForUser(tx, clock, managed.id);

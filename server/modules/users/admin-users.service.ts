@@ -9,7 +9,7 @@ import type { PageWindow } from '../../ops/pagination.ts';
 import { User, type UserRow } from './user.entity.ts';
 import { findUserByEmail, findUserById, updateUserContact } from './users.service.ts';
 import { assignableRoles } from './roles.ts';
-import { clearEmailVerification, emailProvenForLinking, markEmailVerified } from './email-proof.ts';
+import { clearEmailVerification, clearPhoneVerification, emailProven, markEmailVerified, markPhoneVerified } from './address-proof.ts';
 import type { GetUserRequest, UpdateUserRequest } from './admin-users.schema.ts';
 
 /** Specification part 4.2 `/v1/admin/users`: the fields `query` searches. */
@@ -88,13 +88,14 @@ export async function updateUserAsAdmin(
   if (input.is_multi_factor_auth_enabled !== undefined) user.isMultiFactorAuthEnabled = input.is_multi_factor_auth_enabled;
   if (input.email_verified !== undefined) {
     if (input.email_verified && !user.email) throw AppError.invalid('the user has no email address to mark verified');
-    // Recorded as an administrator's word (email-proof.ts), unless the address was already proven otherwise.
+    // Recorded as an administrator's word (address-proof.ts), unless the address was already proven otherwise.
     if (!input.email_verified) clearEmailVerification(user);
-    else if (!emailProvenForLinking(user)) markEmailVerified(user, 'admin', now);
+    else if (!emailProven(user)) markEmailVerified(user, 'admin', now);
   }
   if (input.phone_number_verified !== undefined) {
     if (input.phone_number_verified && !user.phoneNumber) throw AppError.invalid('the user has no phone number to mark verified');
-    user.phoneNumberVerifiedAt = input.phone_number_verified ? (user.phoneNumberVerifiedAt ?? now) : null;
+    if (input.phone_number_verified) markPhoneVerified(user, 'admin', now);
+    else clearPhoneVerification(user);
   }
   user.updatedAt = now;
   await em.flush();

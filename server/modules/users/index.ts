@@ -19,7 +19,20 @@ export {
   type LookupOptions,
   type ContactChange,
 } from './users.service.ts';
-export { EMAIL_PROOFS, markEmailVerified, clearEmailVerification, emailProvenForLinking, type EmailProof } from './email-proof.ts';
+export {
+  EMAIL_PROOFS,
+  PHONE_PROOFS,
+  markEmailVerified,
+  clearEmailVerification,
+  emailProven,
+  emailProvenForLinking,
+  markPhoneVerified,
+  clearPhoneVerification,
+  phoneProven,
+  provenAddressClaims,
+  type EmailProof,
+  type PhoneProof,
+} from './address-proof.ts';
 export { rolesForSignup, rolesForLogin, assignableRoles, heldRoles } from './roles.ts';
 export { userAdminOperations } from './admin-users.ops.ts';
 

@@ -13,11 +13,13 @@ export const User = defineEntity({
     email: p.string().length(255).nullable().index(),
     emailVerifiedAt: p.datetime().nullable(),
     /**
-     * How the email came to count as verified (users/email-proof.ts EmailProof): link, password_reset,
-     * admin or unproven. Never returned by the API. Null: not verified, or verified before this column existed.
+     * How the email came to count as verified (users/address-proof.ts EmailProof): link, password_reset,
+     * admin, provider, organization or unproven. Never returned by the API. Null: not verified, or verified
+     * before this column existed.
      */
     emailVerifiedVia: p.string().length(32).nullable(),
     phoneNumber: p.string().length(32).nullable().index(),
+    /** Set only by a proof (users/address-proof.ts PHONE_PROOFS). */
     phoneNumberVerifiedAt: p.datetime().nullable(),
     passwordHash: p.string().length(255).nullable(),
     /** Comma-joined: basic_auth, mobile_basic_auth, magic_link_login, google, ... */

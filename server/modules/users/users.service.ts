@@ -10,7 +10,7 @@ import { systemClock, type Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { User, type UserRow } from './user.entity.ts';
 import { normaliseEmail, normalisePhoneNumber, requireEmail, requirePhoneNumber } from './contact.ts';
-import type { EmailProof } from './email-proof.ts';
+import { clearEmailVerification, clearPhoneVerification, type EmailProof } from './address-proof.ts';
 import { releaseAllClaims, releaseClaim, takeClaim } from './identity-claims.ts';
 
 export interface NewUserData {
@@ -32,7 +32,7 @@ export interface NewUserData {
   appData?: Record<string, unknown>;
   isMultiFactorAuthEnabled?: boolean;
   emailVerifiedAt?: Date;
-  /** How emailVerifiedAt was earned (email-proof.ts); 'unproven' when not said. */
+  /** How emailVerifiedAt was earned (address-proof.ts); 'unproven' when not said. */
   emailVerifiedVia?: EmailProof;
   phoneNumberVerifiedAt?: Date;
 }
@@ -142,15 +142,14 @@ export async function updateUserContact(
       if (nextEmail) await takeClaim(tx, 'email', nextEmail, managed.id, now);
       if (managed.email) await releaseClaim(tx, 'email', managed.email, managed.id);
       managed.email = nextEmail ?? null;
-      // A new address proves nothing yet, whatever the old one had (email-proof.ts).
-      managed.emailVerifiedAt = null;
-      managed.emailVerifiedVia = null;
+      // A new address proves nothing yet, whatever the old one had (address-proof.ts).
+      clearEmailVerification(managed);
     }
     if (nextPhone !== managed.phoneNumber) {
       if (nextPhone) await takeClaim(tx, 'phone', nextPhone, managed.id, now);
       if (managed.phoneNumber) await releaseClaim(tx, 'phone', managed.phoneNumber, managed.id);
       managed.phoneNumber = nextPhone ?? null;
-      managed.phoneNumberVerifiedAt = null;
+      clearPhoneVerification(managed);
     }
     managed.updatedAt = now;
     await tx.flush();
