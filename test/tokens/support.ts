@@ -18,6 +18,8 @@ export async function createUser(app: App, fields: Partial<UserRow> = {}): Promi
     id: randomUUID(),
     email: `${randomUUID().slice(0, 8)}@example.com`,
     emailVerifiedAt: now,
+    // A proven address (users/address-proof.ts), as the ID token and /userinfo assert only those.
+    emailVerifiedVia: 'link',
     signupMethods: 'basic_auth',
     givenName: 'Ada',
     familyName: 'Lovelace',

@@ -94,8 +94,9 @@ async function changeEmail(ctx: HandlerContext, user: UserRow, email: string): P
   const { config, clock } = ctx.deps;
   const updated = await updateUserContact(ctx.em, user, { email }, clock);
   if (!config.enableEmailVerification) {
-    // email_verified stays true as before (SDK compatibility), but nothing proved the mailbox: social and
-    // SSO sign-in must not link to this account by this address (users/email-proof.ts).
+    // email_verified in the User object stays true as before (SDK compatibility), but nothing proved the
+    // mailbox: no federated sign-in or SCIM links to this account by this address, and no ID token, /userinfo
+    // or SAML assertion states it verified (users/address-proof.ts).
     markEmailVerified(updated, 'unproven', clock.now());
     return false;
   }

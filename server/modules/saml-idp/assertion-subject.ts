@@ -4,12 +4,14 @@
  * emailAddress is the user's address; persistent is an opaque identifier for this user at this SP of this
  * organization (Core 8.3.7: pairwise, so two SPs cannot join their records), an HMAC under the server's
  * secret; unspecified is the user id. Attributes are the mapped fields that have a value. An address or a
- * phone number is asserted only once verified: SPs take an asserted email as proven and link accounts by it, so an
- * unverified one would let whoever typed it in act as its owner there.
+ * phone number is asserted only once proven (users/address-proof.ts), not merely marked verified: SPs take an
+ * asserted email as proven and link accounts by it, so an unproven one (an email changed while verification
+ * is off) would let whoever typed it in act as its owner there.
  */
 import type { Config } from '../../config/flags.ts';
 import { hmacSha256Hex } from '../../kernel/crypto.ts';
 import type { UserRow } from '../users/user.entity.ts';
+import { emailProven, phoneProven } from '../users/address-proof.ts';
 import type { SamlServiceProviderRow } from './saml-idp.entities.ts';
 import { NAMEID_FORMATS } from './sp-fields.ts';
 
@@ -27,13 +29,13 @@ function fieldValues(field: string, user: UserRow, orgRoles: string[]): string[]
   const one = (value: string | null | undefined) => (value ? [value] : []);
   switch (field) {
     case 'id': return [user.id];
-    case 'email': return one(user.emailVerifiedAt ? user.email : null);
+    case 'email': return one(emailProven(user) ? user.email : null);
     case 'given_name': return one(user.givenName);
     case 'family_name': return one(user.familyName);
     case 'name': return one([user.givenName, user.familyName].filter(Boolean).join(' ') || null);
     case 'nickname': return one(user.nickname);
     case 'preferred_username': return one(user.preferredUsername);
-    case 'phone_number': return one(user.phoneNumberVerifiedAt ? user.phoneNumber : null);
+    case 'phone_number': return one(phoneProven(user) ? user.phoneNumber : null);
     case 'roles': return [...user.roles];
     case 'org_roles': return [...orgRoles];
     default: return [];
@@ -43,7 +45,7 @@ function fieldValues(field: string, user: UserRow, orgRoles: string[]): string[]
 export function assertionSubject(config: Pick<Config, 'encryptionKey' | 'jwtSecret'>, sp: SamlServiceProviderRow, user: UserRow, orgRoles: string[]): AssertionSubject {
   let nameId: string;
   if (sp.nameIdFormat === NAMEID_FORMATS.emailAddress) {
-    if (!user.email || !user.emailVerifiedAt) throw new SubjectUnavailableError('the account has no verified email address');
+    if (!user.email || !emailProven(user)) throw new SubjectUnavailableError('the account has no verified email address');
     nameId = user.email;
   } else if (sp.nameIdFormat === NAMEID_FORMATS.persistent) {
     nameId = hmacSha256Hex((config.encryptionKey || config.jwtSecret)!, `saml-persistent:${sp.orgId}:${sp.entityId}:${user.id}`);

@@ -9,6 +9,7 @@ import type { OpContext } from '../../kernel/context.ts';
 import { toPublicUser } from '../users/user.schema.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { heldRoles } from '../users/roles.ts';
+import { provenAddressClaims } from '../users/address-proof.ts';
 import { authTimeOf, type SessionRow } from '../sessions/index.ts';
 import { absoluteEndOf } from './lifetimes.ts';
 import { accessTokenClaims, expiryOf, idTokenClaims, refreshTokenClaims, type Grant } from './claims.ts';
@@ -67,7 +68,10 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
     ? { ...(await customClaims(config.customAccessTokenScript, publicUser, core, ctx.log)), ...core }
     : core;
   const accessToken = signToken(keys, accessClaims);
-  const idClaims = { ...idTokenClaims(config, grant, now, publicUser, keys.alg, accessToken), ...org };
+  // The ID token asserts an address verified only when it was proven (OpenID Connect Core 5.1; relying
+  // parties link accounts by it), not merely marked so as the User object says (users/address-proof.ts).
+  const idUser = { ...publicUser, ...provenAddressClaims(user) };
+  const idClaims = { ...idTokenClaims(config, grant, now, idUser, keys.alg, accessToken), ...org };
   const idToken = signToken(keys, idClaims);
   const base = { userId: user.id, sessionId: session.id, familyId: input.familyId };
   recordToken(em, { ...base, token: accessToken, kind: 'access', expiresAt: expiryOf(accessClaims) });

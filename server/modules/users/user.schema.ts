@@ -43,6 +43,8 @@ export function toPublicUser(row: UserRow): PublicUser {
   return {
     id: row.id,
     email: row.email ?? undefined,
+    // The released meaning (a verified mark), kept for the SDK; what this server asserts to others (ID token,
+    // /userinfo, SAML) is the proof instead (address-proof.ts provenAddressClaims).
     email_verified: row.emailVerifiedAt != null,
     signup_methods: row.signupMethods,
     given_name: row.givenName ?? undefined,

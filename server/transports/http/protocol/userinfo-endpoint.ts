@@ -20,6 +20,7 @@ import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
 import { unixSeconds } from '../../../modules/users/user.schema.ts';
+import { emailProven, phoneProven } from '../../../modules/users/address-proof.ts';
 import { bearerFrom, buildHttpContext } from '../request-context.ts';
 import { noStore } from './oauth-errors.ts';
 import { readOAuthBody, stringField } from './request-body.ts';
@@ -85,11 +86,12 @@ export function userinfoClaims(issued: IssuedToken, roleClaim: string): Record<s
   }
   if (scope.has('email') && user.email) {
     claims.email = user.email;
-    claims.email_verified = user.emailVerifiedAt != null;
+    // True only for an address this server proved (users/address-proof.ts): relying parties link accounts by it.
+    claims.email_verified = emailProven(user);
   }
   if (scope.has('phone') && user.phoneNumber) {
     claims.phone_number = user.phoneNumber;
-    claims.phone_number_verified = user.phoneNumberVerifiedAt != null;
+    claims.phone_number_verified = phoneProven(user);
   }
   claims[roleClaim] = [...currentRolesOf(issued, roleClaim)];
   return claims;
