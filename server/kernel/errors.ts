@@ -28,6 +28,12 @@ export class AppError extends Error {
    * (RFC 9110 section 10.2.3), gRPC as `retry-after` trailing metadata, GraphQL as extensions.retryAfter.
    */
   retryAfterSeconds?: number;
+  /**
+   * Work to do once the refusal has rolled back the transaction it was thrown in, such as the audit entry of
+   * a refused sign-in, which must outlive that rollback. ops/invoke.ts and the browser sign-in routes run it
+   * (runAfterRollback).
+   */
+  afterRollback?: () => Promise<void>;
 
   constructor(kind: ErrorKind, message: string, detail?: unknown) {
     super(message);
@@ -60,6 +66,21 @@ export class AppError extends Error {
 
   static precondition(message: string): AppError {
     return new AppError('failed_precondition', message);
+  }
+}
+
+/**
+ * Runs a refusal's afterRollback work, if it has any. Its own failure is logged, never answered: the caller
+ * still hears the refusal it earned.
+ */
+export async function runAfterRollback(err: unknown, log: { error(obj: object, msg: string): void }): Promise<void> {
+  if (!(err instanceof AppError) || !err.afterRollback) return;
+  const task = err.afterRollback;
+  err.afterRollback = undefined;
+  try {
+    await task();
+  } catch (failure) {
+    log.error({ err: failure }, 'work after a refusal failed');
   }
 }
 

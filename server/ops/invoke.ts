@@ -4,7 +4,7 @@
  * effects their own way and map AppError kinds with their own table.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { AppError, toAppError } from '../kernel/errors.ts';
+import { AppError, runAfterRollback, toAppError } from '../kernel/errors.ts';
 import type { OpContext } from '../kernel/context.ts';
 import type { AnyOperation, HandlerContext } from './define.ts';
 import { parseInput, shapeOutput } from './validate.ts';
@@ -61,18 +61,27 @@ export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record
   // Every admin mutation leaves an audit entry (reference.md "AuditLog"): in its own transaction when it has
   // one, so the entry exists exactly when the change was committed; reads are not audited.
   const audited = op.admin && op.kind === 'mutation';
-  const result =
-    (op.transaction ?? op.kind === 'mutation')
-      ? await ctx.deps.storage.fork().transactional(async (txEm) => {
-          const answer = await op.handler(input, { ...ctx, em: txEm, afterCommit });
-          if (audited) recordAdminAudit(txEm, ctx, op.name, input, answer);
-          return answer;
-        })
-      : await op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
+  let result: Record<string, unknown>;
+  try {
+    result = await runInUnitOfWork(op, ctx, input, afterCommit, audited);
+  } catch (err) {
+    await runAfterRollback(err, ctx.log);
+    throw err;
+  }
   if (audited && !(op.transaction ?? op.kind === 'mutation')) await insertAdminAudit(ctx, op.name, input, result);
   // Handlers that open their own transactions (transaction: false) have committed them by now too.
   if (queue.pending) for (const task of queue.pending) await task();
   return result;
+}
+
+/** The handler in a transaction of its own (mutations, unless they manage theirs) or a lazy unit of work. */
+async function runInUnitOfWork(op: AnyOperation, ctx: OpContext, input: Record<string, unknown>, afterCommit: AfterCommit, audited: boolean): Promise<Record<string, unknown>> {
+  if (!(op.transaction ?? op.kind === 'mutation')) return op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
+  return ctx.deps.storage.fork().transactional(async (txEm) => {
+    const answer = await op.handler(input, { ...ctx, em: txEm, afterCommit });
+    if (audited) recordAdminAudit(txEm, ctx, op.name, input, answer);
+    return answer;
+  });
 }
 
 /**

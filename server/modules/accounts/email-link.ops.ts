@@ -15,8 +15,7 @@ import { findUserByEmail, findUserById, markEmailVerified, requireEmail, rolesFo
 import { consumeVerification } from '../verification/index.ts';
 import { enqueueMessage, type LinkFlow } from '../messages/index.ts';
 import { AuthResponse, MagicLinkLoginRequest, ResendVerifyEmailRequest, VerifyEmailRequest } from './accounts.schema.ts';
-import { secondFactorChallenge } from './mfa-gate.ts';
-import { completeLogin } from './complete-login.ts';
+import { signIn } from './sign-in-policy.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
 
 /** Identifiers whose link signs the user in through verify_email. */
@@ -25,7 +24,6 @@ const VERIFY_EMAIL_IDENTIFIERS = ['basic_auth_signup', 'magic_link_login', 'upda
 async function verifiedUser(ctx: HandlerContext, userId: string | null, email: string): Promise<UserRow> {
   const user = (userId ? await findUserById(ctx.em, userId) : null) ?? (await findUserByEmail(ctx.em, email));
   if (!user || user.email !== email) throw AppError.invalid('invalid or expired token');
-  if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
   return user;
 }
 
@@ -72,17 +70,18 @@ export const verifyEmailOp = defineOperation({
     // The user proved control of the mailbox, not a password: RFC 8176 section 2 has no `pwd` here
     // (claims.ts maps both methods to `otp`, the single-use secret delivered out of band).
     const loginMethod = request.identifier === 'magic_link_login' ? 'magic_link_login' : 'verify_email';
-    const challenge = await secondFactorChallenge(ctx, user, { roles: rolesForLogin(user), scope: [], loginMethod, nonce: request.nonce ?? undefined });
-    if (challenge) return challenge;
-    return completeLogin(ctx, user, {
+    const outcome = await signIn(ctx, {
+      strategy: 'email_link',
+      user,
+      loginMethod,
       roles: rolesForLogin(user),
       scope: [],
-      loginMethod,
-      nonce: request.nonce,
+      nonce: request.nonce ?? undefined,
       message: 'Email verified successfully.',
       // reference.md "Events": the first email verification fires signup and login.
-      events: firstVerification ? ['user.signup'] : [],
+      signup: firstVerification,
     });
+    return outcome.response;
   },
 });
 

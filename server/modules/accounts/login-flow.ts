@@ -1,7 +1,7 @@
 /**
- * Password login as an ordered pipeline of small named steps (node-oidc-provider / Ory Kratos habit;
- * architecture.md "Growing from seven modules to fifteen"), so that MFA can extend it. Each step reads and
- * extends the flow state or refuses; MFA steps go in before `issueTokens` without touching the others.
+ * Password login as an ordered pipeline of small named steps (node-oidc-provider / Ory Kratos habit): the
+ * password strategy's own checks (method, lockout, password), then the one sign-in policy
+ * (sign-in-policy.ts), which checks the account, runs the second-factor gate and opens the session.
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -12,8 +12,8 @@ import { findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.
 import { lockoutKey } from './password-guard.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
-import { DEFAULT_SCOPE, completeLogin } from './complete-login.ts';
-import { requireSecondFactor } from './mfa-gate.ts';
+import { DEFAULT_SCOPE } from './complete-login.ts';
+import { signIn } from './sign-in-policy.ts';
 import { auditNow } from '../audit/index.ts';
 
 export const INVALID_CREDENTIALS = 'invalid credentials';
@@ -102,45 +102,30 @@ const checkPassword: LoginStep = async (state, ctx) => {
   state.user = user;
 };
 
-/** Checked only after the password, so the answer reveals nothing to someone without it. */
-const checkAccess: LoginStep = async (state, ctx) => {
-  if (state.user!.revokedAt) {
-    await auditFailure(ctx, state, 'access_revoked', state.user);
-    throw AppError.forbidden('user access has been revoked');
-  }
-};
-
-const checkVerified: LoginStep = async (state, ctx) => {
-  const user = state.user!;
-  const { config } = ctx.deps;
-  if (state.method === 'basic_auth' && config.enableEmailVerification && !user.emailVerifiedAt) {
-    throw AppError.precondition('email not verified: check your inbox for the verification link');
-  }
-  if (state.method === 'mobile_basic_auth' && config.enablePhoneVerification && !user.phoneNumberVerifiedAt) {
-    throw AppError.precondition('phone number not verified');
-  }
-};
-
 const resolveRolesAndScope: LoginStep = async (state) => {
   state.roles = rolesForLogin(state.user!, state.input.roles);
   state.scope = state.input.scope?.length ? state.input.scope : [...DEFAULT_SCOPE];
 };
 
 /**
- * The only step that writes, so the only one in a transaction: the password check above runs outside it,
- * because on SQLite's single connection a transaction held across a 10-20 ms argon2 verify would make
- * every login wait for the one before it.
+ * The account checks, the gate and the session, all the policy's (its refusals are audited there). They
+ * come only after the password, so the answer reveals nothing to someone without it. The password check
+ * above runs outside any transaction: on SQLite's single connection a transaction held across a 10-20 ms
+ * argon2 verify would make every login wait for the one before it.
  */
-const issueTokens: LoginStep = async (state, ctx) => {
-  state.response = await ctx.em.transactional((em) => completeLogin({ ...ctx, em }, state.user!, {
+const signInWithPassword: LoginStep = async (state, ctx) => {
+  const outcome = await signIn(ctx, {
+    strategy: state.method === 'basic_auth' ? 'password' : 'phone_password',
+    user: state.user!,
+    loginMethod: state.method!,
     roles: state.roles!,
     scope: state.scope!,
-    loginMethod: state.method!,
     message: 'Logged in successfully',
-  }));
+  });
+  state.response = outcome.response;
 };
 
-export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, checkAccess, checkVerified, resolveRolesAndScope, requireSecondFactor, issueTokens];
+export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, resolveRolesAndScope, signInWithPassword];
 
 export async function runLogin(input: Static<typeof LoginRequest>, ctx: HandlerContext, steps = LOGIN_STEPS): Promise<Static<typeof AuthResponse>> {
   const state: LoginState = { input };

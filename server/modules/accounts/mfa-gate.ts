@@ -11,7 +11,9 @@
  *   or when the user asked for a second factor (`is_multi_factor_auth_enabled`) and has not declined the offer
  *   (skip_mfa_setup records that). The authenticator app's offer is a new enrolment in the answer itself.
  * - Everyone else signs in as before, so integrations of users without a second factor see no change.
- * - An account whose user reported their only factor lost (lock_mfa) signs in nowhere until an admin resets it.
+ *
+ * Only the sign-in policy (sign-in-policy.ts) calls it, after the account checks (a locked account never
+ * reaches the gate).
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -20,7 +22,6 @@ import { mfaCookie } from '../../kernel/cookies.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { enabledMfaMethods, openChallenge, type MfaMethod, type NewChallenge } from '../mfa/index.ts';
 import type { AuthResponse } from './accounts.schema.ts';
-import type { LoginStep } from './login-flow.ts';
 import { sendMfaCode } from './mfa-codes.ts';
 import { newTotpEnrolment } from './totp-enrolment.ts';
 
@@ -88,7 +89,6 @@ function offerWanted(ctx: HandlerContext, user: UserRow): boolean {
 export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, login: Omit<NewChallenge, 'userId' | 'stage'>): Promise<Answer | undefined> {
   const { config } = ctx.deps;
   if (config.disableMfa) return undefined;
-  if (user.mfaLockedAt) throw AppError.forbidden(MFA_LOCKED_MESSAGE);
   const offered = enabledMfaMethods(config);
   const factors = usableFactors(user, offered);
   if (factors.length > 0) {
@@ -103,8 +103,3 @@ export async function secondFactorChallenge(ctx: HandlerContext, user: UserRow, 
   ctx.effects.setCookie(mfaCookie(config, cookie));
   return offerFlags(ctx, user, offered);
 }
-
-/** The password login's step, after the account checks and before the tokens. */
-export const requireSecondFactor: LoginStep = async (state, ctx) => {
-  state.response = await secondFactorChallenge(ctx, state.user!, { roles: state.roles!, scope: state.scope!, loginMethod: state.method! });
-};

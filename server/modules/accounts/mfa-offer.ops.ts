@@ -1,23 +1,21 @@
 /**
- * The two ways out of the MFA gate other than a factor (specification part 3 and part 4.1):
+ * The two ways out of the MFA gate other than a factor (specification part 3 and part 4.1; lock_mfa is in
+ * mfa-lock.ts):
  * - skip_mfa_setup: a user in a first-time offer declines it; the decline is recorded (the offer is not
  *   made again unless the instance enforces MFA) and the withheld sign-in is issued. Refused under
  *   `--enforce-mfa`, where the offer is the only way in.
- * - lock_mfa: a user at a challenge reports their only factor(s) lost. Allowed only when no email or SMS
- *   code factor could stand in (those reach the account's own address or number, so they are the way back
- *   in); it issues nothing and locks the account's sign-ins until an admin's update_user with reset_mfa.
- *   The caller holds the password (the cookie of a challenge), so the lock can only shut out the caller.
+ * - lock_mfa: a user at a challenge reports their only factor(s) lost, confirmed by a code to the
+ *   account's proven address (mfa-lock.ts).
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
-import { MessageResponse, type Static } from '../../ops/schema.ts';
+import type { Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { mfaCookie } from '../../kernel/cookies.ts';
 import { findUserById } from '../users/index.ts';
-import { callerChallenge, closeChallenge, dropChallenges, MFA_SESSION_REFUSAL, type MfaChallengeRow } from '../mfa/index.ts';
+import { callerChallenge, closeChallenge, MFA_SESSION_REFUSAL, type MfaChallengeRow } from '../mfa/index.ts';
 import { AuthResponse } from './accounts.schema.ts';
 import { MfaSetupRequest } from './mfa-setup.ops.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
-import { codeFactorsOf } from './mfa-codes.ts';
+import { lockMfaOp } from './mfa-lock.ts';
 import { audit } from '../audit/index.ts';
 
 async function gateChallenge(ctx: HandlerContext, stage: 'verify' | 'offer'): Promise<MfaChallengeRow> {
@@ -48,32 +46,6 @@ export const skipMfaSetupOp = defineOperation({
     await audit(ctx, { action: 'user.mfa_setup_skipped', actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'user', resourceId: user.id });
     await ctx.em.flush();
     return finishGatedLogin(ctx, challenge, undefined);
-  },
-});
-
-export const lockMfaOp = defineOperation({
-  name: 'lock_mfa',
-  admin: false,
-  kind: 'mutation',
-  description: "Reports the caller's only second factor(s) lost: locks sign-in until an administrator resets MFA (refused when an email or SMS code factor can stand in)",
-  input: MfaSetupRequest,
-  output: MessageResponse,
-  auth: 'mfa_cookie',
-  handler: async (_input: Static<typeof MfaSetupRequest>, ctx) => {
-    const challenge = await gateChallenge(ctx, 'verify');
-    const user = await findUserById(ctx.em, challenge.userId);
-    if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
-    if ((await codeFactorsOf(ctx, challenge, user)).length > 0) {
-      throw AppError.precondition('a code by email or SMS can be used instead: ask for one with resend_otp');
-    }
-    const now = ctx.deps.clock.now();
-    user.mfaLockedAt = now;
-    user.updatedAt = now;
-    await dropChallenges(ctx.em, user.id);
-    await audit(ctx, { action: 'user.mfa_locked', actor: { type: 'user', id: user.id, email: user.email }, resourceType: 'user', resourceId: user.id });
-    await ctx.em.flush();
-    ctx.effects.setCookie(mfaCookie(ctx.deps.config, '', 0));
-    return { message: 'Multi-factor authentication locked: an administrator must reset it before the next sign-in' };
   },
 });
 

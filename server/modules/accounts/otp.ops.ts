@@ -11,12 +11,11 @@ import { AppError } from '../../kernel/errors.ts';
 import { findUserByEmail, findUserByPhone, markPhoneVerified, requirePhoneNumber, rolesForLogin, type UserRow } from '../users/index.ts';
 import { consumeOtp } from '../verification/index.ts';
 import { AuthResponse, ResendOTPRequest, VerifyOTPRequest } from './accounts.schema.ts';
-import { completeLogin } from './complete-login.ts';
+import { signIn } from './sign-in-policy.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import { MFA_COOKIE } from '../../kernel/cookies.ts';
 import { verifyMfaCode, verifyTotp } from './mfa-verify.ts';
 import { resendMfaCode } from './mfa-resend.ts';
-import { secondFactorChallenge } from './mfa-gate.ts';
 
 const PURPOSE = 'verify_otp';
 
@@ -46,7 +45,6 @@ export const verifyOtpOp = defineOperation({
     // sent before the account moved to another number must not mark the new one verified.
     const sentTo = input.phone_number !== undefined ? { phone: user.phoneNumber } : {};
     await consumeOtp(ctx.em, ctx.deps, { userId: user.id, ...sentTo, purpose: PURPOSE, code: input.otp });
-    if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
     return ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);
       const firstVerification = input.phone_number !== undefined && !managed.phoneNumberVerifiedAt;
@@ -55,15 +53,16 @@ export const verifyOtpOp = defineOperation({
       // The code proved possession of the phone or mailbox, not a password (RFC 8176 section 2: `sms` and
       // `otp` for a texted code, `otp` for an emailed one; claims.ts amrFor).
       const loginMethod = input.phone_number ? 'mobile_otp' : 'email_otp';
-      const challenge = await secondFactorChallenge({ ...ctx, em: tx }, managed, { roles: rolesForLogin(managed), scope: [], loginMethod });
-      if (challenge) return challenge;
-      return completeLogin({ ...ctx, em: tx }, managed, {
+      const outcome = await signIn({ ...ctx, em: tx }, {
+        strategy: 'texted_code',
+        user: managed,
+        loginMethod,
         roles: rolesForLogin(managed),
         scope: [],
-        loginMethod,
         message: 'OTP verified successfully.',
-        events: firstVerification ? ['user.signup'] : [],
+        signup: firstVerification,
       });
+      return outcome.response;
     });
   },
 });

@@ -12,7 +12,7 @@ import { audit } from '../audit/index.ts';
 import { authTimeOf } from '../sessions/index.ts';
 import { AuthResponse, LoginRequest, SessionQueryRequest } from './accounts.schema.ts';
 import { runLogin } from './login-flow.ts';
-import { completeLogin } from './complete-login.ts';
+import { renewSession } from './sign-in-policy.ts';
 import { requireRelations } from '../fga/index.ts';
 
 export const loginOp = defineOperation({
@@ -82,13 +82,12 @@ export const sessionOp = defineOperation({
       // The user is read again too, so the tokens carry the roles of this instant, not of the read above.
       const current = await validateSessionToken(txCtx, cookie);
       await endSession(txCtx, em, session.id);
-      return completeLogin(txCtx, current.user, {
+      return renewSession(txCtx, current.user, {
         roles,
         scope: input.scope?.length ? input.scope : session.scope,
         loginMethod: session.loginMethod,
         // OWASP ASVS 3.3.4: refreshing does not restart the login's absolute lifetime.
         authTime: authTimeOf(session),
-        message: 'Session refreshed successfully',
       });
     });
   },

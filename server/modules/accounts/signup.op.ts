@@ -12,9 +12,7 @@ import { rolesForSignup, toPublicUser } from '../users/index.ts';
 import { createAccount } from './create-account.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
 import { AuthResponse, SignUpRequest } from './accounts.schema.ts';
-import { completeLogin } from './complete-login.ts';
-import { secondFactorChallenge } from './mfa-gate.ts';
-import { recordEvent } from '../events/index.ts';
+import { signIn } from './sign-in-policy.ts';
 import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
 
 type SignUpInput = Static<typeof SignUpRequest>;
@@ -88,16 +86,14 @@ async function register(
   }
   // Under --enforce-mfa a new account is offered a second factor before its first token, like any sign-in
   // (accounts/mfa-gate.ts); the signup itself is recorded either way.
-  const offer = await secondFactorChallenge(ctx, user, { roles, scope: input.scope ?? [], loginMethod: method });
-  if (offer) {
-    recordEvent(ctx.em, 'user.signup', { user: publicUser, auth_recipe: method }, ctx.deps.clock);
-    return { ...offer, user: publicUser };
-  }
-  return completeLogin(ctx, user, {
+  const outcome = await signIn(ctx, {
+    strategy: 'signup',
+    user,
+    loginMethod: method,
     roles,
     scope: input.scope ?? [],
-    loginMethod: method,
     message: 'Signed up successfully.',
-    events: ['user.signup'],
+    signup: true,
   });
+  return outcome.gated ? { ...outcome.response, user: publicUser } : outcome.response;
 }

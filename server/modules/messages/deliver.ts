@@ -16,7 +16,7 @@ import { storeOtpEmail, storeOtpSms, storeVerificationEmail } from '../verificat
 import { factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS } from '../mfa/otp-factor.ts';
 import { createAccount } from '../accounts/create-account.ts';
 import type { MessageJobRow } from './message-job.entity.ts';
-import { MFA_CODE_FLOW, type CodeFlow, type LinkFlow } from './flows.ts';
+import { MFA_CODE_FLOW, MFA_LOCK_FLOW, type CodeFlow, type LinkFlow } from './flows.ts';
 
 export interface DeliveryDeps {
   deps: Deps;
@@ -112,8 +112,21 @@ async function prepareMfaCode(em: EntityManager, delivery: DeliveryDeps, job: Me
   return storeOtpSms(em, { ...deps, sms: delivery.sms }, { ...code, phone: user.phoneNumber! });
 }
 
+/** The code confirming a lock_mfa: only while the destination is still the account's own. */
+async function prepareLockCode(em: EntityManager, delivery: DeliveryDeps, job: MessageJobRow): Promise<(() => Promise<void>) | null> {
+  const { deps } = delivery;
+  const user = await ownerOf(em, job);
+  if (!user || user.revokedAt) return null;
+  const code = { userId: user.id, purpose: MFA_LOCK_FLOW, ttlSeconds: MFA_OTP_TTL_SECONDS };
+  if (job.channel === 'email') {
+    return storeOtpEmail(em, { ...deps, mailer: delivery.mailer }, { ...code, email: user.email!, user: toPublicUser(user) });
+  }
+  return storeOtpSms(em, { ...deps, sms: delivery.sms }, { ...code, phone: user.phoneNumber! });
+}
+
 function prepare(em: EntityManager, delivery: DeliveryDeps, job: MessageJobRow): Promise<(() => Promise<void>) | null> {
   if (job.flow === MFA_CODE_FLOW) return prepareMfaCode(em, delivery, job);
+  if (job.flow === MFA_LOCK_FLOW) return prepareLockCode(em, delivery, job);
   return job.channel === 'email' ? prepareLink(em, delivery, job) : prepareCode(em, delivery, job);
 }
 

@@ -10,12 +10,12 @@ import { randomUUID } from 'node:crypto';
 import type { HandlerContext } from '../../ops/define.ts';
 import { normaliseEmail, normalisePhoneNumber } from '../users/contact.ts';
 import { MessageJob, type MessageOptions } from './message-job.entity.ts';
-import { requireChannel, type Channel, type CodeFlow, type LinkFlow, type MFA_CODE_FLOW } from './flows.ts';
+import { requireChannel, type Channel, type CodeFlow, type LinkFlow, type MFA_CODE_FLOW, type MFA_LOCK_FLOW } from './flows.ts';
 
 export type MessageRequest =
   | { channel: 'email'; flow: LinkFlow; to: string; userId?: string; redirectUri?: string; options?: MessageOptions }
   | { channel: 'sms'; flow: CodeFlow; to: string; userId?: string }
-  | { channel: Channel; flow: typeof MFA_CODE_FLOW; to: string; userId: string };
+  | { channel: Channel; flow: typeof MFA_CODE_FLOW | typeof MFA_LOCK_FLOW; to: string; userId: string };
 
 export function normaliseDestination(channel: Channel, to: string): string {
   return channel === 'email' ? normaliseEmail(to) : normalisePhoneNumber(to);

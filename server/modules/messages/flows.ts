@@ -16,6 +16,12 @@ export const CODE_FLOWS = ['verify_otp', 'forgot_password'] as const;
  */
 export const MFA_CODE_FLOW = 'mfa_otp';
 
+/**
+ * The code that confirms a lock_mfa (accounts/mfa-lock.ts): to the account's own proven address or number,
+ * so that a password alone cannot lock its owner out.
+ */
+export const MFA_LOCK_FLOW = 'mfa_lock';
+
 export type LinkFlow = (typeof LINK_FLOWS)[number];
 export type CodeFlow = (typeof CODE_FLOWS)[number];
 export type Channel = 'email' | 'sms';

@@ -13,10 +13,13 @@
  *   passkey added to its method (`amr` hwk, mfa);
  * - otherwise it is a passwordless sign-in: user verification must have happened (the UV flag; the passkey
  *   is then both "something you have" and "something you know or are", NIST SP 800-63B 5.1.9), and the
- *   login is issued with method `webauthn` (`amr` hwk). The gate does not apply: a verified passkey is
- *   already a multi-factor authenticator.
+ *   sign-in policy (accounts/sign-in-policy.ts) decides it like any other, with method `webauthn` (`amr`
+ *   hwk): a revoked, deactivated or MFA-locked account is refused. The gate does not apply: a verified
+ *   passkey is already a multi-factor authenticator.
  * Every refusal after the shape check is the same `unauthenticated` answer, so it does not tell which
- * check failed or whether a credential id is registered.
+ * check failed or whether a credential id is registered; each is audited (`user.login_failed`, method
+ * webauthn, naming the account when the credential is registered), so an administrator sees a passkey
+ * being tried.
  */
 import { defineOperation } from '../../ops/define.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -26,8 +29,10 @@ import { clientKey } from '../limits/index.ts';
 import { findUserById, rolesForLogin } from '../users/index.ts';
 import { closeChallenge } from '../mfa/index.ts';
 import { AuthResponse } from '../accounts/accounts.schema.ts';
-import { DEFAULT_SCOPE, completeLogin } from '../accounts/complete-login.ts';
+import { DEFAULT_SCOPE } from '../accounts/complete-login.ts';
 import { finishGatedLogin } from '../accounts/mfa-complete.ts';
+import { signIn } from '../accounts/sign-in-policy.ts';
+import { auditNow } from '../audit/index.ts';
 import { CEREMONY_SECONDS, issueCeremony, takeCeremony } from './ceremony-challenge.ts';
 import { parseAuthenticationCredential } from './credential-json.ts';
 import { passkeyByCredentialId, recordPasskeyUse } from './passkeys.ts';
@@ -38,6 +43,18 @@ import { WebauthnLoginOptionsRequest, WebauthnLoginVerifyRequest, WebauthnOption
 export const PASSKEY_SIGN_IN_REFUSED = 'passkey sign-in failed';
 
 type Transport = 'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb';
+
+/** A refused passkey sign-in, audited before the uniform answer; `userId` when the credential is registered. */
+async function refusal(ctx: HandlerContext, reason: string, userId?: string): Promise<AppError> {
+  await auditNow(ctx, {
+    action: 'user.login_failed',
+    actor: userId ? { type: 'user', id: userId } : { type: 'anonymous' },
+    resourceType: 'user',
+    resourceId: userId,
+    metadata: { reason, login_method: 'webauthn' },
+  });
+  return AppError.unauthenticated(PASSKEY_SIGN_IN_REFUSED);
+}
 
 /** Public ceremonies spend the caller's per-IP allowance (modules/limits/policies.ts webauthn_ceremony). */
 function spendCeremony(ctx: HandlerContext): Promise<void> {
@@ -84,17 +101,17 @@ export const webauthnLoginVerifyOp = defineOperation({
     const rp = relyingParty(ctx.deps.config);
     await spendCeremony(ctx);
     const credential = parseAuthenticationCredential(input.credential);
-    const refused = () => AppError.unauthenticated(PASSKEY_SIGN_IN_REFUSED);
     const { verifyAuthenticationResponse } = await loadWebauthn();
     const ceremony = await takeCeremony(ctx.em, clock, credential.challenge, 'authentication');
-    if (!ceremony) throw refused();
+    if (!ceremony) throw await refusal(ctx, 'unknown_ceremony');
     const passkey = await passkeyByCredentialId(ctx.em, credential.id);
-    if (!passkey || (ceremony.userId && ceremony.userId !== passkey.userId)) throw refused();
+    if (!passkey) throw await refusal(ctx, 'unknown_credential');
+    if (ceremony.userId && ceremony.userId !== passkey.userId) throw await refusal(ctx, 'other_account', passkey.userId);
     // Section 7.2 step 6: a user handle, when the authenticator returns one, is the owner's.
     const userHandle = credential.json.response.userHandle;
-    if (userHandle && userHandle !== Buffer.from(passkey.userId, 'utf8').toString('base64url')) throw refused();
+    if (userHandle && userHandle !== Buffer.from(passkey.userId, 'utf8').toString('base64url')) throw await refusal(ctx, 'user_handle', passkey.userId);
     const gate = await gateChallengeOf(ctx);
-    if (ceremony.mfaChallengeId && gate?.id !== ceremony.mfaChallengeId) throw refused();
+    if (ceremony.mfaChallengeId && gate?.id !== ceremony.mfaChallengeId) throw await refusal(ctx, 'challenge_mismatch', passkey.userId);
     const completesGate = gate !== undefined && gate.userId === passkey.userId;
     const verified = await verifyAuthenticationResponse({
       response: credential.json,
@@ -107,23 +124,28 @@ export const webauthnLoginVerifyOp = defineOperation({
       ctx.log.debug({ err: (err as Error).message }, 'webauthn assertion refused');
       return undefined;
     });
-    if (!verified?.verified) throw refused();
+    if (!verified?.verified) throw await refusal(ctx, 'assertion', passkey.userId);
     const info = verified.authenticationInfo;
-    return ctx.em.transactional(async (em) => {
-      if (!(await recordPasskeyUse(em, clock, passkey, info.newCounter, info.credentialBackedUp))) throw refused();
+    type Outcome = { answer: Static<typeof AuthResponse> } | { refused: 'sign_count' | 'no_account' };
+    const outcome = await ctx.em.transactional(async (em): Promise<Outcome> => {
+      if (!(await recordPasskeyUse(em, clock, passkey, info.newCounter, info.credentialBackedUp))) return { refused: 'sign_count' };
       if (completesGate) {
         await closeChallenge(em, gate);
-        return finishGatedLogin({ ...ctx, em }, gate, 'webauthn');
+        return { answer: await finishGatedLogin({ ...ctx, em }, gate, 'webauthn') };
       }
       const user = await findUserById(em, passkey.userId);
-      if (!user) throw refused();
-      if (user.revokedAt) throw AppError.forbidden('user access has been revoked');
-      return completeLogin({ ...ctx, em }, user, {
+      if (!user) return { refused: 'no_account' };
+      const signedIn = await signIn({ ...ctx, em }, {
+        strategy: 'passkey',
+        user,
+        loginMethod: 'webauthn',
         roles: rolesForLogin(user),
         scope: [...DEFAULT_SCOPE],
-        loginMethod: 'webauthn',
         message: 'Logged in successfully',
       });
+      return { answer: signedIn.response };
     });
+    if ('refused' in outcome) throw await refusal(ctx, outcome.refused, passkey.userId);
+    return outcome.answer;
   },
 });

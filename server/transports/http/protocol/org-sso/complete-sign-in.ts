@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
-import { AppError, HTTP_ERROR_MAP } from '../../../../kernel/errors.ts';
+import { AppError, HTTP_ERROR_MAP, runAfterRollback } from '../../../../kernel/errors.ts';
 import { isUniqueViolation } from '../../../../storage/errors.ts';
 import type { HandlerContext } from '../../../../ops/define.ts';
 import type { OrganizationRow } from '../../../../modules/organizations/index.ts';
@@ -41,6 +41,7 @@ export async function finishSsoSignIn(deps: Deps, request: FastifyRequest, reply
     }
     deps.metrics.login('success');
   } catch (err) {
+    await runAfterRollback(err, request.log);
     if (err instanceof SignInRefused) return sendSocialPage(reply, err.status, err.heading, err.paragraphs);
     if (isUniqueViolation(err)) {
       // Two first sign-ins of one IdP subject at once: the second loses the race on the link's key.

@@ -13,7 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
-import { AppError, HTTP_ERROR_MAP } from '../../../../kernel/errors.ts';
+import { AppError, HTTP_ERROR_MAP, runAfterRollback } from '../../../../kernel/errors.ts';
 import { clientKey } from '../../../../modules/limits/index.ts';
 import { parseCookieHeader } from '../../../../kernel/effects.ts';
 import type { HandlerContext } from '../../../../ops/define.ts';
@@ -108,6 +108,7 @@ export function callbackRoute(deps: Deps, upstreams: SocialUpstreams) {
       }
       deps.metrics.login('success');
     } catch (err) {
+      await runAfterRollback(err, request.log);
       if (err instanceof SignInRefused) return sendSocialPage(reply, err.status, err.heading, err.paragraphs);
       if (err instanceof UpstreamError) {
         request.log.warn({ provider: provider.spec.name, err: err.message }, 'social sign-in: upstream refused or failed');
