@@ -18,7 +18,7 @@
  * Who may then sign in, and how, is the sign-in policy's (sign-in-policy.ts).
  */
 import type { HandlerContext } from '../../ops/define.ts';
-import { emailProvenForLinking, findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import { emailProven, findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { SignInRefused } from './sign-in-refused.ts';
 
 /** The link table of one upstream, for one subject. */
@@ -74,7 +74,7 @@ async function linkByEmail(ctx: HandlerContext, identity: FederatedIdentity, ema
   if (!existing) return undefined;
   if (existing.deactivatedAt) throw deactivated();
   if (!identity.upstreamProvesEmail) throw identity.linkRefused();
-  if (!emailProvenForLinking(existing)) {
+  if (!emailProven(existing)) {
     if (!identity.authoritativeForDomain || !identity.takeOver) throw identity.linkRefused();
     await identity.takeOver(existing);
   }

@@ -101,7 +101,7 @@ async function createFor(ctx: HandlerContext, login: SsoLogin, email: string, au
     preferredUsername: identity.preferredUsername,
     picture: identity.picture,
     emailVerifiedAt: ctx.deps.clock.now(),
-    emailVerifiedVia: 'provider' as const,
+    emailVerifiedVia: 'organization' as const,
   });
 }
 
