@@ -68,14 +68,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const sealer = createSealer(config);
   // Before storage: an unreachable --redis-url is a startup refusal with nothing else opened yet.
   const policies = policiesFor(config);
+  const clock = overrides.clock ?? systemClock;
   let limits: RateLimiter;
   if (config.redisUrl) {
     // Loaded only with --redis-url (the bundle lowers this import to a lazy require): ioredis costs about
     // 20 MiB of resident memory that a single instance never needs.
     const { openRedisLimiter } = await import('./modules/limits/redis-limiter.ts');
-    limits = await openRedisLimiter(policies, config.redisUrl, logger);
+    limits = await openRedisLimiter(policies, config.redisUrl, logger, clock);
   } else {
-    limits = createRateLimiter(policies, memoryFactory);
+    limits = createRateLimiter(policies, memoryFactory, undefined, clock);
   }
   const storage = overrides.storage ?? (await openStorage(config, ENTITIES, logger).catch(async (err: unknown) => {
     await limits.close();
@@ -98,7 +99,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       { presented: mfaCookiePresented, authenticate: mfaOfferAuthenticator },
     ),
   };
-  const clock = overrides.clock ?? systemClock;
   // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;

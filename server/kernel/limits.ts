@@ -26,6 +26,12 @@ export const LIMIT_BUCKETS = [
   'dns_lookup',
   /** Inbound SCIM requests per SCIM endpoint token (modules/scim): one identity provider's share. */
   'scim_request',
+  /** Wrong --admin-secret guesses (admin login or the x-service-admin-secret header) per client IP, with backoff. */
+  'admin_secret_failure',
+  /** Wrong --admin-secret guesses from all addresses together, so that spreading them over many IPs gains nothing. */
+  'admin_secret_failure_total',
+  /** Client addresses that presented the right --admin-secret recently (counted, never refused). */
+  'admin_known_address',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];
@@ -40,6 +46,13 @@ export interface RateLimiter {
   retryAfter(bucket: LimitBucket, key: string): Promise<number>;
   /** Forgets `key` in `bucket` (a successful login clears the account's failures). */
   reset(bucket: LimitBucket, key: string): Promise<void>;
+  /**
+   * Gives back `points` (default 1) that `consume` counted for `key` in the current window: an attempt
+   * counted before its outcome was known turned out to be a success.
+   */
+  refund(bucket: LimitBucket, key: string, points?: number): Promise<void>;
+  /** Points counted for `key` in `bucket`'s current window (its longest window for a bucket with several). */
+  counted(bucket: LimitBucket, key: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -7,7 +7,8 @@ import { s, NoInput, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { AdminMeta, buildAdminMeta } from '../meta/meta.ts';
 import { orgDiscoveryEnabled } from '../org-sso/index.ts';
-import { closeAdminSession, isAdminSecret, openAdminSession, renewAdminSession } from './admin.service.ts';
+import { closeAdminSession, openAdminSession, renewAdminSession } from './admin.service.ts';
+import { checkAdminSecret } from './admin-secret-guard.ts';
 
 const AdminLoginRequest = s.object('AdminLoginRequest', { admin_secret: s.string() });
 
@@ -20,8 +21,12 @@ export const adminLoginOp = defineOperation({
   output: MessageResponse,
   auth: 'public',
   rest: { path: '/v1/admin/login' },
+  // Outside a transaction: a failure's audit entry is written at once and must not wait for (or roll back
+  // with) one; the session is a single insert. The pipeline audits a success after the handler.
+  transaction: false,
   handler: async (input, ctx) => {
-    if (!isAdminSecret(ctx.deps.config, input.admin_secret)) {
+    // Limited per address and in total, audited when wrong (admin-secret-guard.ts, OWASP ASVS 2.2.1).
+    if (!(await checkAdminSecret(ctx, input.admin_secret, 'login'))) {
       throw AppError.unauthenticated('invalid admin secret');
     }
     await openAdminSession(ctx, ctx.em);

@@ -4,12 +4,13 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../kernel/errors.ts';
-import { constantTimeEqual, hmacSha256Hex, randomToken } from '../../kernel/crypto.ts';
+import { hmacSha256Hex, randomToken } from '../../kernel/crypto.ts';
 import type { Caller, OpContext } from '../../kernel/context.ts';
 import type { CookieSpec } from '../../kernel/effects.ts';
 import type { Config } from '../../config/flags.ts';
 import type { Authenticator } from '../../ops/auth.ts';
 import { AdminSession } from './admin-session.entity.ts';
+import { checkAdminSecret } from './admin-secret-guard.ts';
 
 export const ADMIN_COOKIE = 'service-admin';
 /** reference.md "Lifetimes": admin cookie 1 h, SameSite=Strict. */
@@ -34,10 +35,6 @@ function absoluteEndOf(loginAt: Date): number {
 
 function adminCookie(config: Config, value: string, maxAge: number): CookieSpec {
   return { name: ADMIN_COOKIE, value, maxAge, httpOnly: true, secure: config.adminCookieSecure, sameSite: 'Strict', path: '/' };
-}
-
-export function isAdminSecret(config: Config, candidate: string): boolean {
-  return constantTimeEqual(candidate, config.adminSecret ?? '');
 }
 
 /** Starts a session (a login, or a renewal carrying the login's time): stores the token's HMAC and sets the cookie. */
@@ -107,16 +104,27 @@ async function cookieIsLive(ctx: OpContext, token: string): Promise<boolean> {
   return (await liveSession(ctx, ctx.deps.storage.fork(), token)) !== null;
 }
 
-/** Resolves a super-admin caller from the header or the cookie, or refuses with 401. */
+/**
+ * Resolves a super-admin caller from the header or the cookie, or refuses with 401. A header is a guess at
+ * the secret like a login's and is limited and audited the same way (admin-secret-guard.ts); while its
+ * address is held, a live cookie still answers (it proves an earlier login, not a guess), and without one the
+ * refusal is the limit's 429.
+ */
 export const adminAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
   const { config } = ctx.deps;
   const header = ctx.credentials.adminSecretHeader;
-  if (header !== undefined && !config.disableAdminHeaderAuth && isAdminSecret(config, header)) {
-    return { kind: 'super_admin', via: 'header' };
+  let held: AppError | undefined;
+  if (header !== undefined && !config.disableAdminHeaderAuth) {
+    try {
+      if (await checkAdminSecret(ctx, header, 'header')) return { kind: 'super_admin', via: 'header' };
+    } catch (err) {
+      if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
+      held = err;
+    }
   }
   const token = ctx.credentials.cookies[ADMIN_COOKIE];
   if (token && (await cookieIsLive(ctx, token))) return { kind: 'super_admin', via: 'cookie' };
-  throw AppError.unauthenticated('unauthorized: super-admin credentials required');
+  throw held ?? AppError.unauthenticated('unauthorized: super-admin credentials required');
 };
 
 /** Whether the request carries super-admin credentials at all (header or cookie), valid or not. */

@@ -17,8 +17,21 @@ export interface BucketPolicy {
    * (rate-limiter-flexible's BurstyRateLimiter). Only the per-IP bucket has one.
    */
   burst?: { points: number; windowSeconds: number };
+  /**
+   * Longer windows counted along with the first (`points` per `windowSeconds`), each with its own allowance:
+   * the wait after a spent allowance grows with repeated failures (OWASP ASVS 2.2.1 "ever increasing delays
+   * between attempts"). A bucket with escalation counts in fixed windows aligned on the app's clock
+   * (kernel/deps.ts Clock; tiered-limiter.ts), each window a whole multiple of the one before, so a refusal
+   * always ends with the window that refused. `blockSeconds` and `burst` do not apply to it.
+   */
+  escalation?: readonly LimitTier[];
   /** Message of the refusal; never names the key (an address or account must not be echoed back). */
   message: string;
+}
+
+export interface LimitTier {
+  points: number;
+  windowSeconds: number;
 }
 
 export type Policies = Record<LimitBucket, BucketPolicy>;
@@ -36,6 +49,45 @@ export const IP_BURST_WINDOW_SECONDS = 10;
  */
 export const LOGIN_WINDOW_SECONDS = 20 * 60;
 export const MAX_LOGIN_LOCKOUT_THRESHOLD = 25;
+
+/**
+ * Wrong admin secrets per client address (IPv6 by /64, client-key.ts), login and header alike: 10 a minute,
+ * 20 in 15 minutes, 40 in 4 hours, 80 a day. Each spent allowance makes the next wait longer (1 min, 15 min,
+ * 4 h, then the rest of the day), so one address gets at most 80 guesses a day (OWASP ASVS 2.2.1 "ever
+ * increasing delays"). Ten a minute leave an administrator room for a few typos, and a test suite that
+ * calls admin_login with a wrong secret over each protocol room to do so.
+ */
+export const ADMIN_SECRET_ADDRESS_TIERS: readonly LimitTier[] = [
+  { points: 10, windowSeconds: 60 },
+  { points: 20, windowSeconds: 15 * 60 },
+  { points: 40, windowSeconds: 4 * 3600 },
+  { points: 80, windowSeconds: 24 * 3600 },
+];
+
+/**
+ * Wrong admin secrets from all addresses together (the secret is one account, OWASP ASVS 2.2.1): 20 a minute,
+ * 50 an hour (clock hours: any 60 minutes meet at most two, so at most 100 failures in any hour), 200 a day,
+ * however many addresses a botnet spreads them over. Addresses that presented the right secret in the last
+ * ADMIN_KNOWN_ADDRESS_SECONDS are not held by this total (admin-secret-guard.ts says why).
+ */
+export const ADMIN_SECRET_TOTAL_TIERS: readonly LimitTier[] = [
+  { points: 20, windowSeconds: 60 },
+  { points: 50, windowSeconds: 3600 },
+  { points: 200, windowSeconds: 24 * 3600 },
+];
+
+/**
+ * An address that presented the right admin secret is remembered this long: two weeks, from its first right
+ * secret in that time. (The in-memory store expires a key with one timer, which cannot exceed 2^31 ms, 24.8 days.)
+ */
+export const ADMIN_KNOWN_ADDRESS_SECONDS = 14 * 24 * 3600;
+
+const ADMIN_SECRET_LIMIT_MESSAGE = 'too many failed admin sign-ins: try again later';
+
+function tiered(tiers: readonly LimitTier[], message: string): BucketPolicy {
+  const [first, ...longer] = tiers;
+  return { points: first!.points, windowSeconds: first!.windowSeconds, blockSeconds: 0, escalation: longer, message };
+}
 
 export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurst' | 'loginLockoutThreshold'>): Policies {
   return {
@@ -72,5 +124,10 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // endpoint token bound the writes one provider (or one leaked token) can make, above the pace Entra ID
     // and Okta keep during an initial sync, and apart from --rate-limit-rps, which is per IP.
     scim_request: { points: 1200, windowSeconds: 60, blockSeconds: 0, message: 'too many SCIM requests: slow down' },
+    // One message for both: the refusal must not say whether this address or the whole server is held.
+    admin_secret_failure: tiered(ADMIN_SECRET_ADDRESS_TIERS, ADMIN_SECRET_LIMIT_MESSAGE),
+    admin_secret_failure_total: tiered(ADMIN_SECRET_TOTAL_TIERS, ADMIN_SECRET_LIMIT_MESSAGE),
+    // A marker, not a limit: counted on each right secret, read to tell a known address, never refused.
+    admin_known_address: { points: Number.MAX_SAFE_INTEGER, windowSeconds: ADMIN_KNOWN_ADDRESS_SECONDS, blockSeconds: 0, message: 'unused' },
   };
 }

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../../kernel/limits.ts';
+import { systemClock, type Clock } from '../../kernel/deps.ts';
 import { ConfigError } from '../../config/parse.ts';
 import { createRateLimiter, type LimiterFactory } from './memory-limiter.ts';
 import type { Policies } from './policies.ts';
@@ -28,7 +29,7 @@ function redactedUrl(url: string): string {
   }
 }
 
-export async function openRedisLimiter(policies: Policies, url: string, logger: Logger): Promise<RateLimiter> {
+export async function openRedisLimiter(policies: Policies, url: string, logger: Logger, clock: Clock = systemClock): Promise<RateLimiter> {
   let started = false;
   let lastError = '';
   let client: Redis;
@@ -72,5 +73,5 @@ export async function openRedisLimiter(policies: Policies, url: string, logger: 
   });
   return createRateLimiter(policies, factory, async () => {
     await client.quit().catch(() => client.disconnect());
-  });
+  }, clock);
 }
