@@ -10,6 +10,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { loadSigningKeys, type SigningKeys } from '../../server/modules/tokens/signing-keys.ts';
 import { signToken, verifyToken, type Claims } from '../../server/modules/tokens/jwt.ts';
+import { ANY_CLIENT } from '../../server/modules/tokens/audience.ts';
 import { parseConfig } from '../../server/config/parse.ts';
 import { AppError } from '../../server/kernel/errors.ts';
 
@@ -99,11 +100,11 @@ for (const { alg, flags, deterministic, signatureBytes } of ALGORITHMS) {
     test('verifyToken accepts it, and a changed signature is refused by jose and by verifyToken', async () => {
       const deps = { config, keys, clock: { now: () => new Date() } };
       const token = signToken(keys, claims);
-      const verified = await verifyToken(deps, token, 'id_token');
+      const verified = await verifyToken(deps, token, 'id_token', ANY_CLIENT);
       assert.equal(verified.sub, claims.sub);
       const forged = tampered(token);
       await assert.rejects(verifyWithJose(keys, forged), joseErrors.JWSSignatureVerificationFailed);
-      await assert.rejects(verifyToken(deps, forged, 'id_token'), (err: unknown) => err instanceof AppError && err.kind === 'unauthenticated');
+      await assert.rejects(verifyToken(deps, forged, 'id_token', ANY_CLIENT), (err: unknown) => err instanceof AppError && err.kind === 'unauthenticated');
     });
   });
 }

@@ -9,7 +9,7 @@ import { presentedSession } from '../../kernel/cookies.ts';
 import { heldRoles, toPublicUser } from '../users/index.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import {
-  checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type Claims, type TokenType,
+  ANY_CLIENT, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type Claims, type TokenType,
 } from '../tokens/index.ts';
 import {
   RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
@@ -53,7 +53,8 @@ export const validateJwtTokenOp = defineOperation({
     if (!(TOKEN_TYPES as readonly string[]).includes(input.token_type)) {
       throw AppError.invalid(`token_type must be one of ${TOKEN_TYPES.join(', ')}`);
     }
-    const issued = await checkIssuedToken(ctx, input.token, input.token_type as TokenType);
+    // Resource servers check the tokens of every client of this server (modules/tokens/audience.ts).
+    const issued = await checkIssuedToken(ctx, input.token, input.token_type as TokenType, ANY_CLIENT);
     const roleClaim = ctx.deps.config.jwtRoleClaim;
     requireRoles(currentRolesOf(issued, roleClaim), input.roles);
     const claims = withCurrentRoles(issued, roleClaim);
@@ -70,7 +71,7 @@ export const validateJwtTokenOp = defineOperation({
  * is no caller to authenticate.
  */
 export function validatePlainTokenInMemory(deps: Deps, tokenType: TokenType, token: string): { is_valid: true; claims: Claims } | undefined {
-  const issued = checkIssuedTokenInMemory(deps, token, tokenType);
+  const issued = checkIssuedTokenInMemory(deps, token, tokenType, ANY_CLIENT);
   return issued && { is_valid: true, claims: withCurrentRoles(issued, deps.config.jwtRoleClaim) };
 }
 

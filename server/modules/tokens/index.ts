@@ -11,6 +11,7 @@ export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
 export { TokenRecord, type TokenRecordRow, type TokenKind } from './token-record.entity.ts';
 export { issuerOf, signToken, verifyToken, TOKEN_TYPES, type Claims, type TokenType } from './jwt.ts';
+export { ANY_CLIENT, FIRST_PARTY, issuedTo, audienceAccepts, registeredClientOf, type Audience } from './audience.ts';
 export {
   RESERVED_CLAIMS, accessTokenClaims, idTokenClaims, refreshTokenClaims, amrFor, atHash, expiryOf, type Grant,
 } from './claims.ts';

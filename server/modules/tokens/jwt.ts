@@ -1,8 +1,9 @@
 /**
  * Signing and verifying the server's JWTs with the keys of --jwt-type (deps.keys, imported once at start).
  * Signing is node:crypto's synchronous HMAC and sign (jws-sign.ts), not WebCrypto; verification pins the algorithm to --jwt-type (no alg confusion), and checks iss (= --url), aud (the
- * instance client id, or the registered client named by azp: audienceOf), exp against the injected clock,
- * and the token_type claim, so an ID or refresh token is never accepted where an access token is expected.
+ * instance client id, or the registered client named by azp: audienceOk), exp against the injected clock,
+ * and the token_type claim, so an ID or refresh token is never accepted where an access token is expected;
+ * and then that the caller's Audience (audience.ts) takes a token issued to that client.
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../../config/flags.ts';
@@ -11,6 +12,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { TokenStateCache } from './state-cache/index.ts';
 import { signCompactJwt } from './jws-sign.ts';
+import { requireAudience, type Audience } from './audience.ts';
 
 export type TokenType = 'access_token' | 'id_token' | 'refresh_token';
 export const TOKEN_TYPES: readonly TokenType[] = ['access_token', 'id_token', 'refresh_token'];
@@ -83,31 +85,33 @@ async function verifySignature(deps: VerifyDeps, token: string): Promise<Claims>
 }
 
 /**
- * Verifies a token of this server; throws AppError('unauthenticated') with a message that reveals no key.
- * With `tokenHash` (sha256 of the token) and a claims memo, the signature, issuer and audience are checked
- * once per token; expiry and token_type are checked on every call.
+ * Verifies a token of this server for an acceptor that takes `audience` (audience.ts); throws
+ * AppError('unauthenticated') with a message that reveals no key. With `tokenHash` (sha256 of the token) and a
+ * claims memo, the signature, issuer and aud are checked once per token; expiry, token_type and the
+ * acceptor's audience are checked on every call (the memo is shared by acceptors of different audiences).
  */
-export async function verifyToken(deps: VerifyDeps, token: string, expected: TokenType, tokenHash?: string): Promise<Claims> {
+export async function verifyToken(deps: VerifyDeps, token: string, expected: TokenType, audience: Audience, tokenHash?: string): Promise<Claims> {
   if (!token) throw AppError.unauthenticated('missing token');
-  const remembered = tokenHash ? rememberedClaims(deps, tokenHash, expected) : undefined;
+  const remembered = tokenHash ? rememberedClaims(deps, tokenHash, expected, audience) : undefined;
   if (remembered) return remembered;
   let claims = await verifySignature(deps, token);
   if (tokenHash && deps.tokenState) claims = deps.tokenState.rememberClaims(tokenHash, claims);
-  return checkType(claims, expected);
+  return checkTypeAndAudience(deps, claims, expected, audience);
 }
 
 /**
  * verifyToken's answer for a token whose signature the claims memo has seen verified (by its sha256), checked
- * for expiry and token type now; undefined when the memo does not hold it. Synchronous.
+ * for expiry, token type and audience now; undefined when the memo does not hold it. Synchronous.
  */
-export function rememberedClaims(deps: VerifyDeps, tokenHash: string, expected: TokenType): Claims | undefined {
+export function rememberedClaims(deps: VerifyDeps, tokenHash: string, expected: TokenType, audience: Audience): Claims | undefined {
   const claims = deps.tokenState?.verifiedClaims(tokenHash);
   if (!claims) return undefined;
   checkTimes(claims, deps.clock.now());
-  return checkType(claims, expected);
+  return checkTypeAndAudience(deps, claims, expected, audience);
 }
 
-function checkType(claims: Claims, expected: TokenType): Claims {
+function checkTypeAndAudience(deps: VerifyDeps, claims: Claims, expected: TokenType, audience: Audience): Claims {
   if (claims.token_type !== expected) throw AppError.unauthenticated(`invalid token: expected ${TOKEN_LABELS[expected]}`);
+  requireAudience(audience, claims, deps.config.clientId);
   return claims;
 }

@@ -13,6 +13,7 @@ import { sha256Hex } from '../../kernel/crypto.ts';
 import { authTimeOf, findActiveUser, findSession } from '../sessions/index.ts';
 import { absoluteEndOf } from './lifetimes.ts';
 import { verifyToken } from './jwt.ts';
+import { issuedTo } from './audience.ts';
 import { claimRefreshRotation, findTokenRecord } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { revokeFamily } from './end-session.ts';
@@ -44,12 +45,10 @@ export async function refreshTokens(
   refreshToken: string,
   options: { scope?: string[]; clientId?: string } = {},
 ): Promise<RefreshedTokens> {
-  const claims = await verifyToken(ctx.deps, refreshToken, 'refresh_token');
   // RFC 6749 section 6: the refresh token must have been issued to the authenticated client. Tokens of a
   // registered client name it in azp (claims.ts); tokens without azp belong to the instance client. So
   // client B cannot spend client A's token, nor a public caller a confidential client's.
-  const issuedTo = typeof claims.azp === 'string' && claims.azp !== '' ? claims.azp : undefined;
-  if (issuedTo !== options.clientId) throw AppError.unauthenticated('refresh token was not issued to this client');
+  const claims = await verifyToken(ctx.deps, refreshToken, 'refresh_token', issuedTo(options.clientId));
   const record = await findTokenRecord(em, refreshToken);
   if (!record || record.kind !== 'refresh' || !record.familyId || record.userId !== claims.sub) {
     throw AppError.unauthenticated('invalid refresh token');
@@ -77,7 +76,7 @@ export async function refreshTokens(
     if (!user) throw AppError.unauthenticated('user access has been revoked');
     const nonce = typeof claims.nonce === 'string' ? claims.nonce : '';
     // A refresh token issued to a registered client (azp) keeps minting for that client.
-    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId: issuedTo });
+    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId: options.clientId });
     return { ...tokens, refresh_token: tokens.refresh_token!, scope: requested };
   });
   if (outcome === REUSED) {

@@ -2,6 +2,10 @@
  * The `user` auth kind (architecture.md "auth is declarative"; specification part 5 "User credentials"):
  * a bearer access token or the session cookie pair. Either one that is valid is enough, so a stale bearer
  * header next to a live cookie still works; with neither valid the call is refused.
+ *
+ * This is the first-party API: a bearer token counts only when it was issued to the instance client
+ * (audience.ts FIRST_PARTY). A registered client's token is the user's consent to that client, for the
+ * claims it was granted (/userinfo), not the user's own credential to their account.
  */
 import { AppError } from '../../kernel/errors.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
@@ -10,13 +14,14 @@ import type { Authenticator } from '../../ops/auth.ts';
 import { validateSessionToken } from '../sessions/index.ts';
 import { heldRoles } from '../users/roles.ts';
 import { checkIssuedToken } from './validate-token.ts';
+import { FIRST_PARTY } from './audience.ts';
 
 export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
   let refusal: AppError | undefined;
   const bearer = ctx.credentials.bearer;
   if (bearer) {
     try {
-      const { claims, record, user } = await checkIssuedToken(ctx, bearer, 'access_token');
+      const { claims, record, user } = await checkIssuedToken(ctx, bearer, 'access_token', FIRST_PARTY);
       // Role checks downstream see the token's roles the user still holds, not the token's copy alone.
       const current = { ...claims, roles: heldRoles(user, claims.roles), allowed_roles: [...user.roles] };
       return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims: current };

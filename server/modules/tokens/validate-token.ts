@@ -13,6 +13,7 @@ import { activeUser, findActiveUser } from '../sessions/index.ts';
 import { isActiveClientId, knownActiveClientId } from '../clients/clients.service.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { rememberedClaims, verifyToken, type Claims, type TokenType } from './jwt.ts';
+import { ANY_CLIENT, registeredClientOf, type Audience } from './audience.ts';
 import { findTokenRecord, recordIsLive } from './token-records.ts';
 import type { TokenKind } from './token-record.entity.ts';
 import type { TokenRecordState, TokenStateCache } from './state-cache/index.ts';
@@ -54,31 +55,28 @@ function checkUser(user: UserRow | null): UserRow {
 }
 
 /**
- * The registered client a token was issued to (azp, claims.ts), when it is not the instance's own: tokens
- * of a client end with it, so once it is deactivated or deleted they stop validating here and at /userinfo
- * (RFC 7662 section 2.2 treats them as not active). Across instances the client cache's few seconds of
- * staleness bound it (client-auth-cache.ts).
+ * Tokens of a registered client (audience.ts registeredClientOf) end with it: once it is deactivated or
+ * deleted they stop validating here and at /userinfo (RFC 7662 section 2.2 treats them as not active).
+ * Across instances the client cache's few seconds of staleness bound it (client-auth-cache.ts).
  */
-function registeredClientOf(ctx: Pick<OpContext, 'deps'>, claims: Claims): string | undefined {
-  const clientId = typeof claims.azp === 'string' ? claims.azp : '';
-  return clientId !== '' && clientId !== ctx.deps.config.clientId ? clientId : undefined;
-}
-
 function checkClientActive(active: boolean): void {
   if (!active) throw AppError.unauthenticated('the client this token was issued to is no longer active');
 }
 
-/** Verifies a token of ours and its stored state. Throws AppError('unauthenticated'). */
-export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, token: string, type: TokenType): Promise<IssuedToken> {
+/**
+ * Verifies a token of ours for an acceptor of `audience` (audience.ts), and its stored state. Throws
+ * AppError('unauthenticated').
+ */
+export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, token: string, type: TokenType, audience: Audience): Promise<IssuedToken> {
   const cache = cacheFor(ctx);
   const tokenHash = cache && token ? sha256Hex(token) : undefined;
   // With a hash, the claims memo of the cache spares the signature check of a token seen before.
-  const claims = await verifyToken(ctx.deps, token, type, tokenHash);
+  const claims = await verifyToken(ctx.deps, token, type, audience, tokenHash);
   const now = ctx.deps.clock.now();
   const found = cache && tokenHash ? await cache.tokenRecord(tokenHash) : await findTokenRecord(emOf(ctx), token);
   const record = checkRecord(found, claims, type, now);
   const user = checkUser(cache ? activeUser(await cache.user(record.userId)) : await findActiveUser(emOf(ctx), record.userId));
-  const clientId = registeredClientOf(ctx, claims);
+  const clientId = registeredClientOf(claims, ctx.deps.config.clientId);
   if (clientId !== undefined) checkClientActive(await isActiveClientId(ctx.deps.storage, clientId, now));
   return { claims, record, user };
 }
@@ -91,11 +89,11 @@ export async function checkIssuedToken(ctx: OpContext & { em?: EntityManager }, 
  * give the same answer for the same state; this one saves the promise chain on the call every resource
  * server makes on every request.
  */
-export function checkIssuedTokenInMemory(deps: Deps, token: string, type: TokenType): IssuedToken | undefined {
+export function checkIssuedTokenInMemory(deps: Deps, token: string, type: TokenType, audience: Audience): IssuedToken | undefined {
   const cache = deps.tokenState;
   if (!cache || !token) return undefined;
   const tokenHash = sha256Hex(token);
-  const claims = rememberedClaims(deps, tokenHash, type);
+  const claims = rememberedClaims(deps, tokenHash, type, audience);
   if (!claims) return undefined;
   const found = cache.cachedTokenRecord(tokenHash);
   if (!found) return undefined;
@@ -104,7 +102,7 @@ export function checkIssuedTokenInMemory(deps: Deps, token: string, type: TokenT
   const cachedUser = cache.cachedUser(record.userId);
   if (!cachedUser) return undefined;
   const user = checkUser(activeUser(cachedUser));
-  const clientId = registeredClientOf({ deps }, claims);
+  const clientId = registeredClientOf(claims, deps.config.clientId);
   if (clientId !== undefined) {
     const active = knownActiveClientId(deps.storage, clientId, now);
     if (active === undefined) return undefined;
@@ -113,9 +111,14 @@ export function checkIssuedTokenInMemory(deps: Deps, token: string, type: TokenT
   return { claims, record, user };
 }
 
-/** validate_jwt_token: the claims of a live access, ID or refresh token of this server. */
+
+
+/**
+ * validate_jwt_token's check: the claims of a live access, ID or refresh token of this server, issued to the
+ * instance client or to any registered client (resource servers check both, audience.ts ANY_CLIENT).
+ */
 export async function validateToken(ctx: OpContext & { em?: EntityManager }, token: string, tokenType: TokenType): Promise<Claims> {
-  return (await checkIssuedToken(ctx, token, tokenType)).claims;
+  return (await checkIssuedToken(ctx, token, tokenType, ANY_CLIENT)).claims;
 }
 
 /** The roles of `issued` its user still holds (see currentRolesOf), computed afresh. */

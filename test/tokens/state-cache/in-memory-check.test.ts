@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../../support/app.ts';
 import { restClient } from '../../support/rest-client.ts';
 import { TestClock } from '../../support/test-clock.ts';
-import { checkIssuedTokenInMemory } from '../../../server/modules/tokens/index.ts';
+import { ANY_CLIENT, checkIssuedTokenInMemory } from '../../../server/modules/tokens/index.ts';
 import { AppError } from '../../../server/kernel/errors.ts';
 
 const PASSWORD = 'Str0ng!pass-in-memory';
@@ -44,7 +44,7 @@ describe('the in-memory token check', () => {
   /** What memory answers now: the issued token, nothing (the caller would read storage), or the refusal. */
   function fromMemory(token: string): { claims: Record<string, unknown> } | undefined | AppError {
     try {
-      const answer = checkIssuedTokenInMemory(server.app.deps, token, 'access_token');
+      const answer = checkIssuedTokenInMemory(server.app.deps, token, 'access_token', ANY_CLIENT);
       assert.ok(!(answer instanceof Promise), 'the check is synchronous');
       return answer;
     } catch (err) {
@@ -67,7 +67,7 @@ describe('the in-memory token check', () => {
   test('a token of another type is refused from memory as on the asynchronous path', async () => {
     const user = await signedIn();
     assert.equal((await validate(user.access)).status, 200);
-    assert.throws(() => checkIssuedTokenInMemory(server.app.deps, user.access, 'id_token'), (err: unknown) => err instanceof AppError && err.kind === 'unauthenticated');
+    assert.throws(() => checkIssuedTokenInMemory(server.app.deps, user.access, 'id_token', ANY_CLIENT), (err: unknown) => err instanceof AppError && err.kind === 'unauthenticated');
   });
 
   test('after logout, memory no longer answers the token as valid', async () => {

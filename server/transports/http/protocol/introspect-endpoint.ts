@@ -26,7 +26,7 @@ import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { sha256Hex } from '../../../kernel/crypto.ts';
 import { isActiveClientId } from '../../../modules/clients/clients.service.ts';
-import { checkIssuedToken, verifyToken, type Claims, type TokenType } from '../../../modules/tokens/index.ts';
+import { checkIssuedToken, issuedTo, verifyToken, type Audience, type Claims, type TokenType } from '../../../modules/tokens/index.ts';
 import { buildHttpContext } from '../request-context.ts';
 import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
 import { isClientCredentialsToken } from './grants/client-credentials-grant.ts';
@@ -51,10 +51,12 @@ function claimedType(token: string): TokenType | undefined {
   }
 }
 
-/** Whether the caller may see this token: tokens issued to it (RFC 7662 section 2.2). */
-function ownedBy(claims: Claims, caller: AuthenticatedClient): boolean {
-  const issuedTo = typeof claims.azp === 'string' && claims.azp !== '' ? claims.azp : undefined;
-  return caller.registered ? issuedTo === caller.clientId : issuedTo === undefined;
+/**
+ * The tokens the caller may see: those issued to it (RFC 7662 section 2.2). A token of another client fails
+ * the audience check like a dead token, so the answer is the same {active: false}.
+ */
+function audienceOfCaller(caller: AuthenticatedClient): Audience {
+  return issuedTo(caller.registered ? caller.clientId : undefined);
 }
 
 function scopeText(scope: unknown): string | undefined {
@@ -86,13 +88,13 @@ async function introspect(deps: Deps, request: FastifyRequest, caller: Authentic
   if (!type) return INACTIVE;
   try {
     // The memo of verified claims (state-cache) spares the signature check of a token introspected before.
-    const claims = await verifyToken(deps, token, type, sha256Hex(token));
-    if (!ownedBy(claims, caller)) return INACTIVE;
+    const audience = audienceOfCaller(caller);
+    const claims = await verifyToken(deps, token, type, audience, sha256Hex(token));
     if (isClientCredentialsToken(claims)) {
       const clientId = String(claims.client_id);
       return (await isActiveClientId(deps.storage, clientId, deps.clock.now())) ? answerFor(claims, type, clientId) : INACTIVE;
     }
-    const issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), token, type);
+    const issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), token, type, audience);
     const username = issued.user.email ?? issued.user.phoneNumber ?? undefined;
     return answerFor(issued.claims, type, caller.clientId, username);
   } catch (err) {

@@ -21,7 +21,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { decodeJwt } from 'jose';
 import type { Deps } from '../../../kernel/deps.ts';
 import { sha256Hex } from '../../../kernel/crypto.ts';
-import { findTokenRecord, revokeRefreshToken, revokeTokenRecords } from '../../../modules/tokens/index.ts';
+import { audienceAccepts, findTokenRecord, issuedTo, revokeRefreshToken, revokeTokenRecords } from '../../../modules/tokens/index.ts';
 import { invalidateTokenState } from '../../../modules/tokens/state-cache/index.ts';
 import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
 import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
@@ -34,11 +34,9 @@ const MAX_TOKEN_LENGTH = 16_384;
  * The client a stored token was issued to: its azp, or the instance client when it has none. The claims are
  * read without verifying the signature: a record exists only for the exact string this server signed.
  */
-function issuedToCaller(token: string, caller: AuthenticatedClient): boolean {
+function issuedToCaller(deps: Deps, token: string, caller: AuthenticatedClient): boolean {
   try {
-    const azp = decodeJwt(token).azp;
-    const issuedTo = typeof azp === 'string' && azp !== '' ? azp : undefined;
-    return caller.registered ? issuedTo === caller.clientId : issuedTo === undefined;
+    return audienceAccepts(issuedTo(caller.registered ? caller.clientId : undefined), decodeJwt(token), deps.config.clientId);
   } catch {
     return false;
   }
@@ -48,7 +46,7 @@ function issuedToCaller(token: string, caller: AuthenticatedClient): boolean {
 async function revokeOwnToken(em: EntityManager, deps: Deps, caller: AuthenticatedClient, token: string): Promise<void> {
   if (token.length > MAX_TOKEN_LENGTH) return;
   const record = await findTokenRecord(em, token);
-  if (!record || !issuedToCaller(token, caller)) return;
+  if (!record || !issuedToCaller(deps, token, caller)) return;
   if (record.kind === 'refresh') {
     await revokeRefreshToken(em, token, deps.clock);
   } else if (record.kind === 'access') {

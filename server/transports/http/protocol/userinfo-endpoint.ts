@@ -4,7 +4,9 @@
  * the Authorization header (RFC 6750 section 2.1), or with POST as `access_token` in the body (section 2.2);
  * never in the query (section 2.3 is a MAY with known leaks into logs and Referer), never by two methods at
  * once (section 2). It must be live as validate_jwt_token sees it: signature, issuer, audience, expiry,
- * token type, its stored record not revoked, its user active (modules/tokens checkIssuedToken).
+ * token type, its stored record not revoked, its user active (modules/tokens checkIssuedToken). Tokens of the
+ * instance client and of every registered client are taken (modules/tokens/audience.ts ANY_CLIENT): this is
+ * where a relying party reads the claims the user granted it.
  *
  * Errors are RFC 6750 section 3: 401 with `WWW-Authenticate: Bearer` and error="invalid_token", or without an
  * error code when no token was presented at all (section 3.1); 403 insufficient_scope for an access token
@@ -18,7 +20,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
+import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
 import { unixSeconds } from '../../../modules/users/user.schema.ts';
 import { emailProven, phoneProven } from '../../../modules/users/address-proof.ts';
 import { bearerFrom, buildHttpContext } from '../request-context.ts';
@@ -106,7 +108,7 @@ export function userinfoEndpoint(deps: Deps) {
     if (!presented.token) return sendBearerError(deps, reply, 401);
     let issued: IssuedToken;
     try {
-      issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), presented.token, 'access_token');
+      issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), presented.token, 'access_token', ANY_CLIENT);
     } catch (err) {
       if (err instanceof AppError && err.kind === 'unauthenticated') return sendBearerError(deps, reply, 401, 'invalid_token', err.message);
       throw err;
