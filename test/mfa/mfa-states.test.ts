@@ -4,8 +4,9 @@
  *   decline recorded (has_skipped_mfa_setup_at), so the next login is not offered again;
  * - the same offer under --enforce-mfa: skip_mfa_setup is rejected; a factor set up with the offer's
  *   cookie (totp_mfa_setup, verify_otp with is_totp) completes the gate and issues the token;
- * - "Caller without verified email/SMS OTP fallback" + lock_mfa: no token, the account is locked until an
- *   admin's update_user with reset_mfa; refused while an email code factor could stand in;
+ * - "Caller without verified email/SMS OTP fallback" + lock_mfa: no token; confirmed by the code mailed to
+ *   the account's proven address, the account is locked until an admin's update_user with reset_mfa;
+ *   refused while an email code factor could stand in (the confirmation's own rules: mfa-lock-confirmation.test.ts);
  * - "MFA enrollment created, unverified (email OTP)": the code is sent, the factor does not count yet;
  * - a challenge's cookie (password only) cannot enrol a factor of its own.
  */
@@ -16,6 +17,7 @@ import { cookieValue, restClient, type RestReply } from '../support/rest-client.
 import { TestClock } from '../support/test-clock.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
+import { LOCK_CODE_SENT_MESSAGE, LOCKED_MESSAGE } from '../../server/modules/accounts/mfa-lock.ts';
 
 const PASSWORD = 'Str0ng!pass-states';
 const admin = { 'x-service-admin-secret': ADMIN_SECRET };
@@ -165,13 +167,25 @@ describe('lock_mfa and the admin reset', () => {
     return { id: login.body.user.id as string, bearer, secret };
   }
 
-  test('with the authenticator app as the only factor: no token, sign-in locked until reset_mfa', async () => {
+  test('with the authenticator app as the only factor: no token; the mailed code locks sign-in until reset_mfa', async () => {
     const email = 'lost-device@example.com';
     const user = await totpUser(email);
+    // The lock is confirmed by a code to a proven address: an administrator vouches for this one.
+    assert.equal((await api.post('/v1/admin/update_user', { id: user.id, email_verified: true }, admin)).status, 200);
     const challenged = await api.post('/v1/login', { email, password: PASSWORD });
     assert.equal((await api.post('/v1/lock_mfa', {})).status, 401, 'not without the cookie');
-    const locked = await api.post('/v1/lock_mfa', {}, withMfaCookie(challenged));
+    const sent = await api.post('/v1/lock_mfa', {}, withMfaCookie(challenged));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.message, LOCK_CODE_SENT_MESSAGE);
+    assert.equal(sent.body.access_token, undefined);
+    assert.equal(cookieValue(sent.cookies, 'mfa'), undefined, 'the challenge stays open for the code');
+    await server.app.outbox.idle();
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes(email), 15_000);
+    const code = /\b(\d{6})\b/.exec(mail.text ?? '')![1]!;
+
+    const locked = await api.post('/v1/lock_mfa', { otp: code }, withMfaCookie(challenged));
     assert.equal(locked.status, 200, JSON.stringify(locked.body));
+    assert.equal(locked.body.message, LOCKED_MESSAGE);
     assert.equal(locked.body.access_token, undefined);
     assert.match(locked.cookies.find((c) => c.startsWith('mfa='))!, /Max-Age=0/);
     const afterLock = await api.post('/v1/verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, withMfaCookie(challenged));
