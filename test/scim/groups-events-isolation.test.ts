@@ -109,8 +109,10 @@ describe('SCIM Groups, events and isolation', () => {
     const linkedEmail = `linked-${Date.now()}@elsewhere.example`;
     const signup = await fetch(`${server.baseUrl}/v1/signup`, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify({ email: linkedEmail, password: 'Str0ng!scim-user-pass', confirm_password: 'Str0ng!scim-user-pass' }) });
     const linkedId = (await signup.json()).user.id;
+    // A member outside the verified domains is linked only once its address is proven (users/address-proof.ts).
+    await admin(server, 'update_user', { id: linkedId, email_verified: true });
     await admin(server, 'add_org_member', { org_id: a.orgId, user_id: linkedId, roles: [] });
-    await scimA('POST', '/Users', newUser(linkedEmail));
+    assert.equal((await scimA('POST', '/Users', newUser(linkedEmail))).status, 201);
     await scimA('PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: linkedId }] }] });
     await scimA('PATCH', `/Users/${linkedId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
     assert.equal(await rolesOf(a.orgId, linkedId), null, 'an inactive member it does not govern leaves the organization');

@@ -138,12 +138,17 @@ describe('SCIM Users', () => {
   });
 
   test('an existing account outside the organization is refused; a member is linked; a verified domain links and governs', async () => {
+    // Only accounts whose address was proven are linked (takeover.test.ts has those nobody proved).
+    const proven = async (userId: string) => assert.equal((await admin(server, 'update_user', { id: userId, email_verified: true })).status, 200);
     const email = `stranger-${randomBytes(3).toString('hex')}@elsewhere.example`;
-    assert.equal((await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
+    const stranger = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
+    assert.equal(stranger.status, 200);
+    await proven(stranger.body.user.id);
     assertScimError(await scim('POST', '/Users', newUser(email)), 409, 'uniqueness');
 
     const memberEmail = `member-${randomBytes(3).toString('hex')}@elsewhere.example`;
     const signup = await post('/v1/signup', { email: memberEmail, password: PASSWORD, confirm_password: PASSWORD });
+    await proven(signup.body.user.id);
     await admin(server, 'add_org_member', { org_id: org.orgId, user_id: signup.body.user.id, roles: ['editor'] });
     const linked = await scim('POST', '/Users', newUser(memberEmail));
     assert.equal(linked.status, 201);
@@ -160,7 +165,7 @@ describe('SCIM Users', () => {
     const domain = `acme-${randomBytes(3).toString('hex')}.com`;
     assert.equal((await admin(server, 'add_verified_org_domain', { org_id: org.orgId, domain })).status, 200);
     const staff = `staff@${domain}`;
-    await post('/v1/signup', { email: staff, password: PASSWORD, confirm_password: PASSWORD });
+    await proven((await post('/v1/signup', { email: staff, password: PASSWORD, confirm_password: PASSWORD })).body.user.id);
     const governed = await scim('POST', '/Users', newUser(staff));
     assert.equal(governed.status, 201, JSON.stringify(governed.body));
 

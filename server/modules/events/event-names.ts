@@ -13,6 +13,8 @@ export const EVENT_NAMES = [
   'user.provisioned',
   'user.deprovisioned',
   'user.scim_updated',
+  /** An organization's IdP took over an account whose address nobody proved (accounts/clean-takeover.ts). */
+  'user.taken_over',
   'group.created',
   'group.updated',
   'group.deleted',

@@ -1,15 +1,18 @@
 /**
  * What one SCIM request works with: its unit of work, the organization its bearer token speaks for (every
  * read and write below is confined to it: one organization's token never sees another's users or groups),
- * the clock and configuration, and the base URL for `meta.location`.
+ * the server's dependencies, the request, and the base URL for `meta.location`.
  */
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Deps } from '../../kernel/deps.ts';
+import type { RequestMeta } from '../../kernel/context.ts';
 import type { OrganizationRow } from '../organizations/index.ts';
 
 export interface ScimScope {
   readonly em: EntityManager;
-  readonly deps: Pick<Deps, 'clock' | 'config'>;
+  readonly deps: Deps;
+  /** The provider's request (client IP per --trusted-proxies, user agent), for audit entries. */
+  readonly req: RequestMeta;
   readonly org: OrganizationRow;
   /** `<--url>/scim/v2/`, ending in a slash. */
   readonly baseUrl: string;

@@ -1,6 +1,6 @@
 /**
- * SCIM Users of one organization (RFC 7643 section 4.1, RFC 7644 section 3): provisioning creates or links
- * an account (scim-account-control.ts) and makes it a member of the organization; userName is unique per
+ * SCIM Users of one organization (RFC 7643 section 4.1, RFC 7644 section 3): provisioning creates, links or
+ * cleanly takes over an account (scim-account-control.ts) and makes it a member of the organization; userName is unique per
  * organization, case-insensitively. The account's email is the userName when that is an address, otherwise
  * the primary (or first) email; provisioned accounts get no password and sign in through the organization's
  * SSO, and their email is not marked verified (the provider's word proves no mailbox). `active: false`
@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
-import { createUser, findUserByEmail, isValidEmail, normaliseEmail, rolesForSignup, toPublicUser, updateUserContact, User, type UserRow } from '../users/index.ts';
+import { createUser, emailProven, findUserByEmail, isValidEmail, normaliseEmail, rolesForSignup, toPublicUser, updateUserContact, User, type UserRow } from '../users/index.ts';
+import { takeOverUnprovenAccount } from '../accounts/clean-takeover.ts';
 import { OrgMember } from '../organizations/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
@@ -23,6 +24,7 @@ import { changeRoles } from './scim-group-roles.ts';
 import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
 const MAX_USER_NAME = 255;
+const UNLINKABLE = "an account with this email already exists outside this organization's verified domains";
 
 export interface ScimUserRecord {
   readonly link: ScimUserRow;
@@ -131,7 +133,12 @@ async function ensureMember(scope: ScimScope, userId: string, roles: string[] = 
   em.persist(em.create(OrgMember, { id: randomUUID(), orgId: scope.org.id, userId, roles, createdAt: now, updatedAt: now }));
 }
 
-/** The account a new SCIM user becomes: a new one, or an existing one this organization may link. */
+/**
+ * The account a new SCIM user becomes (scim-account-control.ts): a new one; an existing one whose address was
+ * proven (users/address-proof.ts), linked as it is; or an existing one whose address nobody proved, in a domain
+ * the organization verified, taken over cleanly (accounts/clean-takeover.ts) so that whoever registered the
+ * address first keeps no way in. Any other existing account is a uniqueness conflict (RFC 7644 section 3.3).
+ */
 async function accountFor(scope: ScimScope, fields: ReturnType<typeof accountFields>): Promise<{ user: UserRow; manages: boolean; created: boolean }> {
   const { em, deps } = scope;
   if (!fields.email) throw ScimError.badRequest('invalidValue', 'userName or the primary email must be an email address: the account needs one');
@@ -152,8 +159,17 @@ async function accountFor(scope: ScimScope, fields: ReturnType<typeof accountFie
     throw ScimError.conflict('the account with this email is already provisioned in this organization under another userName');
   }
   const manages = await domainVerifiedForOrg(em, scope.org.id, existing.email);
+  if (!emailProven(existing)) {
+    // Not even as a member: the provider's user would be joined to whoever typed the address in.
+    if (!manages) throw ScimError.conflict(UNLINKABLE);
+    await takeOverUnprovenAccount(scope, existing, { organizationId: scope.org.id, via: 'scim' });
+    existing.givenName = fields.givenName ?? null;
+    existing.familyName = fields.familyName ?? null;
+    existing.preferredUsername = fields.userName === fields.email ? null : fields.userName;
+    return { user: existing, manages, created: false };
+  }
   const member = await em.findOne(OrgMember, { orgId: scope.org.id, userId: existing.id }, { fields: ['id'] });
-  if (!manages && !member) throw ScimError.conflict('an account with this email already exists outside this organization');
+  if (!manages && !member) throw ScimError.conflict(UNLINKABLE);
   return { user: existing, manages, created: false };
 }
 

@@ -9,7 +9,7 @@ import type { Deps } from '../../../../kernel/deps.ts';
 import { AppError } from '../../../../kernel/errors.ts';
 import { authenticateScimToken, ConcurrentScimChange, scimBaseUrl, ScimError, scimErrorBody, type ScimScope } from '../../../../modules/scim/index.ts';
 import type { OrganizationRow } from '../../../../modules/organizations/index.ts';
-import { bearerFrom } from '../../request-context.ts';
+import { bearerFrom, buildHttpContext } from '../../request-context.ts';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 
@@ -81,7 +81,8 @@ export async function inScope<T>(deps: Deps, request: FastifyRequest, work: (sco
   if (!org) throw new ScimError(401, 'a bearer token is required');
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await deps.storage.fork().transactional((em) => work({ em, deps, org, baseUrl: scimBaseUrl(deps.config) }));
+      const { req } = buildHttpContext(deps, request, 'rest');
+      return await deps.storage.fork().transactional((em) => work({ em, deps, req, org, baseUrl: scimBaseUrl(deps.config) }));
     } catch (err) {
       if (!(err instanceof ConcurrentScimChange)) throw err;
       if (attempt >= ATTEMPTS) throw new ScimError(409, 'the resource is being changed by concurrent requests: try again');
