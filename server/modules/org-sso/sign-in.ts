@@ -20,9 +20,10 @@ import type { HandlerContext } from '../../ops/define.ts';
 import type { Static } from '../../ops/schema.ts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.ts';
-import { normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
+import { markEmailVerified, normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
 import { createAccount } from '../accounts/create-account.ts';
 import { resolveFederatedAccount, type UpstreamLinks } from '../accounts/federated-account.ts';
+import { takeOverUnprovenAccount } from '../accounts/clean-takeover.ts';
 import { SignInRefused } from '../accounts/sign-in-refused.ts';
 import { signIn } from '../accounts/sign-in-policy.ts';
 import type { AuthResponse } from '../accounts/accounts.schema.ts';
@@ -138,6 +139,11 @@ export async function completeSsoSignIn(ctx: HandlerContext, login: SsoLogin): P
       'Sign in the way you usually do, or ask the organization\'s administrator.',
     ]),
     createAccount: (address) => createFor(ctx, login, address, authoritative),
+    takeOver: async (existing) => {
+      await takeOverUnprovenAccount(ctx, existing, { organizationId: login.org.id, via: 'org_sso' });
+      // The organization's IdP vouched for the address in a domain the organization verified.
+      markEmailVerified(existing, 'organization', ctx.deps.clock.now());
+    },
   });
   await ensureMembership(ctx, login.org.id, user.id);
   let roles: string[];
