@@ -7,6 +7,8 @@
  * - totp_mfa_setup: a new secret, its QR image and ten recovery codes, each shown this once (only the sealed
  *   secret and the codes' digests are stored); nothing is sent anywhere.
  * - email_otp_mfa_setup / sms_otp_mfa_setup: a code to the account's own address or number.
+ * A signed-in user adds a factor only after a recent sign-in (step-up.ts): a stolen session must not enrol
+ * the thief's authenticator app, which would then pass this account's second-factor challenge.
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { s, type Static } from '../../ops/schema.ts';
@@ -19,6 +21,7 @@ import { newTotpEnrolment } from './totp-enrolment.ts';
 import { AuthResponse } from './accounts.schema.ts';
 import { callerUser } from './profile.ops.ts';
 import { checkResendCooldown, sendMfaCode } from './mfa-codes.ts';
+import { requireRecentAuthentication } from './step-up.ts';
 
 const optionalString = () => s.optional(s.string());
 
@@ -49,6 +52,7 @@ export const totpMfaSetupOp = defineOperation({
     const { config } = ctx.deps;
     if (!totpEnabled(config)) throw AppError.precondition('authenticator apps (TOTP) are disabled for this instance');
     const user = await enrollingUser(ctx);
+    await requireRecentAuthentication(ctx, 'add an authenticator app');
     return {
       message: 'Scan the QR code with your authenticator app, then confirm with a code from it',
       ...(await newTotpEnrolment(ctx, user)),
@@ -71,6 +75,7 @@ function codeSetupOp(name: 'email_otp_mfa_setup' | 'sms_otp_mfa_setup', method: 
       const enabled = method === 'email_otp' ? emailOtpEnabled(ctx.deps.config) : smsOtpEnabled(ctx.deps.config);
       if (!enabled) throw AppError.precondition(`one-time codes by ${channel} are not available on this instance`);
       const user = await enrollingUser(ctx);
+      await requireRecentAuthentication(ctx, `add one-time codes by ${channel}`);
       await beginOtpEnrolment(ctx.em, ctx.deps.clock, user.id, method);
       await checkResendCooldown(ctx, user.id, method);
       await sendMfaCode(ctx, user, method);

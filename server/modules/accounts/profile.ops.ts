@@ -10,7 +10,6 @@ import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import {
   User, UserSchema, markEmailVerified, normaliseEmail, normalisePhoneNumber, toPublicUser, updateUserContact, type UserRow,
 } from '../users/index.ts';
-import { authTimeOf, findSession } from '../sessions/index.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
 import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
@@ -18,6 +17,7 @@ import { audit } from '../audit/index.ts';
 import { UpdateProfileRequest } from './accounts.schema.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { lockoutKeysOf } from './password-guard.ts';
+import { requireRecentAuthentication, STEP_UP_SECONDS } from './step-up.ts';
 
 export async function callerUser(ctx: HandlerContext): Promise<UserRow> {
   if (ctx.caller.kind !== 'user') throw AppError.unauthenticated();
@@ -38,14 +38,6 @@ export const profileOp = defineOperation({
   handler: async (_input, ctx) => toPublicUser(await callerUser(ctx)),
 });
 
-/**
- * Re-authentication before the account's credentials change (OWASP ASVS 2.5.6/3.7.1; NIST SP 800-63B 6.1.2):
- * whoever holds a stolen token or an unlocked browser must not be able to move the email or phone number
- * (and with them every recovery channel) or set a password. The current password, or, for an account that
- * has none (magic link), a login at most this old.
- */
-export const FRESH_LOGIN_SECONDS = 5 * 60;
-
 type UpdateProfileInput = Static<typeof UpdateProfileRequest>;
 
 /** Which credential-bearing fields this request would really change. */
@@ -57,6 +49,12 @@ function credentialChanges(user: UserRow, input: UpdateProfileInput): string[] {
   return changes;
 }
 
+/**
+ * Re-authentication before the account's credentials change (step-up.ts; OWASP ASVS 3.7.1): whoever holds a
+ * stolen token or an unlocked browser must not be able to move the email or phone number (and with them
+ * every recovery channel) or set a password. The current password, or, for an account that has none (magic
+ * link), a recent sign-in.
+ */
 async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput, changes: string[]): Promise<void> {
   const what = changes.join(', ');
   if (user.passwordHash) {
@@ -73,11 +71,8 @@ async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: U
     for (const key of keys) await ctx.deps.limits.reset('login_failure', key);
     return;
   }
-  const session = ctx.caller.kind === 'user' && ctx.caller.sessionId ? await findSession(ctx.em, ctx.caller.sessionId) : null;
-  const age = session ? (ctx.deps.clock.now().getTime() - authTimeOf(session).getTime()) / 1000 : Infinity;
-  if (!(age <= FRESH_LOGIN_SECONDS)) {
-    throw AppError.forbidden(`sign in again to change the ${what}: this account has no password, so a login within the last ${FRESH_LOGIN_SECONDS / 60} minutes is required`);
-  }
+  const minutes = STEP_UP_SECONDS / 60;
+  await requireRecentAuthentication(ctx, `change the ${what}`, `this account has no password, so a login within the last ${minutes} minutes is required`);
 }
 
 async function changePassword(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput): Promise<void> {
@@ -157,6 +152,8 @@ export const deactivateAccountOp = defineOperation({
   auth: 'user',
   handler: async (_input, ctx) => {
     const user = await callerUser(ctx);
+    // Step-up (step-up.ts): a stolen session must not be able to end the owner's account.
+    await requireRecentAuthentication(ctx, 'deactivate the account');
     const { clock, config } = ctx.deps;
     user.deactivatedAt = clock.now();
     user.updatedAt = user.deactivatedAt;

@@ -14,6 +14,9 @@
  * without it never signs in alone (login.ops.ts asks for it). On the signed-in path the answer carries the
  * user and no token (part 2 AuthResponse: access_token null); on the offer path the offer is closed and the
  * withheld sign-in is issued (`amr` with hwk and mfa).
+ *
+ * A signed-in user adds a passkey only after a recent sign-in, checked at both steps (accounts/step-up.ts):
+ * a passkey signs in alone, so one added through a stolen session would keep the account for the thief.
  */
 import { defineOperation } from '../../ops/define.ts';
 import type { Static } from '../../ops/schema.ts';
@@ -32,6 +35,7 @@ import {
   WebauthnOptionsResponse, WebauthnRegistrationOptionsRequest, WebauthnRegistrationVerifyRequest,
 } from './webauthn.schema.ts';
 import { audit } from '../audit/index.ts';
+import { requireRecentAuthentication } from '../accounts/step-up.ts';
 
 export const REGISTRATION_REFUSED = 'the passkey could not be registered: start again';
 
@@ -51,6 +55,7 @@ export const webauthnRegistrationOptionsOp = defineOperation({
   handler: async (input, ctx): Promise<Static<typeof WebauthnOptionsResponse>> => {
     const rp = relyingParty(ctx.deps.config);
     const { user, mfaChallengeId } = await registrant(ctx, input);
+    await requireRecentAuthentication(ctx, 'add a passkey');
     const { generateRegistrationOptions } = await loadWebauthn();
     const existing = await passkeysOf(ctx.em, user.id);
     const userName = user.email ?? user.phoneNumber ?? user.id;
@@ -88,6 +93,7 @@ export const webauthnRegistrationVerifyOp = defineOperation({
     const rp = relyingParty(ctx.deps.config);
     const credential = parseRegistrationCredential(input.credential);
     const { user, mfaChallengeId } = await registrant(ctx, input);
+    await requireRecentAuthentication(ctx, 'add a passkey');
     const { verifyRegistrationResponse } = await loadWebauthn();
     const ceremony = await takeCeremony(ctx.em, clock, credential.challenge, 'registration');
     // A ceremony started by another account, or outside this offer, is not this registration's.
