@@ -62,6 +62,9 @@ function accessOp(name: 'revoke_access' | 'enable_access') {
       const user = await findUserById(ctx.em, input.user_id, { includeDeactivated: true });
       if (!user) throw AppError.notFound('user not found');
       user.revokedAt = revoke ? clock.now() : null;
+      // The administrator's revocation is theirs to lift: an organization's SCIM provider cannot undo it
+      // (scim-users.service.ts); enable_access lifts any revocation, the provider's too.
+      user.revokedBy = revoke ? 'admin' : null;
       user.updatedAt = clock.now();
       if (revoke) await revokeAllForUser(ctx.em, clock, user.id);
       recordEvent(ctx.em, revoke ? 'user.access_revoked' : 'user.access_enabled', { user: toPublicUser(user) }, clock);

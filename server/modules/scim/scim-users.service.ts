@@ -1,11 +1,12 @@
 /**
  * SCIM Users of one organization (RFC 7643 section 4.1, RFC 7644 section 3): provisioning creates, links or
- * cleanly takes over an account (scim-account-control.ts) and makes it a member of the organization; userName is unique per
- * organization, case-insensitively. The account's email is the userName when that is an address, otherwise
- * the primary (or first) email; provisioned accounts get no password and sign in through the organization's
- * SSO, and their email is not marked verified (the provider's word proves no mailbox). `active: false`
- * revokes a governed account's access at once, as revoke_access does (sessions and tokens end, sign-in is
- * refused); `active: true` restores it. DELETE removes the user from the organization and its groups and
+ * cleanly takes over an account (scim-account-control.ts) and makes it a member of the organization; userName
+ * is unique per organization, case-insensitively. The account's email is the userName when that is an
+ * address, otherwise the primary (or first) email; provisioned accounts get no password and sign in through
+ * the organization's SSO, and their email is not marked verified (the provider's word proves no mailbox).
+ * `active: false` revokes a governed account's access at once, as revoke_access does (sessions and tokens
+ * end, sign-in is refused); `active: true` restores it unless the super-admin revoked it (only SCIM's own
+ * revocation is SCIM's to lift). DELETE removes the user from the organization and its groups and
  * deprovisions a governed account the same way; the account itself is never deleted.
  */
 import { randomUUID } from 'node:crypto';
@@ -100,7 +101,20 @@ async function flushUnique(scope: ScimScope): Promise<void> {
   }
 }
 
-/** Revokes or restores what `active` governs: the whole account, or only the membership (scim-account-control.ts). */
+/** SCIM's revocation of a governed account; an administrator's revocation already in force stays theirs. */
+async function revokeByScim(scope: ScimScope, user: UserRow, now: Date): Promise<void> {
+  if (!user.revokedAt) {
+    user.revokedAt = now;
+    user.revokedBy = 'scim';
+  }
+  await revokeAllForUser(scope.em, scope.deps.clock, user.id);
+}
+
+/**
+ * Revokes or restores what `active` governs: the whole account, or only the membership (scim-account-control.ts).
+ * `active: true` lifts only a revocation SCIM made (User.revokedBy): the super-admin's revoke_access is not the
+ * provider's to undo, so the account stays revoked (and the link active) until enable_access.
+ */
 async function applyActive(scope: ScimScope, record: ScimUserRecord, active: boolean): Promise<void> {
   const { link, user } = record;
   if (link.active === active) return;
@@ -109,10 +123,10 @@ async function applyActive(scope: ScimScope, record: ScimUserRecord, active: boo
   link.active = active;
   if (link.managesAccount) {
     if (!active) {
-      user.revokedAt = now;
-      await revokeAllForUser(em, deps.clock, user.id);
-    } else {
+      await revokeByScim(scope, user, now);
+    } else if (user.revokedBy === 'scim') {
       user.revokedAt = null;
+      user.revokedBy = null;
     }
     user.updatedAt = now;
     return;
@@ -286,10 +300,7 @@ export async function deleteScimUser(scope: ScimScope, record: ScimUserRecord): 
     group.updatedAt = now;
   }
   await em.nativeDelete(OrgMember, { orgId: scope.org.id, userId: user.id });
-  if (link.managesAccount && !user.revokedAt) {
-    user.revokedAt = now;
-    await revokeAllForUser(em, deps.clock, user.id);
-  }
+  if (link.managesAccount) await revokeByScim(scope, user, now);
   if (user.scimExternalId === link.externalId) user.scimExternalId = null;
   user.updatedAt = now;
   em.remove(link);

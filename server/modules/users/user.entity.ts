@@ -49,6 +49,13 @@ export const User = defineEntity({
      */
     mfaLockedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    /**
+     * Who revoked access: 'admin' (revoke_access) or 'scim' (an organization's provider, `active:
+     * false` or DELETE). SCIM may lift only its own revocation; enable_access lifts either. Null with
+     * revokedAt set: revoked before this column existed, and not recognisably by SCIM (storage migration
+     * 0002): only the administrator lifts it.
+     */
+    revokedBy: p.string().length(16).nullable(),
     /** Soft delete by deactivate_account (specification part 3). */
     deactivatedAt: p.datetime().nullable(),
     scimExternalId: p.string().length(255).nullable(),

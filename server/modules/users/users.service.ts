@@ -77,6 +77,7 @@ export async function createUser(em: EntityManager, clock: Clock, data: NewUserD
       appData: data.appData ?? null,
       isMultiFactorAuthEnabled: data.isMultiFactorAuthEnabled ?? null,
       revokedAt: null,
+      revokedBy: null,
       deactivatedAt: null,
       scimExternalId: null,
       createdAt: now,

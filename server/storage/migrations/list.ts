@@ -4,5 +4,6 @@
  */
 import type { DataMigration } from './types.ts';
 import { dropStaleContactUniques } from './0001-drop-stale-contact-uniques.ts';
+import { recordScimRevocations } from './0002-record-scim-revocations.ts';
 
-export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques];
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations];
