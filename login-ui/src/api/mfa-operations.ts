@@ -60,9 +60,19 @@ export async function skipMfaSetup(who?: Who): Promise<AuthAnswer> {
   return (await graphql<{ skip_mfa_setup: AuthAnswer }>(SKIP, whoParams(who))).skip_mfa_setup;
 }
 
-/** "I lost my authenticator": records the loss; nothing is signed in and an administrator must reset MFA. */
-export async function lockMfa(who?: Who): Promise<MessageAnswer> {
-  return (await graphql<{ lock_mfa: MessageAnswer }>(setupDocument('lock_mfa'), whoParams(who))).lock_mfa;
+const LOCK = `mutation LockMfa($email: String, $phone_number: String, $otp: String) {
+  lock_mfa(params: {email: $email, phone_number: $phone_number, otp: $otp}) { message }
+}`;
+
+/**
+ * "I lost my authenticator", in two calls (the pending sign-in proves the password only, so the lock is
+ * confirmed through the account's proven email or phone): without `otp` the server sends a code there;
+ * with that code it records the loss. Nothing is signed in and an administrator must reset MFA.
+ */
+export async function lockMfa(who?: Who, otp?: string): Promise<MessageAnswer> {
+  const variables: Record<string, string> = whoParams(who);
+  if (otp) variables.otp = otp;
+  return (await graphql<{ lock_mfa: MessageAnswer }>(LOCK, variables)).lock_mfa;
 }
 
 const UPDATE_MFA_SWITCH = `mutation MfaSwitch($on: Boolean!) { update_profile(params: {is_multi_factor_auth_enabled: $on}) { message } }`;
