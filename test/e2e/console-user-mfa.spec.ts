@@ -2,11 +2,12 @@
  * Console: a user's second factors and the administrator's reset (reference.md User enrolled_mfa_methods,
  * mfa_locked_at; `_update_user` reset_mfa; specification part 3: an account locked by lock_mfa needs an
  * admin). The user enrols an authenticator app over the API and reports it lost (lock_mfa on a password
- * sign-in's challenge); the user page shows the app and the lock; Reset MFA asks first, then clears both,
- * and the user's next password sign-in gets a session again.
+ * sign-in's challenge, confirmed with the code mailed to the address an administrator vouched for); the user
+ * page shows the app and the lock; Reset MFA asks first, then clears both, and the user's next password
+ * sign-in gets a session again.
  */
 import { screenshot, uniqueEmail } from './support/fixtures.ts';
-import { graphqlCall, signUpUser, test, expect, USER_PASSWORD, type ConsoleServer } from './support/console-fixtures.ts';
+import { adminCall, graphqlCall, signUpUser, test, expect, USER_PASSWORD, type ConsoleServer } from './support/console-fixtures.ts';
 import { signInToConsole } from './support/console-page.ts';
 import { totpCode } from '../../server/modules/mfa/totp.ts';
 
@@ -31,11 +32,18 @@ test('the user page shows the second factor and the lock, and Reset MFA clears t
   const enrolled = await graphqlCall(consoleServer, 'mutation($p: VerifyOTPRequest!) { verify_otp(params: $p) { message } }', { p: { otp: totpCode(secret, new Date()), is_totp: true } }, bearer);
   expect(enrolled.errors).toBeUndefined();
 
-  // "I lost my authenticator" from the challenge of a password sign-in.
+  // "I lost my authenticator" from the challenge of a password sign-in, confirmed with the code mailed to a
+  // proven address (an administrator's email_verified makes the signup's address one).
+  await adminCall(consoleServer, 'mutation($p: UpdateUserRequest!) { _update_user(params: $p) { id } }', { p: { id: person.id, email_verified: true } });
   const challenged = await passwordLogin(consoleServer, email);
   expect(challenged.accessToken).toBeUndefined();
   expect(challenged.mfaCookie).toBeTruthy();
-  const locked = await graphqlCall(consoleServer, 'mutation { lock_mfa(params: {}) { message } }', {}, { cookie: challenged.mfaCookie! });
+  const lockMfa = 'mutation($p: LockMfaRequest!) { lock_mfa(params: $p) { message } }';
+  const sent = await graphqlCall(consoleServer, lockMfa, { p: {} }, { cookie: challenged.mfaCookie! });
+  expect(sent.errors).toBeUndefined();
+  const mail = await consoleServer.mailTo!(email, /verification code/i);
+  const code = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1];
+  const locked = await graphqlCall(consoleServer, lockMfa, { p: { otp: code } }, { cookie: challenged.mfaCookie! });
   expect(locked.errors).toBeUndefined();
   expect((await passwordLogin(consoleServer, email)).error).toMatch(/locked/);
 

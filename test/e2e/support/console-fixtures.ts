@@ -5,7 +5,7 @@
  * under test.
  */
 import { test as base, expect } from '@playwright/test';
-import { portcullisFixture } from './fixtures.ts';
+import { portcullisFixture, type Portcullis } from './fixtures.ts';
 
 export const CONSOLE_ROLES = ['user', 'editor', 'auditor'];
 
@@ -13,6 +13,8 @@ export interface ConsoleServer {
   url: string;
   adminSecret: string;
   output(): string;
+  /** The SMTP sink of a server the shared fixture started (fixtures.ts Portcullis.mailTo), for a mailed code. */
+  mailTo?: Portcullis['mailTo'];
 }
 
 export const test = base.extend<object, { consoleServer: ConsoleServer }>({
