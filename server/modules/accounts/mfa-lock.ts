@@ -41,7 +41,7 @@ export const LockMfaRequest = s.object('LockMfaRequest', {
 export const LOCK_CODE_SENT_MESSAGE = 'To confirm the lock, enter the code sent to your email address or phone number';
 export const LOCKED_MESSAGE = 'Multi-factor authentication locked: an administrator must reset it before the next sign-in';
 export const NO_PROVEN_CONTACT_MESSAGE =
-  'this account has no proven email address or phone number to confirm the lock with: ask an administrator to lock or reset it';
+  'this account has no proven email address or phone number to confirm the lock with: ask an administrator to revoke access to the account or reset its second factor';
 
 /** Where the confirmation goes: the proven email address first, else the proven phone number. */
 function confirmationChannel(ctx: HandlerContext, user: UserRow): { channel: Channel; to: string } | undefined {
