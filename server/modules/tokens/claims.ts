@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config/flags.ts';
 import { randomToken } from '../../kernel/crypto.ts';
-import type { PublicUser } from '../users/user.schema.ts';
 import { issuerOf, type Claims, type TokenType } from './jwt.ts';
 import { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts';
 
@@ -116,9 +115,13 @@ export function accessTokenClaims(config: Config, grant: Grant, now: Date): Clai
   };
 }
 
-/** The ID token: the public User (minus roles, which go under --jwt-role-claim) and the core claims on top. */
-export function idTokenClaims(config: Config, grant: Grant, now: Date, user: PublicUser, alg: string, accessToken: string): Claims {
-  const { roles: _roles, ...profile } = user;
+/**
+ * The ID token: the claims about the user (the public User for the instance client, the claims of the granted
+ * scope for a registered client: mint-tokens.ts), minus roles, which go under --jwt-role-claim, and the core
+ * claims on top.
+ */
+export function idTokenClaims(config: Config, grant: Grant, now: Date, userClaims: Record<string, unknown>, alg: string, accessToken: string): Claims {
+  const { roles: _roles, ...profile } = userClaims;
   const amr = amrOf(grant);
   return {
     ...profile,

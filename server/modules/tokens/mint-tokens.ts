@@ -10,6 +10,7 @@ import { toPublicUser } from '../users/user.schema.ts';
 import type { UserRow } from '../users/user.entity.ts';
 import { heldRoles } from '../users/roles.ts';
 import { provenAddressClaims } from '../users/address-proof.ts';
+import { claimsForScope } from './scope-claims.ts';
 import { authTimeOf, type SessionRow } from '../sessions/index.ts';
 import { absoluteEndOf } from './lifetimes.ts';
 import { accessTokenClaims, expiryOf, idTokenClaims, refreshTokenClaims, type Grant } from './claims.ts';
@@ -70,7 +71,9 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   const accessToken = signToken(keys, accessClaims);
   // The ID token asserts an address verified only when it was proven (OpenID Connect Core 5.1; relying
   // parties link accounts by it), not merely marked so as the User object says (users/address-proof.ts).
-  const idUser = { ...publicUser, ...provenAddressClaims(user) };
+  // A registered client gets the claims its granted scope asks for (OpenID Connect Core 5.4), as at
+  // /userinfo; the instance client, the first-party application, keeps the User object the SDK reads.
+  const idUser = input.clientId ? claimsForScope(user, input.scope) : { ...publicUser, ...provenAddressClaims(user) };
   const idClaims = { ...idTokenClaims(config, grant, now, idUser, keys.alg, accessToken), ...org };
   const idToken = signToken(keys, idClaims);
   const base = { userId: user.id, sessionId: session.id, familyId: input.familyId };

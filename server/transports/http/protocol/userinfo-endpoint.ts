@@ -21,8 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
-import { unixSeconds } from '../../../modules/users/user.schema.ts';
-import { emailProven, phoneProven } from '../../../modules/users/address-proof.ts';
+import { claimsForScope, scopeList } from '../../../modules/tokens/scope-claims.ts';
 import { bearerFrom, buildHttpContext } from '../request-context.ts';
 import { noStore } from './oauth-errors.ts';
 import { readOAuthBody, stringField } from './request-body.ts';
@@ -54,47 +53,16 @@ function presentedToken(request: FastifyRequest): { token?: string; twoMethods?:
   return { token: fromHeader ?? fromBody };
 }
 
-function scopeOf(scope: unknown): string[] {
-  if (Array.isArray(scope)) return scope.filter((s): s is string => typeof s === 'string');
-  return typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : [];
-}
-
 /**
- * The UserInfo claims (OpenID Connect Core section 5.4): sub always; profile, email and phone add their
- * standard claims, each only when the user has a value (section 5.3.2: a claim without a value is omitted,
- * not null). preferred_username is the stored one only: the public User falls back to the email address, which
- * would hand the address to a client that was not granted `email`. The roles the user still holds go under
- * --jwt-role-claim, as in the ID token (reference.md "Tokens"), whatever the scope: they are this server's
- * authorization data, and the relying party reading them here must not see a role removed since the token
- * was signed.
+ * The UserInfo claims: sub always, then the standard claims the token's scope grants (OpenID Connect Core
+ * section 5.4; modules/tokens/scope-claims.ts, the rule the ID token of a registered client follows too).
+ * The roles the user still holds go under --jwt-role-claim, as in the ID token (reference.md "Tokens"),
+ * whatever the scope: they are this server's authorization data, and the relying party reading them here must
+ * not see a role removed since the token was signed.
  */
 export function userinfoClaims(issued: IssuedToken, roleClaim: string): Record<string, unknown> {
   const { user } = issued;
-  const scope = new Set(scopeOf(issued.claims.scope));
-  const claims: Record<string, unknown> = { sub: user.id };
-  const put = (name: string, value: unknown) => {
-    if (value !== undefined && value !== null && value !== '') claims[name] = value;
-  };
-  if (scope.has('profile')) {
-    put('given_name', user.givenName);
-    put('family_name', user.familyName);
-    put('middle_name', user.middleName);
-    put('nickname', user.nickname);
-    put('preferred_username', user.preferredUsername);
-    put('gender', user.gender);
-    put('birthdate', user.birthdate);
-    put('picture', user.picture);
-    put('updated_at', unixSeconds(user.updatedAt));
-  }
-  if (scope.has('email') && user.email) {
-    claims.email = user.email;
-    // True only for an address this server proved (users/address-proof.ts): relying parties link accounts by it.
-    claims.email_verified = emailProven(user);
-  }
-  if (scope.has('phone') && user.phoneNumber) {
-    claims.phone_number = user.phoneNumber;
-    claims.phone_number_verified = phoneProven(user);
-  }
+  const claims: Record<string, unknown> = { sub: user.id, ...claimsForScope(user, scopeList(issued.claims.scope)) };
   claims[roleClaim] = [...currentRolesOf(issued, roleClaim)];
   return claims;
 }
@@ -113,7 +81,7 @@ export function userinfoEndpoint(deps: Deps) {
       if (err instanceof AppError && err.kind === 'unauthenticated') return sendBearerError(deps, reply, 401, 'invalid_token', err.message);
       throw err;
     }
-    if (!scopeOf(issued.claims.scope).includes('openid')) {
+    if (!scopeList(issued.claims.scope).includes('openid')) {
       return sendBearerError(deps, reply, 403, 'insufficient_scope', 'the access token was not granted the openid scope', 'openid');
     }
     return noStore(reply).status(200).type('application/json; charset=utf-8').send(userinfoClaims(issued, deps.config.jwtRoleClaim));
