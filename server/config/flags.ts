@@ -61,6 +61,7 @@ export const FLAGS = [
   { name: 'login-lockout-threshold', kind: 'int', default: 10, help: 'failed logins of one account within 20 minutes before it is locked for 20 minutes (1-25; at most 100 an hour)' },
   { name: 'webhook-allow-private-addresses', kind: 'bool', default: false, help: 'let webhooks and test_endpoint reach loopback, private, link-local, CGNAT and other internal addresses (SSRF guard off; for tests and closed networks)' },
   { name: 'dns-servers', kind: 'list', default: [], help: 'DNS resolvers that verify_org_domain asks for TXT records, comma-separated ip[:port] (default: the system resolver)' },
+  { name: 'trusted-issuer-allow-private-addresses', kind: 'bool', default: false, help: 'let trusted issuers\' JWKS URLs name or resolve to loopback, private, link-local and other internal addresses (SSRF guard off; for tests and closed networks)' },
   { name: 'org-sso-allow-private-addresses', kind: 'bool', default: false, help: 'let organization SSO connections use http and reach loopback, private, link-local and other internal addresses (SSRF guard off; for tests and closed networks)' },
   { name: 'client-secret-rotation-grace', kind: 'int', default: 86400, help: 'seconds a registered client\'s old secret keeps working after rotate_client_secret (0: it stops at once)' },
   { name: 'redirect-uris', kind: 'list', default: [], help: 'redirect URIs registered for the instance client, comma-separated' },

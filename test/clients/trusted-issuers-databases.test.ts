@@ -13,7 +13,7 @@ import { TrustedIssuer } from '../../server/modules/clients/index.ts';
 import { UsedAssertion } from '../../server/modules/clients/trusted-issuer.entity.ts';
 import { consumeAssertionId } from '../../server/modules/clients/assertion-replay.ts';
 import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
+  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
   signAssertion, tokenRequest,
 } from '../oauth/trusted-issuer-fixture.ts';
 
@@ -25,7 +25,7 @@ for (const kind of testDatabaseKinds()) {
 
     before(async () => {
       db = await createTestDatabase(kind);
-      server = await startServer(db.flags);
+      server = await startServer([...db.flags, LOOPBACK_JWKS_FLAG]);
       jwks = await new JwksServer().start();
     });
     after(async () => {

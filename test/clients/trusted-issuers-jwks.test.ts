@@ -15,6 +15,10 @@ import { newSigningKey, signAssertion } from '../oauth/trusted-issuer-fixture.ts
 
 type Handler = Parameters<typeof createServer>[1];
 
+/** The issuer here is a loopback server: fetched as under --trusted-issuer-allow-private-addresses=true. */
+const LOOPBACK = { allowPrivate: true } as const;
+const loopbackFetcher = (target: string) => fetchJwks(target, LOOPBACK);
+
 async function serve(handler: NonNullable<Handler>): Promise<{ url: string; server: Server }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,19 +56,19 @@ describe('JWKS fetch and cache', () => {
 
   test('bounded fetches: size cap, no redirects, non-200, missing keys, timeout', async () => {
     mode = 'huge';
-    await assert.rejects(fetchJwks(url), (err: Error) => err instanceof JwksUnavailableError && /too large/.test(err.message));
+    await assert.rejects(fetchJwks(url, LOOPBACK), (err: Error) => err instanceof JwksUnavailableError && /too large/.test(err.message));
     mode = 'redirect';
-    await assert.rejects(fetchJwks(url), (err: Error) => err instanceof JwksUnavailableError && /could not be fetched/.test(err.message));
+    await assert.rejects(fetchJwks(url, LOOPBACK), (err: Error) => err instanceof JwksUnavailableError && /could not be fetched/.test(err.message));
     mode = 'error';
-    await assert.rejects(fetchJwks(url), /HTTP 500/);
+    await assert.rejects(fetchJwks(url, LOOPBACK), /HTTP 500/);
     mode = 'nokeys';
-    await assert.rejects(fetchJwks(url), /no keys array/);
+    await assert.rejects(fetchJwks(url, LOOPBACK), /no keys array/);
     mode = 'slow';
     const started = Date.now();
-    await assert.rejects(fetchJwks(url, 300), /could not be fetched/);
+    await assert.rejects(fetchJwks(url, { ...LOOPBACK, timeoutMs: 300 }), /could not be fetched/);
     assert.ok(Date.now() - started < 3000, 'the timeout ends the wait');
     mode = 'ok';
-    assert.equal((await fetchJwks(url)).keys.length, 1);
+    assert.equal((await fetchJwks(url, LOOPBACK)).keys.length, 1);
   });
 
   test('a published private key is not kept as a key', async () => {
@@ -73,7 +77,7 @@ describe('JWKS fetch and cache', () => {
     const saved = published;
     published = [...saved, { ...privateJwk, kid: 'leaked' }];
     try {
-      const jwks = await fetchJwks(url);
+      const jwks = await fetchJwks(url, LOOPBACK);
       assert.equal(jwks.keys.length, 1);
       assert.ok(!jwks.keys.some((k) => 'd' in k));
     } finally {
@@ -83,7 +87,7 @@ describe('JWKS fetch and cache', () => {
 
   test('the cache serves from memory, refetches after the TTL, holds failures and keeps known keys while the issuer is down', async () => {
     let now = 1_000_000;
-    const cache = new JwksCache({ now: () => now });
+    const cache = new JwksCache({ now: () => now, fetcher: loopbackFetcher });
     const key = await newSigningKey('ES256');
     published = [key.publicJwk as Record<string, unknown>];
     mode = 'ok';
@@ -114,7 +118,7 @@ describe('JWKS fetch and cache', () => {
     mode = 'ok';
 
     // An issuer never reached: the failure is the caller's refusal, held too.
-    const fresh = new JwksCache({ now: () => now });
+    const fresh = new JwksCache({ now: () => now, fetcher: loopbackFetcher });
     mode = 'error';
     await assert.rejects(fresh.verify(url, await token(), options), JwksUnavailableError);
     const count = fetches;

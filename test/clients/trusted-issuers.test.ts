@@ -9,13 +9,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminProtocolsOnServer } from '../support/admin-protocols.ts';
+import { LOOPBACK_JWKS_FLAG } from '../oauth/trusted-issuer-fixture.ts';
 import { TrustedIssuer } from '../../server/modules/clients/index.ts';
 
 const NOW = new Date(Date.UTC(2026, 1, 1));
 
 
 describe('trusted issuers across protocols', () => {
-  const { call, over, server: app } = adminProtocolsOnServer([], { clock: { now: () => NOW } });
+  const { call, over, server: app } = adminProtocolsOnServer([LOOPBACK_JWKS_FLAG], { clock: { now: () => NOW } });
 
   async function newClient(name: string): Promise<any> {
     return (await over('rest', 'create_client', { name })).client;

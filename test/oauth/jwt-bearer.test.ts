@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { CLIENT_ID, CLIENT_SECRET, startServer, type TestServer } from '../support/app.ts';
 import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
+  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
   signAssertion, tokenRequest, type SigningKey,
 } from './trusted-issuer-fixture.ts';
 
@@ -26,7 +26,7 @@ describe('jwt-bearer grant', () => {
   let issuer: any;
 
   before(async () => {
-    server = await startServer();
+    server = await startServer([LOOPBACK_JWKS_FLAG]);
     jwks = await new JwksServer().start();
     key = await newSigningKey('EdDSA');
     jwks.keys = [key.publicJwk];

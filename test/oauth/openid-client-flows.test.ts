@@ -16,6 +16,7 @@ import type { TestServer } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../support/databases.ts';
 import { ADMIN_SECRET } from '../support/app.ts';
 import { registerClient, signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
+import { LOOPBACK_JWKS_FLAG } from './trusted-issuer-fixture.ts';
 
 const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres'];
 const CALLBACK = 'http://127.0.0.1:3999/callback';
@@ -29,7 +30,7 @@ for (const kind of KINDS) {
 
     before(async () => {
       db = await createTestDatabase(kind);
-      server = await startOidcServer(db.flags);
+      server = await startOidcServer([...db.flags, LOOPBACK_JWKS_FLAG]);
       const registered = await registerClient(server, { name: 'Strict RP', redirect_uris: [CALLBACK]});
       clientId = registered.clientId;
       rp = await client.discovery(new URL(server.baseUrl), clientId, undefined, client.ClientSecretBasic(registered.secret), {

@@ -14,7 +14,7 @@ import { startServer, type TestServer } from '../support/app.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { authenticateByAssertion } from '../../server/transports/http/protocol/client-assertion.ts';
 import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
+  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
   signAssertion, tokenRequest, type SigningKey,
 } from './trusted-issuer-fixture.ts';
 
@@ -27,7 +27,7 @@ describe('private_key_jwt client authentication', () => {
   const clock = new TestClock();
 
   before(async () => {
-    server = await startServer([], { clock });
+    server = await startServer([LOOPBACK_JWKS_FLAG], { clock });
     jwks = await new JwksServer().start();
     key = await newSigningKey('ES256');
     jwks.keys = [key.publicJwk];

@@ -10,6 +10,11 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'j
 import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
 
 export const TOKEN_ENDPOINT_AUD = 'http://127.0.0.1:8080/oauth/token';
+/**
+ * The JWKS servers here listen on loopback, which a server refuses to fetch from (an SSRF guard) unless it
+ * runs with this flag, as a test or closed-network deployment does.
+ */
+export const LOOPBACK_JWKS_FLAG = '--trusted-issuer-allow-private-addresses=true';
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

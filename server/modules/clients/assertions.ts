@@ -9,7 +9,8 @@
  * never a key or the issuer's configuration.
  */
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose';
-import { JwksUnavailableError, jwksCacheOf } from './jwks-cache.ts';
+import type { Logger } from 'pino';
+import { JwksUnavailableError, jwksCacheOf, type JwksCacheOwner } from './jwks-cache.ts';
 import type { TrustedIssuerRow } from './trusted-issuer.entity.ts';
 
 export const ASSERTION_ALGORITHMS: readonly string[] = [
@@ -58,8 +59,17 @@ export interface AssertionExpectations {
   readonly now: Date;
 }
 
+/**
+ * Whatever became of the JWKS fetch (refused address, upstream status, timeout, bad document), the caller
+ * hears one sentence: the grant is anonymous, and repeating the upstream's answer would make the token
+ * endpoint a probe of whatever the URL reaches (OWASP SSRF Prevention Cheat Sheet, "blind" SSRF). The
+ * detail goes to the log.
+ */
+export const KEYS_UNAVAILABLE = 'the trusted issuer\'s keys could not be obtained';
+
 function describe(err: unknown): string {
-  if (err instanceof AssertionError || err instanceof JwksUnavailableError) return err.message;
+  if (err instanceof JwksUnavailableError) return KEYS_UNAVAILABLE;
+  if (err instanceof AssertionError) return err.message;
   if (err instanceof joseErrors.JWTExpired) return 'the assertion has expired';
   if (err instanceof joseErrors.JWTClaimValidationFailed) {
     if (err.claim === 'aud') return 'the assertion\'s aud does not name this server\'s token endpoint or the expected audience';
@@ -103,7 +113,7 @@ function checkTimesAndId(payload: JWTPayload, expect: AssertionExpectations): vo
  * telling refusal: a claim failure (the signature verified, so it is definitive) before a key mismatch.
  */
 export async function verifyAssertion(
-  owner: { readonly clock: { now(): Date } }, issuers: readonly TrustedIssuerRow[], token: string, expect: AssertionExpectations,
+  owner: JwksCacheOwner & { readonly logger?: Logger }, issuers: readonly TrustedIssuerRow[], token: string, expect: AssertionExpectations,
 ): Promise<{ payload: JWTPayload; issuer: TrustedIssuerRow }> {
   const cache = jwksCacheOf(owner);
   let refusal: unknown;
@@ -121,6 +131,7 @@ export async function verifyAssertion(
       checkTimesAndId(payload, expect);
       return { payload, issuer };
     } catch (err) {
+      if (err instanceof JwksUnavailableError) owner.logger?.warn({ trustedIssuer: issuer.id, reason: err.message }, 'trusted issuer JWKS unavailable');
       if (refusal === undefined || (isKeyMismatch(refusal) && !isKeyMismatch(err))) refusal = err;
       if (!isKeyMismatch(err)) break;
     }

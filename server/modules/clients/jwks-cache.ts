@@ -1,14 +1,17 @@
 /**
  * The signing keys of trusted issuers, fetched from their JWKS URLs (RFC 7517 section 5) and cached, so an
- * assertion costs no network round trip in the common case. A fetch is bounded: a timeout, a size cap, no
- * redirects (the admin registered this URL; a redirect could lead the server anywhere, RFC 7517 section 9.4
- * asks for key provenance). Keys are kept for TTL_MS; a signature by a key id the cached set does not hold
+ * assertion costs no network round trip in the common case. A fetch is bounded (jwks-fetch.ts): internal
+ * addresses refused after one pinned resolution, a timeout, a size cap, no redirects (the admin registered
+ * this URL; a redirect could lead the server anywhere, RFC 7517 section 9.4 asks for key provenance). Keys are kept for TTL_MS; a signature by a key id the cached set does not hold
  * refetches at once (key rotation), but at most once per REFETCH_INTERVAL_MS per URL, so a stream of
  * assertions naming made-up key ids cannot turn the server into a request generator against the issuer.
  */
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
+import type { Config } from '../../config/flags.ts';
 import { BoundedMap } from '../../kernel/bounded-map.ts';
-import { readCappedText } from '../../kernel/read-capped.ts';
+import { fetchJwks, JwksUnavailableError } from './jwks-fetch.ts';
+
+export { fetchJwks, JwksUnavailableError, FETCH_TIMEOUT_MS, MAX_JWKS_BYTES, type JwksFetchOptions } from './jwks-fetch.ts';
 
 export const TTL_MS = 10 * 60_000;
 export const REFETCH_INTERVAL_MS = 60_000;
@@ -16,48 +19,13 @@ export const REFETCH_INTERVAL_MS = 60_000;
 export const MAX_STALE_MS = 2 * TTL_MS;
 /** A failed fetch is answered from memory this long, so an unreachable issuer is not asked on every request. */
 export const FAILURE_HOLD_MS = 10_000;
-export const FETCH_TIMEOUT_MS = 5_000;
-export const MAX_JWKS_BYTES = 256 * 1024;
 const MAX_URLS = 1_000;
-
-export class JwksUnavailableError extends Error {}
 
 interface Entry {
   keySet?: ReturnType<typeof createLocalJWKSet>;
   fetchedAt: number;
   failedAt?: number;
   pending?: Promise<Entry>;
-}
-
-/** Fetches and parses one JWKS document; throws JwksUnavailableError with a message safe to show a caller. */
-export async function fetchJwks(url: string, timeoutMs = FETCH_TIMEOUT_MS, maxBytes = MAX_JWKS_BYTES): Promise<JSONWebKeySet> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/jwk-set+json, application/json' },
-    });
-  } catch {
-    throw new JwksUnavailableError('the trusted issuer\'s JWKS could not be fetched');
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new JwksUnavailableError(`the trusted issuer's JWKS answered HTTP ${response.status}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readCappedText(response, maxBytes, () => new JwksUnavailableError('the JWKS document is too large')));
-  } catch (err) {
-    if (err instanceof JwksUnavailableError) throw err;
-    throw new JwksUnavailableError('the trusted issuer\'s JWKS is not JSON');
-  }
-  if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as JSONWebKeySet).keys)) {
-    throw new JwksUnavailableError('the trusted issuer\'s JWKS has no keys array');
-  }
-  // Only public members matter for verification; a published private key ("d") is not used as one.
-  const keys = (parsed as JSONWebKeySet).keys.filter((key) => key && typeof key === 'object' && !('d' in key));
-  return { keys };
 }
 
 export interface JwksCacheOptions {
@@ -137,14 +105,21 @@ export class JwksCache {
 
 const caches = new WeakMap<object, JwksCache>();
 
+/** What the cache of an app reads of it: its clock, and whether a JWKS may be fetched from an internal address. */
+export interface JwksCacheOwner {
+  readonly clock: { now(): Date };
+  readonly config: Pick<Config, 'trustedIssuerAllowPrivateAddresses'>;
+}
+
 /**
  * The cache of one app (keyed on its Deps, so tests' servers do not share keys), aged by the app's clock so
- * that a test clock moved forward ages it too.
+ * that a test clock moved forward ages it too, fetching under --trusted-issuer-allow-private-addresses.
  */
-export function jwksCacheOf(owner: { readonly clock: { now(): Date } }): JwksCache {
+export function jwksCacheOf(owner: JwksCacheOwner): JwksCache {
   let cache = caches.get(owner);
   if (!cache) {
-    cache = new JwksCache({ now: () => owner.clock.now().getTime() });
+    const allowPrivate = owner.config.trustedIssuerAllowPrivateAddresses;
+    cache = new JwksCache({ now: () => owner.clock.now().getTime(), fetcher: (url) => fetchJwks(url, { allowPrivate }) });
     caches.set(owner, cache);
   }
   return cache;

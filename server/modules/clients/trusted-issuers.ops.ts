@@ -32,7 +32,7 @@ export const updateTrustedIssuerOp = defineOperation({
   input: UpdateTrustedIssuerRequest,
   output: TrustedIssuerSchema,
   auth: 'admin',
-  handler: async (input, ctx) => toPublicTrustedIssuer(await updateTrustedIssuer(ctx.em, ctx.deps.clock.now(), input)),
+  handler: async (input, ctx) => toPublicTrustedIssuer(await updateTrustedIssuer(ctx.em, ctx.deps.config, ctx.deps.clock.now(), input)),
 });
 
 export const deleteTrustedIssuerOp = defineOperation({

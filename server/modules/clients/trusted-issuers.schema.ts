@@ -6,6 +6,7 @@
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { isInternalHost } from '../../kernel/outbound-address.ts';
 import { unixSeconds } from '../users/index.ts';
 import type { TrustedIssuerRow } from './trusted-issuer.entity.ts';
 
@@ -108,9 +109,12 @@ function isLoopbackHost(hostname: string): boolean {
 /**
  * A JWKS URL: https, so that the keys that vouch for a client cannot be swapped on the way (RFC 7517
  * section 9.4 "Key Provenance and Trust"); plain http only to a loopback host. No credentials in it (they would
- * be shown by every read), no fragment.
+ * be shown by every read), no fragment. Any anonymous jwt-bearer request makes the server fetch it, so it
+ * follows the outbound address policy (kernel/outbound-address.ts, OWASP SSRF Prevention Cheat Sheet): an
+ * internal literal or local name is refused here unless `allowPrivate`; a name's addresses are checked
+ * again at every fetch (jwks-fetch.ts), since DNS may change.
  */
-export function checkedJwksUrl(value: string): string {
+export function checkedJwksUrl(value: string, allowPrivate: boolean): string {
   const text = value.trim();
   let url: URL;
   try {
@@ -127,8 +131,14 @@ export function checkedJwksUrl(value: string): string {
   }
   if (url.username || url.password) throw AppError.invalid('jwks_url: must not carry credentials');
   if (url.hash) throw AppError.invalid('jwks_url: must not have a fragment');
+  if (!allowPrivate && isInternalHost(url.hostname)) {
+    throw AppError.invalid(`jwks_url: ${INTERNAL_JWKS_MESSAGE}`);
+  }
   return text;
 }
+
+export const INTERNAL_JWKS_MESSAGE =
+  'names a loopback, private, link-local or otherwise internal address; set --trusted-issuer-allow-private-addresses=true to allow it';
 
 /** The issuer identifier: a case-sensitive string compared exactly (RFC 7519 section 4.1.1), without spaces. */
 export function checkedIssuer(value: string): string {

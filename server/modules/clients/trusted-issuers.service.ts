@@ -23,8 +23,11 @@ export function tokenEndpointUrl(config: Pick<Config, 'url'>): string {
 
 const DEFAULT_SUBJECT_CLAIM = 'sub';
 
+/** The flags registration reads: the default audience, and whether a JWKS URL may be internal. */
+export type TrustedIssuerConfig = Pick<Config, 'url' | 'trustedIssuerAllowPrivateAddresses'>;
+
 export async function addTrustedIssuer(
-  em: EntityManager, config: Pick<Config, 'url'>, now: Date, input: Static<typeof AddTrustedIssuerRequest>,
+  em: EntityManager, config: TrustedIssuerConfig, now: Date, input: Static<typeof AddTrustedIssuerRequest>,
 ): Promise<TrustedIssuerRow> {
   const clientId = owningClientIdOf(input);
   if (!clientId) throw AppError.invalid('client_id (or service_account_id) of the owning client is required');
@@ -34,7 +37,7 @@ export async function addTrustedIssuer(
     clientId,
     name: checkedIssuerName(input.name),
     issuer,
-    jwksUrl: checkedJwksUrl(input.jwks_url),
+    jwksUrl: checkedJwksUrl(input.jwks_url, config.trustedIssuerAllowPrivateAddresses),
     audience: checkedAudience(input.audience ?? tokenEndpointUrl(config)),
     subjectClaim: checkedSubjectClaim(input.subject_claim ?? DEFAULT_SUBJECT_CLAIM),
     spiffeHint: input.spiffe_hint?.trim() || null,
@@ -63,10 +66,12 @@ export async function requireTrustedIssuer(em: EntityManager, id: string): Promi
   return row;
 }
 
-export async function updateTrustedIssuer(em: EntityManager, now: Date, input: Static<typeof UpdateTrustedIssuerRequest>): Promise<TrustedIssuerRow> {
+export async function updateTrustedIssuer(
+  em: EntityManager, config: TrustedIssuerConfig, now: Date, input: Static<typeof UpdateTrustedIssuerRequest>,
+): Promise<TrustedIssuerRow> {
   const row = await requireTrustedIssuer(em, input.id);
   if (input.name !== undefined) row.name = checkedIssuerName(input.name);
-  if (input.jwks_url !== undefined) row.jwksUrl = checkedJwksUrl(input.jwks_url);
+  if (input.jwks_url !== undefined) row.jwksUrl = checkedJwksUrl(input.jwks_url, config.trustedIssuerAllowPrivateAddresses);
   if (input.audience !== undefined) row.audience = checkedAudience(input.audience);
   if (input.spiffe_hint !== undefined) row.spiffeHint = input.spiffe_hint.trim() || null;
   if (input.is_active !== undefined) row.isActive = input.is_active;

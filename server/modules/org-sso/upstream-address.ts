@@ -3,15 +3,15 @@
  * org-admin names the issuer, and the issuer's discovery document names the token, userinfo and key
  * endpoints, so every one of those URLs is a request an org-admin steers: each must be https and resolve
  * to public addresses only. --org-sso-allow-private-addresses=true lifts both rules (loopback IdPs in tests,
- * closed networks). The address rules are the webhooks' (webhooks/address-policy.ts: loopback, RFC 1918,
- * link-local with cloud metadata, CGNAT, multicast, IPv6 forms embedding IPv4). A name is resolved once
- * and the socket connects to exactly the addresses checked (guarded-http.ts), so DNS rebinding between
- * check and connect is ruled out.
+ * closed networks). The address rules are the server's one outbound policy (kernel/outbound-address.ts:
+ * loopback, RFC 1918, link-local with cloud metadata, CGNAT, multicast, IPv6 forms embedding IPv4). A name
+ * is resolved once and the socket connects to exactly the addresses checked (guarded-http.ts), so DNS
+ * rebinding between check and connect is ruled out.
  */
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { AppError } from '../../kernel/errors.ts';
-import { isRefusedAddress } from '../webhooks/index.ts';
+import { isLocalName, isRefusedAddress } from '../../kernel/outbound-address.ts';
 
 export interface PinnedAddress {
   address: string;
@@ -25,12 +25,6 @@ export class RefusedUpstreamError extends Error {
 
 function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-}
-
-/** RFC 6761 section 6.3: these names are this machine whatever a resolver answers. */
-function isLocalName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /**
