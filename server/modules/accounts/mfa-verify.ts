@@ -8,7 +8,7 @@
  * - Without it, from a signed-in user (bearer token or session cookie): the first right code of a factor
  *   being added verifies it. No new tokens: the caller already has a session.
  * Every attempt on a cookie counts against its challenge (five) and the user's hourly allowance
- * (modules/mfa/mfa-challenge.ts).
+ * (modules/mfa/mfa-challenge.ts). Every wrong code is audited as `user.mfa_failed` (mfa-failure-audit.ts).
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
@@ -25,6 +25,7 @@ import type { AuthResponse, VerifyOTPRequest } from './accounts.schema.ts';
 import { finishGatedLogin } from './mfa-complete.ts';
 import { codeFactorsOf, lastSentMethod, mfaCodeIsRight, namedMethod } from './mfa-codes.ts';
 import { audit } from '../audit/index.ts';
+import { auditedAttempt, type MfaAttempt } from './mfa-failure-audit.ts';
 
 type Input = Static<typeof VerifyOTPRequest>;
 type Answer = Static<typeof AuthResponse>;
@@ -38,21 +39,25 @@ export async function verifyTotp(input: Input, ctx: HandlerContext): Promise<Ans
     const code = input.otp.trim();
     const { em, deps } = ctx;
     if (challenge.stage === 'offer') {
-      await spendAttempt(em, deps, challenge, () => checkTotpFactor(em, deps, challenge.userId, code, { enrolment: true }));
+      await auditedAttempt(ctx, { userId: challenge.userId, method: 'totp', stage: 'enrolment' }, (judged) =>
+        spendAttempt(em, deps, challenge, judged(() => checkTotpFactor(em, deps, challenge.userId, code, { enrolment: true }))));
       await auditEnrolment(ctx, challenge.userId, 'totp');
       return finishGatedLogin(ctx, challenge, 'totp');
     }
     let factor = 'totp';
-    await spendAttempt(em, deps, challenge, async () => {
-      if (await checkTotpFactor(em, deps, challenge.userId, code)) return true;
-      if (!looksLikeRecoveryCode(code) || !(await useRecoveryCode(em, deps, challenge.userId, code))) return false;
-      factor = 'recovery_code';
-      return true;
-    });
+    // A code shaped like a recovery code is audited as one when wrong; it is tried as an app code first.
+    const attempted = looksLikeRecoveryCode(code) ? 'recovery_code' : 'totp';
+    await auditedAttempt(ctx, { userId: challenge.userId, method: attempted, stage: 'sign_in' }, (judged) =>
+      spendAttempt(em, deps, challenge, judged(async () => {
+        if (await checkTotpFactor(em, deps, challenge.userId, code)) return true;
+        if (!looksLikeRecoveryCode(code) || !(await useRecoveryCode(em, deps, challenge.userId, code))) return false;
+        factor = 'recovery_code';
+        return true;
+      })));
     return finishGatedLogin(ctx, challenge, factor);
   }
   const userId = await signedInUserId(ctx);
-  await guarded(ctx, userId, () => checkTotpFactor(ctx.em, ctx.deps, userId, input.otp.trim(), { enrolment: true }));
+  await guarded(ctx, { userId, method: 'totp', stage: 'enrolment' }, () => checkTotpFactor(ctx.em, ctx.deps, userId, input.otp.trim(), { enrolment: true }));
   return enrolled(ctx, userId, 'totp', 'Authenticator app verified: every login now asks for a code from it');
 }
 
@@ -69,11 +74,13 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
     const user = await findUserById(ctx.em, challenge.userId);
     if (!user) throw AppError.unauthenticated(MFA_SESSION_REFUSAL);
     const method = await pickMethod(ctx, user.id, await codeFactorsOf(ctx, challenge, user), input);
-    await spendAttempt(ctx.em, ctx.deps, challenge, async () => {
-      if (!method || !(await mfaCodeIsRight(ctx, challenge.userId, method, code))) return false;
-      if (challenge.stage === 'offer') await confirmOtpFactor(ctx.em, ctx.deps.clock, challenge.userId, method);
-      return true;
-    });
+    const stage = challenge.stage === 'offer' ? 'enrolment' : 'sign_in';
+    await auditedAttempt(ctx, { userId: user.id, method: method ?? 'unknown', stage }, (judged) =>
+      spendAttempt(ctx.em, ctx.deps, challenge, judged(async () => {
+        if (!method || !(await mfaCodeIsRight(ctx, challenge.userId, method, code))) return false;
+        if (challenge.stage === 'offer') await confirmOtpFactor(ctx.em, ctx.deps.clock, challenge.userId, method);
+        return true;
+      })));
     if (challenge.stage === 'offer' && method) await auditEnrolment(ctx, challenge.userId, method);
     return finishGatedLogin(ctx, challenge, method);
   }
@@ -83,7 +90,7 @@ export async function verifyMfaCode(input: Input, ctx: HandlerContext): Promise<
   if (!userId) return undefined;
   const method = await pickMethod(ctx, userId, await pendingOtpMethods(ctx.em, userId), input);
   if (!method) return undefined;
-  await guarded(ctx, userId, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
+  await guarded(ctx, { userId, method, stage: 'enrolment' }, async () => (await mfaCodeIsRight(ctx, userId, method, code)) && confirmOtpFactor(ctx.em, ctx.deps.clock, userId, method));
   return enrolled(ctx, userId, method, `${method === 'email_otp' ? 'Email' : 'SMS'} codes verified: they can now serve as a second factor`);
 }
 
@@ -118,11 +125,13 @@ async function signedInUserId(ctx: HandlerContext): Promise<string> {
   return caller.userId;
 }
 
-/** A signed-in enrolment's check, under the user's hourly allowance of wrong codes. */
-async function guarded(ctx: HandlerContext, userId: string, check: () => Promise<boolean>): Promise<void> {
-  const guessKey = `mfa:${userId}`;
-  await ctx.deps.limits.consume('otp_guess', guessKey);
-  if (!(await check())) throw AppError.invalid(INVALID_MFA_CODE);
+/** A signed-in enrolment's check, under the user's hourly allowance of wrong codes; failures are audited. */
+async function guarded(ctx: HandlerContext, attempt: MfaAttempt, check: () => Promise<boolean>): Promise<void> {
+  const guessKey = `mfa:${attempt.userId}`;
+  await auditedAttempt(ctx, attempt, async (judged) => {
+    await ctx.deps.limits.consume('otp_guess', guessKey);
+    if (!(await judged(check)())) throw AppError.invalid(INVALID_MFA_CODE);
+  });
   await ctx.deps.limits.reset('otp_guess', guessKey);
 }
 
