@@ -1,18 +1,17 @@
 /**
  * /scim/v2/ (RFC 7644): one base URL for every organization, since the bearer token names the organization
  * (what Entra ID and Okta expect). Users and Groups with POST, GET (one or a filtered, sorted, paged list),
- * PUT, PATCH and DELETE; ServiceProviderConfig, ResourceTypes and Schemas. Bodies are application/scim+json
- * or application/json (RFC 7644 section 3.1), nested at most as deep as the rest of the API allows.
+ * PUT, PATCH and DELETE; ServiceProviderConfig, ResourceTypes and Schemas. Bodies: scim-body.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
 import {
-  GROUP_VIEW, MAX_BODY_BYTES, ScimError, USER_VIEW, applyPatch, createScimGroup, createScimUser, deleteScimGroup, deleteScimUser, equalityOf,
+  GROUP_VIEW, ScimError, USER_VIEW, applyPatch, createScimGroup, createScimUser, deleteScimGroup, deleteScimUser, equalityOf,
   etagOf, filterOf, findScimGroup, findScimUser, listResponse, listScimGroups, listScimUsers, project, readPatchBody, replaceScimGroup,
   replaceScimUser, resourceTypes, schemas, scimBaseUrl, serviceProviderConfig, toScimGroup, toScimUser, writableGroup, writableUser,
   type ScimScope,
 } from '../../../../modules/scim/index.ts';
-import { depthExceededAt, MAX_JSON_DEPTH } from '../../json-body.ts';
+import { registerScimBodyParsers, requiredBody } from './scim-body.ts';
 import { checkIfMatch, inScope, notModified, queryOf, scimAuthentication, scimErrorHandler, sendResource, SCIM_CONTENT_TYPE } from './scim-http.ts';
 
 const BASE = '';
@@ -60,7 +59,7 @@ function registerResource<Row>(scope: FastifyInstance, deps: Deps, kind: Resourc
   };
 
   scope.post(url, async (request, reply) =>
-    send(reply, await inScope(deps, request, async (s) => answer(request, 201, s, await kind.create(s, request.body)))));
+    send(reply, await inScope(deps, request, async (s) => answer(request, 201, s, await kind.create(s, requiredBody(request))))));
 
   scope.get(url, async (request, reply) => {
     const query = queryOf(request);
@@ -81,11 +80,11 @@ function registerResource<Row>(scope: FastifyInstance, deps: Deps, kind: Resourc
     send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
       checkIfMatch(request, etagOf(kind.version(row)));
-      return answer(request, 200, s, await kind.replace(s, row, request.body));
+      return answer(request, 200, s, await kind.replace(s, row, requiredBody(request)));
     })));
 
   scope.patch<{ Params: Params }>(`${url}/:id`, async (request, reply) => {
-    const operations = readPatchBody(request.body);
+    const operations = readPatchBody(requiredBody(request));
     return send(reply, await inScope(deps, request, async (s) => {
       const row = await kind.find(s, request.params.id);
       checkIfMatch(request, etagOf(kind.version(row)));
@@ -128,16 +127,7 @@ export async function registerScimRoutes(http: FastifyInstance, deps: Deps): Pro
   await http.register(async (scope) => {
     scope.setErrorHandler(scimErrorHandler);
     scope.setNotFoundHandler((_request, reply) => reply.status(404).type(SCIM_CONTENT_TYPE).send({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404', detail: 'no such SCIM endpoint' }));
-    const parse = scope.getDefaultJsonParser('error', 'error');
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(['application/scim+json', 'application/json'], { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
-      const text = String(body);
-      if (depthExceededAt(text, MAX_JSON_DEPTH) >= 0) {
-        done(new ScimError(400, `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`, 'invalidSyntax'), undefined);
-        return;
-      }
-      parse(request, text, (err, value) => done(err ? new ScimError(400, 'the body is not valid JSON', 'invalidSyntax') : null, value));
-    });
+    registerScimBodyParsers(scope);
     scope.addHook('preHandler', scimAuthentication(deps));
     registerDiscovery(scope, deps);
     registerResource(scope, deps, users);
