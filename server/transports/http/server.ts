@@ -18,6 +18,7 @@ import { registerProtocolRoutes } from './protocol/index.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
 import { registerUiRoutes } from './ui/ui-routes.ts';
+import { registerOpenApiRoute } from './openapi-route.ts';
 
 export interface HttpServerOptions {
   metrics: HttpMetrics;
@@ -53,6 +54,8 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   await registerProtocolRoutes(http, deps);
   // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);
+  // The document of /v1 (openapi-route.ts) is served where /v1 is.
+  if (config.enableGrpc) registerOpenApiRoute(http, registry);
   await registerGraphql(http, deps, registry);
   registerUiRoutes(http, deps);
   return http;
