@@ -6,7 +6,8 @@
  *   and in a total over all addresses (modules/limits/policies.ts ADMIN_SECRET_ADDRESS_TIERS and
  *   ADMIN_SECRET_TOTAL_TIERS: windows of growing length, so the wait grows with repeated failures). Counting
  *   first means concurrent guesses cannot all pass before the count catches up; a right secret gives its
- *   point back.
+ *   point back. (So more than a minute's allowance of header requests from one address in flight at the
+ *   same instant can see a 429 too: automation that calls in parallel should log in once and use the cookie.)
  * - Once an allowance is spent the answer is 429 with Retry-After and the secret is not compared at all, so
  *   even the right one is refused: otherwise the refusal would tell a guess apart and the limit would be an
  *   oracle.
