@@ -35,8 +35,9 @@ describe('/logout', () => {
 
   before(async () => {
     server = await startServer(['--redirect-uris', INSTANCE_TARGET], { clock });
-    registered = (await admin('create_client', { name: 'RP', redirect_uris: [CLIENT_TARGET] })).client;
-    other = (await admin('create_client', { name: 'Other RP', redirect_uris: ['https://other.example.test/bye'] })).client;
+    // A registered client's logout targets are its post_logout_redirect_uris (post-logout-redirect-uris.test.ts).
+    registered = (await admin('create_client', { name: 'RP', post_logout_redirect_uris: [CLIENT_TARGET] })).client;
+    other = (await admin('create_client', { name: 'Other RP', post_logout_redirect_uris: ['https://other.example.test/bye'] })).client;
   });
   after(() => server.close());
 

@@ -31,7 +31,7 @@ export const updateClientOp = defineOperation({
   name: 'update_client',
   admin: true,
   kind: 'mutation',
-  description: "Changes a client's name, description, allowed scopes, redirect URIs, consent or active state; omitted fields stay",
+  description: "Changes a client's name, description, allowed scopes, redirect URIs, post-logout redirect URIs, consent or active state; omitted fields stay",
   input: UpdateClientRequest,
   output: ClientSchema,
   auth: 'admin',

@@ -18,6 +18,13 @@ export const Client = defineEntity({
     allowedScopes: p.json<string[]>(),
     /** Absolute http(s) URLs; /authorize will compare redirect_uri with them by exact string match. */
     redirectUris: p.json<string[]>(),
+    /**
+     * Where /logout may send the browser afterwards (OpenID Connect RP-Initiated Logout 1.0 section 3.1, the
+     * `post_logout_redirect_uris` metadata of section 3.2), compared by exact string like redirectUris and
+     * apart from them: a logged-out page is no /authorize target. Null only in a row written before the column
+     * existed, until data migration 0003 fills it; read it through postLogoutRedirectUrisOf.
+     */
+    postLogoutRedirectUris: p.json<string[]>().nullable(),
     consentRequired: p.boolean(),
     isActive: p.boolean(),
     createdAt: p.datetime(),
@@ -31,3 +38,8 @@ export const Client = defineEntity({
 });
 
 export type ClientRow = InstanceType<typeof Client.class>;
+
+/** The client's post-logout redirect URIs; none for a row the data migration has not reached. */
+export function postLogoutRedirectUrisOf(row: Pick<ClientRow, 'postLogoutRedirectUris'>): string[] {
+  return row.postLogoutRedirectUris ?? [];
+}

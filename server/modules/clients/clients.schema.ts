@@ -1,13 +1,16 @@
 /**
  * Wire shapes of the client registry (reference.md "Client": `id`, `client_id`, `name`, `description`,
  * `allowed_scopes`, `is_active`, `created_at`, `updated_at`; create and rotate answer `{client,
- * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs, and the checks of their values.
+ * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs and
+ * `post_logout_redirect_uris` that /logout needs, and the checks of their values. New fields go last in each
+ * object: protobuf field numbers follow property order (transports/grpc/generate-proto.ts).
  */
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { unixSeconds } from '../users/index.ts';
-import type { ClientRow } from './client.entity.ts';
+import { postLogoutRedirectUrisOf, type ClientRow } from './client.entity.ts';
+import { isLoopbackHost } from './loopback-host.ts';
 
 const MAX_SCOPES = 100;
 const MAX_REDIRECT_URIS = 50;
@@ -16,6 +19,7 @@ const name = s.string({ minLength: 1, maxLength: 255 });
 const description = s.string({ maxLength: 1024 });
 const allowedScopes = s.list(s.string({ minLength: 1, maxLength: 128 }), { maxItems: MAX_SCOPES });
 const redirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
+const postLogoutRedirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
 
 export const ClientSchema = s.object('Client', {
   id: s.string(),
@@ -28,6 +32,7 @@ export const ClientSchema = s.object('Client', {
   is_active: s.boolean(),
   created_at: s.int64(),
   updated_at: s.int64(),
+  post_logout_redirect_uris: s.list(s.string()),
 });
 
 export const ClientWithSecret = s.object('ClientWithSecret', {
@@ -51,6 +56,7 @@ export const CreateClientRequest = s.object('CreateClientRequest', {
   redirect_uris: s.optional(redirectUris),
   consent_required: s.optional(s.boolean()),
   is_active: s.optional(s.boolean()),
+  post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
 });
 
 /** Omitted fields stay as they are. */
@@ -62,6 +68,7 @@ export const UpdateClientRequest = s.object('UpdateClientRequest', {
   redirect_uris: s.optional(redirectUris),
   consent_required: s.optional(s.boolean()),
   is_active: s.optional(s.boolean()),
+  post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
 });
 
 export const ClientIdRequest = s.object('ClientIdRequest', {
@@ -92,6 +99,7 @@ export function toPublicClient(row: ClientRow): PublicClient {
     is_active: row.isActive,
     created_at: unixSeconds(row.createdAt)!,
     updated_at: unixSeconds(row.updatedAt)!,
+    post_logout_redirect_uris: postLogoutRedirectUrisOf(row),
   };
 }
 
@@ -113,28 +121,49 @@ export function checkedScopes(scopes: readonly string[]): string[] {
 }
 
 /**
- * Redirect URIs are absolute http(s) URLs without a fragment (RFC 6749 section 3.1.2) and without user
- * credentials (a `user@host` form disguises the real host to a reader, RFC 3986 section 7.6). They are
- * kept exactly as given because /authorize compares by exact string (OAuth 2.0 Security BCP, RFC 9700
- * section 4.1.3: no pattern or prefix matching).
+ * One registered redirect target of the field `field`, parsed: an absolute http(s) URL without a fragment
+ * (RFC 6749 section 3.1.2) and without user credentials (a `user@host` form disguises the real host to a
+ * reader, RFC 3986 section 7.6).
+ */
+function checkedTarget(field: string, uri: string): URL {
+  // The WHATWG parser repairs `https:host/cb`, `https:///host` and `https:\\host` into a URL; a registered value must
+  // already be written the way a browser will read it, so the string the admin sees names the real host.
+  if (!/^https?:\/\/[^/\\]/i.test(uri) || uri.includes('\\')) {
+    throw AppError.invalid(`${field}: not an absolute http(s) URL of the form scheme://host/...: ${JSON.stringify(uri)}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw AppError.invalid(`${field}: not an absolute URL: ${JSON.stringify(uri)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw AppError.invalid(`${field}: only http and https URLs are allowed: ${JSON.stringify(uri)}`);
+  if (uri.includes('#')) throw AppError.invalid(`${field}: a redirect URI must not have a fragment: ${JSON.stringify(uri)}`);
+  if (url.username || url.password || /^[a-z]+:\/\/[^/?]*@/i.test(uri)) throw AppError.invalid(`${field}: a redirect URI must not carry credentials: ${JSON.stringify(uri)}`);
+  if (/\s/.test(uri)) throw AppError.invalid(`${field}: whitespace is not allowed: ${JSON.stringify(uri)}`);
+  return url;
+}
+
+/**
+ * Redirect URIs (see checkedTarget), kept exactly as given because /authorize compares by exact string (OAuth
+ * 2.0 Security BCP, RFC 9700 section 4.1.3: no pattern or prefix matching).
  */
 export function checkedRedirectUris(uris: readonly string[]): string[] {
+  for (const uri of uris) checkedTarget('redirect_uris', uri);
+  return [...new Set(uris)];
+}
+
+/**
+ * Post-logout redirect URIs (OpenID Connect RP-Initiated Logout 1.0 section 3.2): the rules of redirect URIs,
+ * kept exactly as given for /logout's exact comparison (RFC 9700 section 2.1), and https unless the host is
+ * this machine (RFC 8252 section 8.3), so the logout answer and its `state` do not cross a network in clear.
+ */
+export function checkedPostLogoutRedirectUris(uris: readonly string[]): string[] {
   for (const uri of uris) {
-    // The WHATWG parser repairs `https:host/cb`, `https:///host` and `https:\\host` into a URL; a registered value must
-    // already be written the way a browser will read it, so the string the admin sees names the real host.
-    if (!/^https?:\/\/[^/\\]/i.test(uri) || uri.includes('\\')) {
-      throw AppError.invalid(`redirect_uris: not an absolute http(s) URL of the form scheme://host/...: ${JSON.stringify(uri)}`);
+    const url = checkedTarget('post_logout_redirect_uris', uri);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      throw AppError.invalid(`post_logout_redirect_uris: must be https (plain http is allowed only for localhost, 127.0.0.1 or [::1]): ${JSON.stringify(uri)}`);
     }
-    let url: URL;
-    try {
-      url = new URL(uri);
-    } catch {
-      throw AppError.invalid(`redirect_uris: not an absolute URL: ${JSON.stringify(uri)}`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw AppError.invalid(`redirect_uris: only http and https URLs are allowed: ${JSON.stringify(uri)}`);
-    if (uri.includes('#')) throw AppError.invalid(`redirect_uris: a redirect URI must not have a fragment: ${JSON.stringify(uri)}`);
-    if (url.username || url.password || /^[a-z]+:\/\/[^/?]*@/i.test(uri)) throw AppError.invalid(`redirect_uris: a redirect URI must not carry credentials: ${JSON.stringify(uri)}`);
-    if (/\s/.test(uri)) throw AppError.invalid(`redirect_uris: whitespace is not allowed: ${JSON.stringify(uri)}`);
   }
   return [...new Set(uris)];
 }

@@ -14,7 +14,7 @@ import { deleteTrustedIssuersOfClient } from './trusted-issuers.service.ts';
 import { MAX_PRESENTED_SECRET_LENGTH, clientSecretDigest, newClientId, newClientSecret } from './client-secret.ts';
 import { clientAuthCacheOf } from './client-auth-cache.ts';
 import {
-  checkedName, checkedRedirectUris, checkedScopes,
+  checkedName, checkedPostLogoutRedirectUris, checkedRedirectUris, checkedScopes,
   type CreateClientRequest, type GetClientRequest, type UpdateClientRequest,
 } from './clients.schema.ts';
 
@@ -33,6 +33,7 @@ export async function createClient(em: EntityManager, now: Date, input: Static<t
     description: input.description ?? '',
     allowedScopes: checkedScopes(input.allowed_scopes ?? []),
     redirectUris: checkedRedirectUris(input.redirect_uris ?? []),
+    postLogoutRedirectUris: checkedPostLogoutRedirectUris(input.post_logout_redirect_uris ?? []),
     // Clients are first-party by default (consent only when registered so).
     consentRequired: input.consent_required ?? false,
     isActive: input.is_active ?? true,
@@ -72,6 +73,7 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
   if (input.description !== undefined) client.description = input.description;
   if (input.allowed_scopes !== undefined) client.allowedScopes = checkedScopes(input.allowed_scopes);
   if (input.redirect_uris !== undefined) client.redirectUris = checkedRedirectUris(input.redirect_uris);
+  if (input.post_logout_redirect_uris !== undefined) client.postLogoutRedirectUris = checkedPostLogoutRedirectUris(input.post_logout_redirect_uris);
   if (input.consent_required !== undefined) client.consentRequired = input.consent_required;
   if (input.is_active !== undefined) client.isActive = input.is_active;
   client.updatedAt = now;

@@ -8,7 +8,7 @@ import { clientAdminOperations } from './admin-clients.ops.ts';
 import { TrustedIssuer, UsedAssertion } from './trusted-issuer.entity.ts';
 import { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
 
-export { Client, type ClientRow } from './client.entity.ts';
+export { Client, type ClientRow, postLogoutRedirectUrisOf } from './client.entity.ts';
 export { verifyClientSecret, requireClient } from './clients.service.ts';
 export { toPublicClient, type PublicClient } from './clients.schema.ts';
 export { clientAdminOperations } from './admin-clients.ops.ts';

@@ -9,6 +9,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { isInternalHost } from '../../kernel/outbound-address.ts';
 import { unixSeconds } from '../users/index.ts';
 import type { TrustedIssuerRow } from './trusted-issuer.entity.ts';
+import { isLoopbackHost } from './loopback-host.ts';
 
 const clientRef = s.string({ maxLength: 64 });
 const name = s.string({ minLength: 1, maxLength: 255 });
@@ -98,12 +99,6 @@ export function owningClientIdOf(input: { client_id?: string; service_account_id
     throw AppError.invalid('client_id and service_account_id name different clients: give one of them');
   }
   return byClientId ?? byAlias;
-}
-
-/** Hosts a plain-http JWKS URL may name: this machine only (a test or a sidecar), never the network. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -14,10 +14,14 @@
  *
  * Redirects (section 3: the OP MUST NOT redirect to a post_logout_redirect_uri that is not registered; ASVS
  * 5.1.5): post_logout_redirect_uri, else redirect_uri, for the client named by client_id or by the hint's
- * azp/aud (they must agree): a registered client's redirect_uris by exact match, the instance client's by
- * isAllowedRedirect (--redirect-uris, the --url origin, listed --allowed-origins), the same rule as /app. Any
- * other target is never followed: the browser gets a "signed out" page on this server instead. `state` is
- * passed back as a query parameter (section 3). Bad input answers an HTML page, never JSON or a redirect.
+ * azp/aud (they must agree). A registered client's own post_logout_redirect_uris (section 3.2 client
+ * metadata), by exact string (RFC 9700 section 2.1): its redirect_uris are /authorize targets and are not
+ * logout targets, so a logged-out page need not become a place authorization codes may be sent. The instance
+ * client (--client-id) has no registration to hold a separate list: its targets stay isAllowedRedirect's
+ * (--redirect-uris, the --url origin, listed --allowed-origins), the same rule as /app and the emailed links,
+ * so an operator's existing --redirect-uris keep working as logout targets. Any other target is never
+ * followed: the browser gets a "signed out" page on this server instead. `state` is passed back as a query
+ * parameter (section 3). Bad input answers an HTML page, never JSON or a redirect.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
@@ -27,6 +31,7 @@ import { clearedSessionCookies, presentedSession } from '../../../kernel/cookies
 import { textProblem } from '../../../ops/input-guard.ts';
 import { isAllowedRedirect } from '../../../modules/accounts/redirect-uri.ts';
 import { getClient } from '../../../modules/clients/clients.service.ts';
+import { postLogoutRedirectUrisOf } from '../../../modules/clients/index.ts';
 import { ABSOLUTE_SESSION_SECONDS, endSession, issuerOf, validateSessionToken, type Claims } from '../../../modules/tokens/index.ts';
 import type { SessionRow } from '../../../modules/sessions/index.ts';
 import { applyEffects, buildHttpContext } from '../request-context.ts';
@@ -96,7 +101,7 @@ async function targetAllowed(deps: Deps, clientId: string | undefined, target: s
   if (clientId === undefined || constantTimeEqual(clientId, deps.config.clientId ?? '')) return isAllowedRedirect(deps.config, target);
   try {
     const client = await getClient(deps.storage.fork(), { client_id: clientId });
-    return client.isActive && client.redirectUris.includes(target);
+    return client.isActive && postLogoutRedirectUrisOf(client).includes(target);
   } catch {
     return false;
   }
