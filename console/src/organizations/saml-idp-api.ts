@@ -58,6 +58,8 @@ export interface SamlServiceProvider {
   created_at: number;
   updated_at: number;
   slo_url?: string | null;
+  /** redirect or post, beside slo_url */
+  slo_binding?: string | null;
 }
 
 /** What the form sends: a given list replaces the stored one on update. */
@@ -70,6 +72,7 @@ export interface SamlServiceProviderFields {
   name_id_format: string;
   active: boolean;
   slo_url?: string;
+  slo_binding?: string;
 }
 
 /** Prefill read from pasted SP metadata; nothing is stored. */
@@ -81,11 +84,12 @@ export interface SamlSpMetadataPrefill {
   authn_requests_signed: boolean;
   want_assertions_signed: boolean;
   slo_url?: string | null;
+  slo_binding?: string | null;
 }
 
 const KEY_FIELDS = 'id state certificate fingerprint_sha256 not_after created_at demoted_at retired_at';
 const SP_FIELDS = `id org_id name entity_id acs_endpoints { url binding index is_default } certificate certificate_fingerprint_sha256
-  attribute_mapping { field attribute } name_id_format active created_at updated_at slo_url`;
+  attribute_mapping { field attribute } name_id_format active created_at updated_at slo_url slo_binding`;
 
 export const samlIdpKeys = {
   keys: (orgId: string) => [...organizationKeys.all, 'saml-idp-keys', orgId] as const,
@@ -161,6 +165,6 @@ export async function deleteSamlServiceProvider(id: string): Promise<MessageAnsw
 /** Refused (INVALID_ARGUMENT, in the server's words) for what is not SP metadata or is unsafe XML. */
 export async function importSamlSpMetadata(orgId: string, metadataXml: string): Promise<SamlSpMetadataPrefill> {
   const query = `query ImportSamlSpMetadata($params: ImportSamlSpMetadataRequest!) { _import_saml_sp_metadata(params: $params) {
-    entity_id acs_endpoints { url binding index is_default } certificate name_id_formats authn_requests_signed want_assertions_signed slo_url } }`;
+    entity_id acs_endpoints { url binding index is_default } certificate name_id_formats authn_requests_signed want_assertions_signed slo_url slo_binding } }`;
   return (await graphql<{ _import_saml_sp_metadata: SamlSpMetadataPrefill }>(query, { params: { org_id: orgId, metadata_xml: metadataXml } }))._import_saml_sp_metadata;
 }

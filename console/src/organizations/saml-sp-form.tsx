@@ -2,8 +2,9 @@
  * The fields of a SAML service provider (specification part 2 "SAML service provider"): its name, entity id,
  * ACS endpoints (HTTP-POST, the one binding of the Web Browser SSO profile's response that is served,
  * Profiles 4.1.2; one default), the SP signing certificate (with it, its AuthnRequests must be signed), the
- * NameID format, the attribute mapping as editable rows (a user field, the SAML attribute name the SP expects)
- * and the active switch. The server checks them again and says why it refuses.
+ * NameID format, the attribute mapping as editable rows (a user field, the SAML attribute name the SP expects),
+ * the SP's single logout URL with its binding (HTTP-Redirect or HTTP-POST, SAML 2.0 Bindings 3.4 and 3.5) and
+ * the active switch. The server checks them again and says why it refuses.
  */
 import { useFieldArray, type UseFormReturn } from 'react-hook-form';
 import { ActionIcon, Badge, Button, Checkbox, Group, Select, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
@@ -16,6 +17,10 @@ import type { SamlServiceProvider, SamlServiceProviderFields, SamlSpMetadataPref
 /** The user fields the server maps (server/modules/saml-idp/sp-fields.ts MAPPABLE_FIELDS). */
 export const MAPPABLE_FIELDS = ['id', 'email', 'given_name', 'family_name', 'name', 'nickname', 'preferred_username', 'phone_number', 'roles', 'org_roles'];
 const NAME_ID_FORMATS = ['emailAddress', 'persistent', 'unspecified'];
+const SLO_BINDINGS = ['redirect', 'post'] as const;
+type SloBinding = (typeof SLO_BINDINGS)[number];
+/** A URL stored before bindings were kept is answered by HTTP-POST (server/modules/saml-idp/sp-fields.ts sloBindingOf). */
+const sloBindingOf = (value: string | null | undefined): SloBinding => (value === 'redirect' ? 'redirect' : 'post');
 const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const MAX_ACS = 10;
 const MAX_MAPPINGS = 20;
@@ -29,6 +34,7 @@ export interface SpFormValues {
   mapping: { field: string; attribute: string }[];
   active: boolean;
   sloUrl: string;
+  sloBinding: SloBinding;
 }
 
 export function spFormValues(provider?: SamlServiceProvider): SpFormValues {
@@ -41,6 +47,7 @@ export function spFormValues(provider?: SamlServiceProvider): SpFormValues {
     mapping: provider?.attribute_mapping.map((row) => ({ ...row })) ?? [],
     active: provider?.active ?? true,
     sloUrl: provider?.slo_url ?? '',
+    sloBinding: sloBindingOf(provider?.slo_binding),
   };
 }
 
@@ -61,6 +68,7 @@ export function prefilledValues(current: SpFormValues, prefill: SamlSpMetadataPr
     certificate: prefill.certificate ?? '',
     nameIdFormat: format ?? current.nameIdFormat,
     sloUrl: prefill.slo_url ?? '',
+    sloBinding: sloBindingOf(prefill.slo_binding),
   };
 }
 
@@ -73,7 +81,7 @@ export function spFields(values: SpFormValues): SamlServiceProviderFields {
     attribute_mapping: values.mapping.map((row) => ({ field: row.field, attribute: row.attribute.trim() })),
     name_id_format: values.nameIdFormat,
     active: values.active,
-    ...(values.sloUrl.trim() ? { slo_url: values.sloUrl.trim() } : {}),
+    ...(values.sloUrl.trim() ? { slo_url: values.sloUrl.trim(), slo_binding: values.sloBinding } : {}),
   };
 }
 
@@ -254,6 +262,22 @@ export function SpFormFields({ form }: { form: UseFormReturn<SpFormValues> }) {
       />
       <AttributeMapping form={form} />
       <TextInput label={t('samlIdp.sp.sloUrl')} description={t('samlIdp.sp.sloUrlHint')} placeholder="https://app.example.com/saml/slo" spellCheck={false} {...form.register('sloUrl')} />
+      <Controller
+        control={form.control}
+        name="sloBinding"
+        render={({ field }) => (
+          <Select
+            label={t('samlIdp.sp.sloBinding')}
+            description={t('samlIdp.sp.sloBindingHint')}
+            data={SLO_BINDINGS.map((value) => ({ value, label: t(value === 'redirect' ? 'samlIdp.sp.sloRedirect' : 'samlIdp.sp.sloPost') }))}
+            value={field.value}
+            onChange={(next) => field.onChange(sloBindingOf(next))}
+            allowDeselect={false}
+            disabled={!form.watch('sloUrl').trim()}
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+      />
       <SwitchField control={form.control} name="active" label={t('samlIdp.sp.active')} description={t('samlIdp.sp.activeHint')} />
     </Stack>
   );

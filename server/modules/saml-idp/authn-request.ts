@@ -121,12 +121,15 @@ export function verifyRedirectSignature(rawQuery: string, certificatePem: string
   if (!ok) throw new SamlRequestError('the request signature does not verify with the registered certificate');
 }
 
-/** Core 5.4.2: an enveloped signature whose one reference is the request element itself, by its ID. */
-async function verifyPostSignature(xml: string, root: Element, requestId: string, certificatePem: string): Promise<void> {
+/**
+ * Core 5.4.2: an enveloped signature whose one reference is the request element itself, by its ID (shared
+ * with logout-request.ts).
+ */
+export async function verifyPostSignature(xml: string, root: Element, requestId: string, certificatePem: string, what = 'AuthnRequest'): Promise<void> {
   const signatures = childElements(root, XMLDSIG, 'Signature');
-  if (signatures.length !== 1) throw new SamlRequestError('AuthnRequest is not signed, and this service provider must sign');
+  if (signatures.length !== 1) throw new SamlRequestError(`${what} is not signed, and this service provider must sign`);
   const methods = [...descendants(root, XMLDSIG, 'SignatureMethod'), ...descendants(root, XMLDSIG, 'DigestMethod')];
-  if (methods.some((method) => SHA1_ALGORITHMS.has(method.getAttribute('Algorithm') ?? ''))) throw new SamlRequestError('AuthnRequest is signed with SHA-1');
+  if (methods.some((method) => SHA1_ALGORITHMS.has(method.getAttribute('Algorithm') ?? ''))) throw new SamlRequestError(`${what} is signed with SHA-1`);
   const { SignedXml } = await import('xml-crypto');
   const verifier = new SignedXml({ publicCert: certificatePem, getCertFromKeyInfo: () => null });
   verifier.loadSignature(signatures[0]!);
@@ -136,9 +139,9 @@ async function verifyPostSignature(xml: string, root: Element, requestId: string
   } catch {
     valid = false;
   }
-  if (!valid) throw new SamlRequestError('AuthnRequest signature does not verify with the registered certificate');
+  if (!valid) throw new SamlRequestError(`${what} signature does not verify with the registered certificate`);
   const references = verifier.getReferences();
-  if (references.length !== 1 || references[0]!.uri !== `#${requestId}`) throw new SamlRequestError('AuthnRequest signature does not cover the request');
+  if (references.length !== 1 || references[0]!.uri !== `#${requestId}`) throw new SamlRequestError(`${what} signature does not cover the request`);
 }
 
 function chosenAcs(root: Element, sp: SamlServiceProviderRow): string {

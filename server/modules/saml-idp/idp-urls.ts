@@ -19,7 +19,7 @@ export function idpSsoUrl(config: Pick<Config, 'url'>, orgName: string): string 
   return `${base(config)}/saml/${encodeURIComponent(orgName)}/sso`;
 }
 
-/** SingleLogoutService for the HTTP-Redirect binding (Profiles 4.4, Bindings 3.4). */
+/** SingleLogoutService for the HTTP-Redirect and HTTP-POST bindings (Profiles 4.4, Bindings 3.4 and 3.5). */
 export function idpSloUrl(config: Pick<Config, 'url'>, orgName: string): string {
   return `${base(config)}/saml/${encodeURIComponent(orgName)}/slo`;
 }

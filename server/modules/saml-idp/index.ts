@@ -2,7 +2,7 @@
  * This server as a SAML 2.0 identity provider for each organization's downstream service providers
  * (specification part 2 "SAML service provider", part 3 "SAML IdP key", part 4.2 "SAML IdP"). Every
  * organization is its own IdP: its own signing keys (idp-keys.service.ts) and service providers
- * (service-providers.service.ts). The browser endpoints (/saml/<organization>/metadata and /sso) live in
+ * (service-providers.service.ts). The browser endpoints (/saml/<organization>/metadata, /sso and /slo) live in
  * transports/http/protocol/saml-idp (modules see no Fastify types: manifest.ts).
  */
 import { defineModule } from '../manifest.ts';
@@ -20,7 +20,9 @@ export { MAX_SAML_REQUEST_CHARS, SamlRequestError, validateAuthnRequest, type Re
 export { recordRequestUse } from './request-replay.ts';
 export { openPendingLogin, takePendingLogin } from './pending-logins.ts';
 export { assertionSubject, SubjectUnavailableError } from './assertion-subject.ts';
-export { signedLogoutResponseXml, signedNoPassiveResponseXml, signedResponseXml } from './signed-response.ts';
+export { signedNoPassiveResponseXml, signedResponseXml } from './signed-response.ts';
+export { logoutAnswer, type LogoutAnswer } from './logout-response.ts';
+export { sloBindingOf } from './sp-fields.ts';
 export { validateLogoutRequest } from './logout-request.ts';
 
 export const samlIdpModule = defineModule({

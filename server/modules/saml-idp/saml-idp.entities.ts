@@ -60,8 +60,10 @@ export const SamlServiceProvider = defineEntity({
     certificatePem: p.text().nullable(),
     attributeMapping: p.json<Record<string, string>>(),
     nameIdFormat: p.string().length(128),
-    /** SingleLogoutService (HTTP-POST) where the IdP answers the SP's signed LogoutRequests; null: no SLO. */
+    /** SingleLogoutService where the IdP answers the SP's signed LogoutRequests; null: no SLO. */
     sloUrl: p.string().length(2048).nullable(),
+    /** Its binding, `redirect` or `post` (sp-fields.ts SLO_BINDINGS); null beside a URL stored before it was kept: `post`. */
+    sloBinding: p.string().length(16).nullable(),
     active: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

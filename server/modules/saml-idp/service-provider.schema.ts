@@ -9,13 +9,14 @@ import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import type { SamlServiceProviderRow } from './saml-idp.entities.ts';
 import { certificateFingerprint } from './sp-certificate.ts';
-import { shortNameIdFormat } from './sp-fields.ts';
+import { shortNameIdFormat, sloBindingOf } from './sp-fields.ts';
 
 const id = s.string({ minLength: 1, maxLength: 64 });
 const name = s.string({ minLength: 1, maxLength: 255 });
 const entityId = s.string({ minLength: 1, maxLength: 1024, description: "the SP's entityID, the Issuer of its AuthnRequests and the Audience of our assertions" });
 const certificate = s.string({ minLength: 1, maxLength: 32_768, multiline: true, description: 'PEM (or bare base64) of the SP signing certificate: its AuthnRequests must then be signed' });
-const sloUrl = s.string({ minLength: 1, maxLength: 2048, description: 'the SP SingleLogoutService (HTTP-POST) for our LogoutResponse; SLO needs the SP certificate too' });
+const sloUrl = s.string({ minLength: 1, maxLength: 2048, description: 'the SP SingleLogoutService for our LogoutResponse; SLO needs the SP certificate too' });
+const sloBinding = s.string({ minLength: 1, maxLength: 128, description: "the binding of slo_url: redirect (HTTP-Redirect, a signed query string) or post (HTTP-POST, a signed form); post when not given" });
 const nameIdFormat = s.string({ minLength: 1, maxLength: 128, description: 'emailAddress (default), persistent or unspecified' });
 
 export const SamlAcsEndpointSchema = s.object('SamlAcsEndpoint', {
@@ -53,6 +54,8 @@ export const SamlServiceProviderSchema = s.object('SamlServiceProvider', {
   created_at: s.int64(),
   updated_at: s.int64(),
   slo_url: s.optional(s.string()),
+  /** redirect or post, beside slo_url. */
+  slo_binding: s.optional(s.string()),
 });
 
 export const CreateSamlServiceProviderRequest = s.object('CreateSamlServiceProviderRequest', {
@@ -65,6 +68,7 @@ export const CreateSamlServiceProviderRequest = s.object('CreateSamlServiceProvi
   name_id_format: s.optional(nameIdFormat),
   active: s.optional(s.boolean()),
   slo_url: s.optional(sloUrl),
+  slo_binding: s.optional(sloBinding),
 });
 
 /** Omitted fields stay; a given list replaces the stored one; remove_certificate drops the certificate. */
@@ -81,6 +85,8 @@ export const UpdateSamlServiceProviderRequest = s.object('UpdateSamlServiceProvi
   clear_attribute_mapping: s.optional(s.boolean()),
   slo_url: s.optional(sloUrl),
   remove_slo_url: s.optional(s.boolean()),
+  /** Given alone, changes the binding of the registered slo_url; slo_url given alone keeps the binding. */
+  slo_binding: s.optional(sloBinding),
 });
 
 export const SamlServiceProviderRequest = s.object('SamlServiceProviderRequest', { id });
@@ -109,7 +115,10 @@ export const SamlSpMetadataPrefill = s.object('SamlSpMetadataPrefill', {
   name_id_formats: s.list(s.string()),
   authn_requests_signed: s.boolean(),
   want_assertions_signed: s.boolean(),
+  /** The first SingleLogoutService by HTTP-Redirect or HTTP-POST, in the SP's order (its ResponseLocation when given). */
   slo_url: s.optional(s.string()),
+  /** redirect or post, beside slo_url. */
+  slo_binding: s.optional(s.string()),
 });
 
 const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
@@ -127,6 +136,6 @@ export function toPublicServiceProvider(row: SamlServiceProviderRow): Static<typ
     active: row.active,
     created_at: seconds(row.createdAt),
     updated_at: seconds(row.updatedAt),
-    ...(row.sloUrl ? { slo_url: row.sloUrl } : {}),
+    ...(row.sloUrl ? { slo_url: row.sloUrl, slo_binding: sloBindingOf(row)! } : {}),
   };
 }

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../storage/errors.ts';
 import { SamlServiceProvider, type SamlServiceProviderRow } from './saml-idp.entities.ts';
 import type { CreateSamlServiceProviderRequest, UpdateSamlServiceProviderRequest } from './service-provider.schema.ts';
 import { checkedSpCertificate } from './sp-certificate.ts';
-import { checkedAcsEndpoints, checkedAcsUrl, checkedAttributeMapping, checkedEntityId, checkedName, checkedNameIdFormat } from './sp-fields.ts';
+import { checkedAcsEndpoints, checkedAcsUrl, checkedAttributeMapping, checkedEntityId, checkedName, checkedNameIdFormat, checkedSloBinding, sloBindingOf, type SloBinding } from './sp-fields.ts';
 
 const TAKEN = 'this organization already has a service provider with this entity_id';
 
@@ -33,6 +33,32 @@ async function assertEntityIdFree(em: EntityManager, orgId: string, entityId: st
   if (found && found.id !== exceptId) throw new AppError('already_exists', TAKEN);
 }
 
+/** The SingleLogoutService of a new provider: a binding needs its URL; a URL given alone is HTTP-POST. */
+function registeredSlo(input: Static<typeof CreateSamlServiceProviderRequest>, deps: SpDeps): { sloUrl: string | null; sloBinding: SloBinding | null } {
+  if (input.slo_url === undefined) {
+    if (input.slo_binding !== undefined) throw AppError.invalid('slo_binding: give slo_url too');
+    return { sloUrl: null, sloBinding: null };
+  }
+  return {
+    sloUrl: checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url'),
+    sloBinding: input.slo_binding !== undefined ? checkedSloBinding(input.slo_binding) : 'post',
+  };
+}
+
+/** Omitted SLO fields stay: a new URL keeps the binding, a binding alone needs a URL registered. */
+function updateSlo(row: SamlServiceProviderRow, input: Static<typeof UpdateSamlServiceProviderRequest>, deps: SpDeps): void {
+  if (input.remove_slo_url) {
+    if (input.slo_url !== undefined || input.slo_binding !== undefined) throw AppError.invalid('give slo_url and slo_binding or remove_slo_url, not both');
+    row.sloUrl = null;
+    row.sloBinding = null;
+    return;
+  }
+  const binding = input.slo_binding !== undefined ? checkedSloBinding(input.slo_binding) : sloBindingOf(row) ?? 'post';
+  if (input.slo_url !== undefined) row.sloUrl = checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url');
+  else if (input.slo_binding !== undefined && !row.sloUrl) throw AppError.invalid('slo_binding: this service provider has no slo_url; give it too');
+  if (row.sloUrl) row.sloBinding = binding;
+}
+
 export async function createServiceProvider(em: EntityManager, deps: SpDeps, input: Static<typeof CreateSamlServiceProviderRequest>): Promise<SamlServiceProviderRow> {
   const now = deps.clock.now();
   const fields = {
@@ -42,7 +68,7 @@ export async function createServiceProvider(em: EntityManager, deps: SpDeps, inp
     certificatePem: input.certificate !== undefined ? checkedSpCertificate(input.certificate, now) : null,
     attributeMapping: checkedAttributeMapping(input.attribute_mapping ?? []),
     nameIdFormat: checkedNameIdFormat(input.name_id_format),
-    sloUrl: input.slo_url !== undefined ? checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url') : null,
+    ...registeredSlo(input, deps),
   };
   await assertEntityIdFree(em, input.org_id, fields.entityId);
   const row = em.create(SamlServiceProvider, { id: randomUUID(), orgId: input.org_id, ...fields, active: input.active ?? true, createdAt: now, updatedAt: now });
@@ -71,9 +97,7 @@ export async function updateServiceProvider(em: EntityManager, deps: SpDeps, row
   if (input.clear_attribute_mapping) row.attributeMapping = {};
   if (input.name_id_format !== undefined) row.nameIdFormat = checkedNameIdFormat(input.name_id_format);
   if (input.active !== undefined) row.active = input.active;
-  if (input.slo_url !== undefined && input.remove_slo_url) throw AppError.invalid('give slo_url or remove_slo_url, not both');
-  if (input.slo_url !== undefined) row.sloUrl = checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url');
-  if (input.remove_slo_url) row.sloUrl = null;
+  updateSlo(row, input, deps);
   row.updatedAt = now;
   await flushUnique(em);
   return row;

@@ -40,7 +40,7 @@ export interface ResponseInput {
 }
 
 /** Core 1.3.4: an xs:ID, unpredictable (160 bits), starting with a letter or underscore. */
-function newId(): string {
+export function newId(): string {
   return `_${randomBytes(20).toString('hex')}`;
 }
 
@@ -79,10 +79,10 @@ function unsignedResponse(input: ResponseInput, responseId: string, assertionId:
   ].join('');
 }
 
-type SignedXmlClass = typeof import('xml-crypto').SignedXml;
+export type SignedXmlClass = typeof import('xml-crypto').SignedXml;
 
 /** Signs the element with this ID, the signature placed right after its Issuer (Core 5.4.1 and schema order). */
-function signElement(SignedXml: SignedXmlClass, xml: string, localName: 'Assertion' | 'Response' | 'LogoutResponse', id: string, key: ResponseInput['signingKey']): string {
+export function signElement(SignedXml: SignedXmlClass, xml: string, localName: 'Assertion' | 'Response' | 'LogoutResponse', id: string, key: ResponseInput['signingKey']): string {
   const signer = new SignedXml({ privateKey: key.privateKeyPem, publicCert: key.certificatePem, signatureAlgorithm: RSA_SHA256, canonicalizationAlgorithm: EXC_C14N });
   const element = `//*[local-name(.)='${localName}' and @ID='${id}']`;
   signer.addReference({ xpath: element, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: SHA256 });
@@ -105,24 +105,6 @@ export async function signedNoPassiveResponseXml(input: Pick<ResponseInput, 'idp
     '</samlp:Response>',
   ].join('');
   return signElement(SignedXml, xml, 'Response', responseId, input.signingKey);
-}
-
-/**
- * Core 3.7.2: the LogoutResponse to an SP's LogoutRequest, posted to its SingleLogoutService, signed (the
- * SP checks it as it checks responses). Success when this browser's session with us ended or none was
- * there; Requester when the request named someone other than the signed-in user (nothing ended).
- */
-export async function signedLogoutResponseXml(input: { idpEntityId: string; sloUrl: string; inResponseTo: string; success: boolean; now: Date; signingKey: ResponseInput['signingKey'] }): Promise<string> {
-  const { SignedXml } = await import('xml-crypto');
-  const responseId = newId();
-  const status = input.success ? SUCCESS : 'urn:oasis:names:tc:SAML:2.0:status:Requester';
-  const xml = [
-    `<samlp:LogoutResponse xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${responseId}" Version="2.0" IssueInstant="${input.now.toISOString()}" Destination="${escapeXml(input.sloUrl)}" InResponseTo="${escapeXml(input.inResponseTo)}">`,
-    `<saml:Issuer>${escapeXml(input.idpEntityId)}</saml:Issuer>`,
-    `<samlp:Status><samlp:StatusCode Value="${status}"/></samlp:Status>`,
-    '</samlp:LogoutResponse>',
-  ].join('');
-  return signElement(SignedXml, xml, 'LogoutResponse', responseId, input.signingKey);
 }
 
 /** The signed Response, as XML text. */

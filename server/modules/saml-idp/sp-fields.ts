@@ -9,6 +9,14 @@ import { AppError } from '../../kernel/errors.ts';
 import type { AcsEndpoint } from './saml-idp.entities.ts';
 
 export const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+export const HTTP_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+/**
+ * The bindings by which the IdP answers an SP's LogoutRequest at its SingleLogoutService: HTTP-Redirect
+ * (Bindings 3.4, a signed query string) or HTTP-POST (Bindings 3.5, an auto-posting form with a signed
+ * LogoutResponse). Stored and answered by the short name.
+ */
+export const SLO_BINDINGS = { redirect: HTTP_REDIRECT, post: HTTP_POST } as const;
+export type SloBinding = keyof typeof SLO_BINDINGS;
 export const NAMEID_FORMATS = {
   emailAddress: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
   persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
@@ -49,6 +57,21 @@ export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string
   if (endpoints.filter((acs) => acs.isDefault).length > 1) throw AppError.invalid('acs_endpoints: at most one default');
   if (!endpoints.some((acs) => acs.isDefault)) endpoints[0]!.isDefault = true;
   return endpoints;
+}
+
+/** `redirect` or `post`, also read from the binding's URN or its short name (HTTP-Redirect, HTTP-POST). */
+export function checkedSloBinding(value: string): SloBinding {
+  const trimmed = value.trim();
+  for (const [short, urn] of Object.entries(SLO_BINDINGS) as Array<[SloBinding, string]>) {
+    if (trimmed.toLowerCase() === short || trimmed === urn || trimmed.toLowerCase() === urn.slice(urn.lastIndexOf(':') + 1).toLowerCase()) return short;
+  }
+  throw AppError.invalid('slo_binding: redirect (HTTP-Redirect) or post (HTTP-POST)');
+}
+
+/** The binding of a registered SingleLogoutService; one stored before bindings were kept is HTTP-POST, the only one served then. */
+export function sloBindingOf(row: { sloUrl?: string | null; sloBinding?: string | null }): SloBinding | null {
+  if (!row.sloUrl) return null;
+  return row.sloBinding === 'redirect' ? 'redirect' : 'post';
 }
 
 export function checkedNameIdFormat(value: string | undefined): string {

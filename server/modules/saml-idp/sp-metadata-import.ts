@@ -3,13 +3,14 @@
  * fields; it creates no record and fetches nothing remotely). Reads the first SPSSODescriptor of an
  * EntityDescriptor (SAML 2.0 Metadata 2.3.2 and 2.4.4): the entityID, the HTTP-POST
  * AssertionConsumerServices (the binding this IdP answers with; others are left out), the signing
- * certificate, the NameID formats, the two signing flags and the HTTP-POST SingleLogoutService. XML read through safe-xml.ts.
+ * certificate, the NameID formats, the two signing flags and the SingleLogoutService with its binding (see
+ * singleLogoutService). XML read through safe-xml.ts.
  */
 import { AppError } from '../../kernel/errors.ts';
 import type { Static } from '../../ops/schema.ts';
 import type { SamlSpMetadataPrefill } from './service-provider.schema.ts';
 import { UnsafeXmlError, childElements, descendants, parseSafeXml } from './safe-xml.ts';
-import { HTTP_POST } from './sp-fields.ts';
+import { HTTP_POST, SLO_BINDINGS, type SloBinding } from './sp-fields.ts';
 import { pemOf } from './sp-certificate.ts';
 
 const METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata';
@@ -44,6 +45,21 @@ function indexOf(value: string | null, position: number): number {
   return index <= 65_535 ? index : position;
 }
 
+/**
+ * The SP's SingleLogoutService this IdP answers: the first one, in the order the SP lists them, whose
+ * binding is HTTP-Redirect or HTTP-POST (Metadata 2.4.2; mod_auth_mellon lists SOAP, which needs a back
+ * channel this IdP does not open, before HTTP-Redirect). Its ResponseLocation when given, else its
+ * Location: the IdP only ever sends it LogoutResponses (Metadata 2.2.2).
+ */
+function singleLogoutService(descriptor: Element): { url: string; binding: SloBinding } | undefined {
+  for (const element of childElements(descriptor, METADATA, 'SingleLogoutService')) {
+    const binding = (Object.entries(SLO_BINDINGS) as Array<[SloBinding, string]>).find(([, urn]) => urn === element.getAttribute('Binding'))?.[0];
+    const url = (element.getAttribute('ResponseLocation') || element.getAttribute('Location'))?.trim();
+    if (binding && url) return { url, binding };
+  }
+  return undefined;
+}
+
 export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpMetadataPrefill>> {
   let doc: Document;
   try {
@@ -63,7 +79,7 @@ export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpM
       is_default: element.getAttribute('isDefault') === 'true',
     }));
   const certificate = signingCertificate(descriptor);
-  const slo = childElements(descriptor, METADATA, 'SingleLogoutService').find((element) => element.getAttribute('Binding') === HTTP_POST)?.getAttribute('Location');
+  const slo = singleLogoutService(descriptor);
   return {
     entity_id: entityId.trim(),
     acs_endpoints: acs,
@@ -71,6 +87,6 @@ export async function readSpMetadata(xml: string): Promise<Static<typeof SamlSpM
     name_id_formats: childElements(descriptor, METADATA, 'NameIDFormat').map((element) => element.textContent?.trim() ?? '').filter(Boolean),
     authn_requests_signed: descriptor.getAttribute('AuthnRequestsSigned') === 'true',
     want_assertions_signed: descriptor.getAttribute('WantAssertionsSigned') === 'true',
-    ...(slo ? { slo_url: slo } : {}),
+    ...(slo ? { slo_url: slo.url, slo_binding: slo.binding } : {}),
   };
 }

@@ -29,13 +29,14 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize', '/oauth_callback/apple']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
- * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these two routes, one organization segment
+ * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these three routes, one organization segment
  * each: POST /sso/saml/<org>/acs, where an IdP's page posts the response to our SP and the proof is the
  * signed assertion answering a request this browser made (org-sso/saml-acs-route.ts); POST /saml/<org>/sso,
  * where an SP's page posts its AuthnRequest to our IdP, which only starts a sign-in whose answer goes to an
- * ACS registered for that SP (saml-idp/sso-route.ts).
+ * ACS registered for that SP (saml-idp/sso-route.ts); POST /saml/<org>/slo, where an SP's page posts its
+ * LogoutRequest, acted on only when signed with that SP's registered key (saml-idp/slo-route.ts).
  */
-const SAML_CROSS_SITE_POSTS = /^\/(?:sso\/saml\/[^/]+\/acs|saml\/[^/]+\/sso)$/;
+const SAML_CROSS_SITE_POSTS = /^\/(?:sso\/saml\/[^/]+\/acs|saml\/[^/]+\/(?:sso|slo))$/;
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

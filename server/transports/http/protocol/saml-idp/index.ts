@@ -1,6 +1,6 @@
 /**
  * The SAML identity provider's browser endpoints, per organization (saml-idp module): GET
- * /saml/<organization>/metadata, GET and POST /saml/<organization>/sso, and GET /saml/<organization>/slo.
+ * /saml/<organization>/metadata, GET and POST /saml/<organization>/sso, and GET and POST /saml/<organization>/slo.
  * In their own scope whose errors answer an HTML page rather than the OAuth JSON of the surrounding
  * protocol scope; an unexpected failure shows a request id only.
  */
@@ -22,5 +22,6 @@ export async function registerSamlIdpRoutes(parent: FastifyInstance, deps: Deps)
     scope.get('/saml/:org/sso', ssoRoute(deps));
     scope.post('/saml/:org/sso', ssoRoute(deps));
     scope.get('/saml/:org/slo', sloRoute(deps));
+    scope.post('/saml/:org/slo', sloRoute(deps));
   });
 }
