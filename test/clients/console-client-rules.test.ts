@@ -1,13 +1,13 @@
 /**
- * The console checks redirect URIs and scopes before sending them (console/src/clients/client-rules.ts); the
- * server stays the authority (server/modules/clients/clients.schema.ts). The two must agree: a value the
- * console lets through and the server refuses shows a late error, and one the console refuses but the server
- * would take blocks a valid registration. Each value below is judged by both.
+ * The console checks redirect URIs, post-logout redirect URIs and scopes before sending them
+ * (console/src/clients/client-rules.ts); the server stays the authority (server/modules/clients/clients.schema.ts).
+ * The two must agree: a value the console lets through and the server refuses shows a late error, and one the
+ * console refuses but the server would take blocks a valid registration. Each value below is judged by both.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkedRedirectUris, checkedScopes } from '../../server/modules/clients/clients.schema.ts';
-import { isScopeToken, redirectUriProblem } from '../../console/src/clients/client-rules.ts';
+import { checkedPostLogoutRedirectUris, checkedRedirectUris, checkedScopes } from '../../server/modules/clients/clients.schema.ts';
+import { isScopeToken, postLogoutRedirectUriProblem, redirectUriProblem } from '../../console/src/clients/client-rules.ts';
 
 const REDIRECT_URIS = [
   'https://app.example.com/cb',
@@ -53,6 +53,21 @@ test('console and server agree on every redirect URI', () => {
   assert.deepEqual(redirectUriProblem('https://app.example.com/done#top'), { key: 'fragment' });
   assert.deepEqual(redirectUriProblem('https://user@app.example.com/cb'), { key: 'credentials' });
   assert.deepEqual(redirectUriProblem('https:app.example.com/cb'), { key: 'notHttp' });
+});
+
+test('console and server agree on every post-logout redirect URI', () => {
+  const loopbackAndPlainHttp = [
+    'http://localhost:8000/bye', 'http://LOCALHOST/bye', 'http://127.0.0.1/bye', 'http://127.1.2.3:9/bye', 'http://[::1]:8443/bye',
+    'http://app.example.com/bye', 'http://10.0.0.1/bye', 'http://localhost.example.com/bye', 'http://127.0.0.1.example.com/bye', 'http://[::2]/bye',
+  ];
+  for (const uri of [...REDIRECT_URIS, ...loopbackAndPlainHttp]) {
+    const server = uri.length <= 2048 && serverAccepts(() => checkedPostLogoutRedirectUris([uri]));
+    const inConsole = postLogoutRedirectUriProblem(uri) === undefined;
+    assert.equal(inConsole, server, `${JSON.stringify(uri)}: console ${inConsole ? 'accepts' : 'refuses'}, server ${server ? 'accepts' : 'refuses'}`);
+  }
+  assert.deepEqual(postLogoutRedirectUriProblem('http://app.example.com/bye'), { key: 'httpsRequired' });
+  assert.deepEqual(postLogoutRedirectUriProblem('https://app.example.com/bye#x'), { key: 'fragment' });
+  assert.equal(postLogoutRedirectUriProblem('http://127.0.0.1:9000/bye'), undefined);
 });
 
 test('console and server agree on every scope', () => {

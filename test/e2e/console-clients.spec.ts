@@ -1,14 +1,16 @@
 /**
  * The admin journey over OAuth clients (specification part 4.2 "Client registry", "Trusted issuers"): register
- * a client and see its secret once (never again after a reload), edit its redirect URIs (a fragment is refused
- * beside the field, then a valid list is saved), rotate the secret (the dialog says until when the old one
- * works), add and delete a trusted issuer, deactivate, and delete the client. Then a list longer than a page.
+ * a client with a post-logout redirect URI and see its secret once (never again after a reload), edit its
+ * redirect URIs (a fragment is refused beside the field, then a valid list is saved) and its post-logout
+ * redirect URIs (plain http off this machine is refused beside the field; the saved one is where /logout
+ * returns, and a redirect URI is not), rotate the secret (the dialog says until when the old one works), add
+ * and delete a trusted issuer, deactivate, and delete the client. Then a list longer than a page.
  */
 import { screenshot } from './support/fixtures.ts';
 import { adminCall, test, expect, type ConsoleServer } from './support/console-fixtures.ts';
 import { signInToConsole } from './support/console-page.ts';
 
-const CLIENT_FIELDS = 'id client_id name redirect_uris allowed_scopes is_active';
+const CLIENT_FIELDS = 'id client_id name redirect_uris post_logout_redirect_uris allowed_scopes is_active';
 
 async function clientById(server: ConsoleServer, id: string) {
   return (await adminCall(server, `query($p: GetClientRequest!) { _client(params: $p) { ${CLIENT_FIELDS} } }`, { p: { id } }))._client;
@@ -32,10 +34,11 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await scopes.press('Enter');
   await scopes.fill('invoices:read');
   await scopes.press('Enter');
-  await dialog.getByLabel('Redirect URIs').fill('https:app.example.com/cb');
+  await dialog.getByLabel('Redirect URIs', { exact: true }).fill('https:app.example.com/cb');
   await dialog.getByRole('button', { name: 'Register' }).click();
   await expect(dialog.getByText('Line 1: an absolute http:// or https:// URL written as scheme://host/…')).toBeVisible();
-  await dialog.getByLabel('Redirect URIs').fill('https://app.example.com/cb');
+  await dialog.getByLabel('Redirect URIs', { exact: true }).fill('https://app.example.com/cb');
+  await dialog.getByLabel('Post-logout redirect URIs').fill('https://app.example.com/signed-out');
   await dialog.getByRole('button', { name: 'Register' }).click();
 
   // The secret, once, with the warning; the dialog does not close by Escape while it shows.
@@ -52,7 +55,10 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const saved = await clientById(consoleServer, id);
-  expect(saved).toMatchObject({ client_id: clientId, name, allowed_scopes: ['openid', 'invoices:read'], redirect_uris: ['https://app.example.com/cb'], is_active: true });
+  expect(saved).toMatchObject({
+    client_id: clientId, name, allowed_scopes: ['openid', 'invoices:read'], redirect_uris: ['https://app.example.com/cb'],
+    post_logout_redirect_uris: ['https://app.example.com/signed-out'], is_active: true,
+  });
 
   // Never shown again: not after a reload, not anywhere in the page.
   await page.reload();
@@ -62,7 +68,7 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await expect(page.getByText('Hidden. A secret is shown only when the client is registered and when it is rotated.')).toBeVisible();
 
   // Redirect URIs: a fragment is refused beside the field and nothing is saved; a valid list is.
-  const uris = page.getByLabel('Redirect URIs');
+  const uris = page.getByLabel('Redirect URIs', { exact: true });
   await uris.fill('https://app.example.com/cb\nhttps://app.example.com/done#top');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Line 2: no fragment (#…) is allowed (RFC 6749 section 3.1.2)')).toBeVisible();
@@ -71,6 +77,23 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Client saved.')).toBeVisible();
   expect((await clientById(consoleServer, id)).redirect_uris).toEqual(['https://app.example.com/cb', 'http://127.0.0.1:9000/done']);
+
+  // Post-logout redirect URIs, a list of their own: plain http off this machine is refused beside the field.
+  const logoutUris = page.getByLabel('Post-logout redirect URIs');
+  await expect(logoutUris).toHaveValue('https://app.example.com/signed-out');
+  await logoutUris.fill('https://app.example.com/signed-out\nhttp://app.example.com/bye');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Line 2: https:// is required; http:// only for localhost, 127.0.0.1 or [::1]')).toBeVisible();
+  expect((await clientById(consoleServer, id)).post_logout_redirect_uris).toEqual(['https://app.example.com/signed-out']);
+  await logoutUris.fill('https://app.example.com/signed-out\nhttp://127.0.0.1:9000/bye');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect.poll(async () => (await clientById(consoleServer, id)).post_logout_redirect_uris)
+    .toEqual(['https://app.example.com/signed-out', 'http://127.0.0.1:9000/bye']);
+  expect((await clientById(consoleServer, id)).redirect_uris).toEqual(['https://app.example.com/cb', 'http://127.0.0.1:9000/done']);
+  // /logout returns to a saved post-logout URI, and not to a redirect URI.
+  const logout = (target: string) => fetch(`${consoleServer.url}/logout?${new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: target })}`, { redirect: 'manual' });
+  expect((await logout('http://127.0.0.1:9000/bye')).headers.get('location')).toBe('http://127.0.0.1:9000/bye');
+  expect((await logout('http://127.0.0.1:9000/done')).headers.get('location')).toBeNull();
   await screenshot(page, 'console-client');
 
   // Rotate, after confirming: a new secret, and until when the old one keeps working (default grace: one day).

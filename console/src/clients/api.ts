@@ -16,6 +16,7 @@ export interface OAuthClient {
   description: string;
   allowed_scopes: string[];
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   consent_required: boolean;
   is_active: boolean;
   created_at: number;
@@ -34,10 +35,11 @@ export interface ClientFields {
   description: string;
   allowed_scopes: string[];
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   consent_required: boolean;
 }
 
-const CLIENT_FIELDS = 'id client_id name description allowed_scopes redirect_uris consent_required is_active created_at updated_at';
+const CLIENT_FIELDS = 'id client_id name description allowed_scopes redirect_uris post_logout_redirect_uris consent_required is_active created_at updated_at';
 
 export const clientKeys = {
   all: ['clients'] as const,

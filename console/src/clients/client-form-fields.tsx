@@ -1,6 +1,7 @@
 /**
  * The fields a client is registered and edited with (react-hook-form), shared by the create dialog and the
- * client page: name, description, allowed scopes, redirect URIs (one per line) and consent. Each is checked
+ * client page: name, description, allowed scopes, redirect URIs and post-logout redirect URIs (one per line)
+ * and consent. Each is checked
  * with the server's rules (client-rules.ts) as the form is submitted, so the error sits beside its field.
  */
 import { Controller, type UseFormReturn } from 'react-hook-form';
@@ -9,7 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { SwitchField } from '../common/switch-field.tsx';
 import type { ClientFields, OAuthClient } from './api.ts';
 import {
-  MAX_DESCRIPTION, MAX_NAME, MAX_REDIRECT_URIS, MAX_SCOPES, isScopeToken, redirectUriLines, redirectUriProblem,
+  MAX_DESCRIPTION, MAX_NAME, MAX_REDIRECT_URIS, MAX_SCOPES, isScopeToken, postLogoutRedirectUriProblem, redirectUriLines,
+  redirectUriProblem, type RedirectUriProblem,
 } from './client-rules.ts';
 
 export interface ClientFormValues {
@@ -18,10 +20,14 @@ export interface ClientFormValues {
   scopes: string[];
   /** One redirect URI per line. */
   redirectUris: string;
+  /** One post-logout redirect URI per line. */
+  postLogoutRedirectUris: string;
   consentRequired: boolean;
 }
 
-export const emptyClientForm: ClientFormValues = { name: '', description: '', scopes: [], redirectUris: '', consentRequired: false };
+export const emptyClientForm: ClientFormValues = {
+  name: '', description: '', scopes: [], redirectUris: '', postLogoutRedirectUris: '', consentRequired: false,
+};
 
 export function clientFormValues(client: OAuthClient): ClientFormValues {
   return {
@@ -29,6 +35,7 @@ export function clientFormValues(client: OAuthClient): ClientFormValues {
     description: client.description,
     scopes: client.allowed_scopes,
     redirectUris: client.redirect_uris.join('\n'),
+    postLogoutRedirectUris: client.post_logout_redirect_uris.join('\n'),
     consentRequired: client.consent_required,
   };
 }
@@ -39,6 +46,7 @@ export function clientFields(values: ClientFormValues): ClientFields {
     description: values.description.trim(),
     allowed_scopes: values.scopes,
     redirect_uris: redirectUriLines(values.redirectUris),
+    post_logout_redirect_uris: redirectUriLines(values.postLogoutRedirectUris),
     consent_required: values.consentRequired,
   };
 }
@@ -47,20 +55,29 @@ export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<Clie
   const { t } = useTranslation('clients');
   const { errors } = form.formState;
 
-  const checkRedirectUris = (text: string): true | string => {
+  /** The first line's problem by `problemOf`, or too many lines, or true. */
+  const checkUriLines = (text: string, problemOf: (uri: string) => RedirectUriProblem | undefined, tooManyKey: string): true | string => {
     const lines = text.split('\n');
     let count = 0;
     for (const [index, raw] of lines.entries()) {
       const uri = raw.trim();
       if (!uri) continue;
       count += 1;
-      const problem = redirectUriProblem(uri);
+      const problem = problemOf(uri);
       if (problem) {
         return t('redirectUri.lineProblem', { line: index + 1, problem: t(`redirectUri.${problem.key}`, problem) });
       }
     }
-    return count <= MAX_REDIRECT_URIS || t('fields.redirectUrisTooMany', { max: MAX_REDIRECT_URIS });
+    return count <= MAX_REDIRECT_URIS || t(tooManyKey, { max: MAX_REDIRECT_URIS });
   };
+  const uriBoxProps = {
+    autosize: true,
+    minRows: 3,
+    maxRows: 10,
+    spellCheck: false,
+    autoComplete: 'off',
+    styles: { input: { fontFamily: 'var(--mantine-font-family-monospace)' } },
+  } as const;
 
   return (
     <Stack gap="md">
@@ -118,14 +135,19 @@ export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<Clie
         label={t('fields.redirectUris')}
         description={t('fields.redirectUrisHint')}
         placeholder={'https://app.example.com/callback\nhttp://127.0.0.1:8000/callback'}
-        autosize
-        minRows={3}
-        maxRows={10}
-        spellCheck={false}
-        autoComplete="off"
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        {...uriBoxProps}
         error={errors.redirectUris?.message}
-        {...form.register('redirectUris', { validate: checkRedirectUris })}
+        {...form.register('redirectUris', { validate: (text) => checkUriLines(text, redirectUriProblem, 'fields.redirectUrisTooMany') })}
+      />
+      <Textarea
+        label={t('fields.postLogoutRedirectUris')}
+        description={t('fields.postLogoutRedirectUrisHint')}
+        placeholder={'https://app.example.com/signed-out\nhttp://127.0.0.1:8000/signed-out'}
+        {...uriBoxProps}
+        error={errors.postLogoutRedirectUris?.message}
+        {...form.register('postLogoutRedirectUris', {
+          validate: (text) => checkUriLines(text, postLogoutRedirectUriProblem, 'fields.postLogoutRedirectUrisTooMany'),
+        })}
       />
       <SwitchField control={form.control} name="consentRequired" label={t('fields.consentRequired')} description={t('fields.consentRequiredHint')} />
     </Stack>

@@ -1,6 +1,7 @@
 /**
- * A client's editable settings (`_update_client`): name, description, allowed scopes, redirect URIs and
- * consent. Save sends only what changed; the form follows the saved answer so a reload shows the same.
+ * A client's editable settings (`_update_client`): name, description, allowed scopes, redirect URIs,
+ * post-logout redirect URIs and consent. Save sends only what changed; the form follows the saved answer so a
+ * reload shows the same.
  */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
@@ -20,6 +21,9 @@ function changedFields(saved: OAuthClient, next: ClientFields): Partial<ClientFi
   if (next.description !== saved.description) changes.description = next.description;
   if (next.allowed_scopes.join(' ') !== saved.allowed_scopes.join(' ')) changes.allowed_scopes = next.allowed_scopes;
   if (next.redirect_uris.join('\n') !== saved.redirect_uris.join('\n')) changes.redirect_uris = next.redirect_uris;
+  if (next.post_logout_redirect_uris.join('\n') !== saved.post_logout_redirect_uris.join('\n')) {
+    changes.post_logout_redirect_uris = next.post_logout_redirect_uris;
+  }
   if (next.consent_required !== saved.consent_required) changes.consent_required = next.consent_required;
   return changes;
 }

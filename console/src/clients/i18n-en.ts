@@ -34,6 +34,9 @@ export const clientsEn = {
     redirectUris: 'Redirect URIs',
     redirectUrisHint: 'One per line. The authorization server sends people back only to one of these, compared character for character.',
     redirectUrisTooMany: 'At most {{max}} redirect URIs.',
+    postLogoutRedirectUris: 'Post-logout redirect URIs',
+    postLogoutRedirectUrisHint: 'One per line. After signing out (post_logout_redirect_uri), people are sent back only to one of these, compared character for character. Sign-in answers never go here.',
+    postLogoutRedirectUrisTooMany: 'At most {{max}} post-logout redirect URIs.',
     consentRequired: 'Ask people for consent',
     consentRequiredHint: 'Off for first-party applications; on for third-party ones, which must show what they ask for.',
   },
@@ -45,6 +48,7 @@ export const clientsEn = {
     credentials: 'no user name or password in the URL',
     whitespace: 'no spaces inside a URL',
     tooLong: 'at most {{max}} characters',
+    httpsRequired: 'https:// is required; http:// only for localhost, 127.0.0.1 or [::1]',
   },
   create: {
     open: 'Register client',
