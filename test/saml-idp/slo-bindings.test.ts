@@ -153,7 +153,7 @@ describe('SAML IdP single logout by HTTP-Redirect and HTTP-POST', () => {
     // samlify, reading our IdP from its metadata, does too.
     const { sp: samlifySp, idp } = samlifyLogoutSp(mellon.entityId, `${MELLON}/logout`, MELLON_KEY, metadata);
     const parsed = await samlifySp.parseLogoutResponse(idp, 'redirect', { query: query.params, octetString: query.signed });
-    assert.equal(parsed.extract.response.inResponseTo, requestId);
+    assert.equal(parsed.extract.response!.inResponseTo, requestId);
 
     assert.equal((await get(logoutUrl, cookie)).status, 400, 'the same LogoutRequest is answered once');
   });

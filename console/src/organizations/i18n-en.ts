@@ -254,7 +254,7 @@ export const organizationsEn = {
       entityIdHint: 'The Issuer of its AuthnRequests and the Audience of the assertions; unique in the organization.',
       entityIdRequired: 'Enter the SP entity ID (a URI without spaces).',
       acs: 'Assertion consumer service URLs',
-      acsHint: 'Where the signed response is posted (HTTP-POST binding, the one served); https. One is the default.',
+      acsHint: 'Where the signed response is posted (HTTP-POST binding, the one served); https, or http to localhost, 127.0.0.1 or [::1]. One is the default.',
       acsUrlOf: 'ACS URL {{n}}',
       acsRequired: 'Enter the ACS URL.',
       httpPost: 'HTTP-POST',

@@ -17,7 +17,7 @@ import { checkedAcsEndpoints, checkedAcsUrl, checkedAttributeMapping, checkedEnt
 
 const TAKEN = 'this organization already has a service provider with this entity_id';
 
-type SpDeps = Pick<Deps, 'config' | 'clock'>;
+type SpDeps = Pick<Deps, 'clock'>;
 
 async function flushUnique(em: EntityManager): Promise<void> {
   try {
@@ -34,19 +34,19 @@ async function assertEntityIdFree(em: EntityManager, orgId: string, entityId: st
 }
 
 /** The SingleLogoutService of a new provider: a binding needs its URL; a URL given alone is HTTP-POST. */
-function registeredSlo(input: Static<typeof CreateSamlServiceProviderRequest>, deps: SpDeps): { sloUrl: string | null; sloBinding: SloBinding | null } {
+function registeredSlo(input: Static<typeof CreateSamlServiceProviderRequest>): { sloUrl: string | null; sloBinding: SloBinding | null } {
   if (input.slo_url === undefined) {
     if (input.slo_binding !== undefined) throw AppError.invalid('slo_binding: give slo_url too');
     return { sloUrl: null, sloBinding: null };
   }
   return {
-    sloUrl: checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url'),
+    sloUrl: checkedAcsUrl(input.slo_url, 'slo_url'),
     sloBinding: input.slo_binding !== undefined ? checkedSloBinding(input.slo_binding) : 'post',
   };
 }
 
 /** Omitted SLO fields stay: a new URL keeps the binding, a binding alone needs a URL registered. */
-function updateSlo(row: SamlServiceProviderRow, input: Static<typeof UpdateSamlServiceProviderRequest>, deps: SpDeps): void {
+function updateSlo(row: SamlServiceProviderRow, input: Static<typeof UpdateSamlServiceProviderRequest>): void {
   if (input.remove_slo_url) {
     if (input.slo_url !== undefined || input.slo_binding !== undefined) throw AppError.invalid('give slo_url and slo_binding or remove_slo_url, not both');
     row.sloUrl = null;
@@ -54,7 +54,7 @@ function updateSlo(row: SamlServiceProviderRow, input: Static<typeof UpdateSamlS
     return;
   }
   const binding = input.slo_binding !== undefined ? checkedSloBinding(input.slo_binding) : sloBindingOf(row) ?? 'post';
-  if (input.slo_url !== undefined) row.sloUrl = checkedAcsUrl(input.slo_url, deps.config.orgSsoAllowPrivateAddresses, 'slo_url');
+  if (input.slo_url !== undefined) row.sloUrl = checkedAcsUrl(input.slo_url, 'slo_url');
   else if (input.slo_binding !== undefined && !row.sloUrl) throw AppError.invalid('slo_binding: this service provider has no slo_url; give it too');
   if (row.sloUrl) row.sloBinding = binding;
 }
@@ -64,11 +64,11 @@ export async function createServiceProvider(em: EntityManager, deps: SpDeps, inp
   const fields = {
     name: checkedName(input.name),
     entityId: checkedEntityId(input.entity_id),
-    acsEndpoints: checkedAcsEndpoints(input.acs_endpoints, deps.config.orgSsoAllowPrivateAddresses),
+    acsEndpoints: checkedAcsEndpoints(input.acs_endpoints),
     certificatePem: input.certificate !== undefined ? checkedSpCertificate(input.certificate, now) : null,
     attributeMapping: checkedAttributeMapping(input.attribute_mapping ?? []),
     nameIdFormat: checkedNameIdFormat(input.name_id_format),
-    ...registeredSlo(input, deps),
+    ...registeredSlo(input),
   };
   await assertEntityIdFree(em, input.org_id, fields.entityId);
   const row = em.create(SamlServiceProvider, { id: randomUUID(), orgId: input.org_id, ...fields, active: input.active ?? true, createdAt: now, updatedAt: now });
@@ -90,14 +90,14 @@ export async function updateServiceProvider(em: EntityManager, deps: SpDeps, row
     await assertEntityIdFree(em, row.orgId, entityId, row.id);
     row.entityId = entityId;
   }
-  if (input.acs_endpoints !== undefined && input.acs_endpoints.length > 0) row.acsEndpoints = checkedAcsEndpoints(input.acs_endpoints, deps.config.orgSsoAllowPrivateAddresses);
+  if (input.acs_endpoints !== undefined && input.acs_endpoints.length > 0) row.acsEndpoints = checkedAcsEndpoints(input.acs_endpoints);
   if (input.certificate !== undefined) row.certificatePem = checkedSpCertificate(input.certificate, now);
   if (input.remove_certificate) row.certificatePem = null;
   if (input.attribute_mapping !== undefined && input.attribute_mapping.length > 0) row.attributeMapping = checkedAttributeMapping(input.attribute_mapping);
   if (input.clear_attribute_mapping) row.attributeMapping = {};
   if (input.name_id_format !== undefined) row.nameIdFormat = checkedNameIdFormat(input.name_id_format);
   if (input.active !== undefined) row.active = input.active;
-  updateSlo(row, input, deps);
+  updateSlo(row, input);
   row.updatedAt = now;
   await flushUnique(em);
   return row;

@@ -1,11 +1,15 @@
 /**
  * Checks of the service provider fields (specification part 2 "SAML service provider"). Entity ids and
  * attribute names are printable without spaces (an entityID is a URI, SAML 2.0 Core 8.3.6; a Name is an
- * XML attribute value). ACS addresses are absolute http(s) URLs without credentials or fragment, https
- * unless --org-sso-allow-private-addresses (tests, closed networks): the browser posts the signed
- * assertion there, and a clear-text address would hand it to anyone on the path.
+ * XML attribute value). ACS and SLO addresses are absolute URLs without credentials or fragment, https: the
+ * browser posts the signed assertion there, and a clear-text address would hand it to anyone on the path.
+ * Plain http is allowed only to a loopback host (localhost, 127.0.0.0/8, [::1]), a developer's SP on their
+ * own machine, as RFC 8252 sections 7.3 and 8.3 allow it for native apps: that traffic never leaves the
+ * machine. --org-sso-allow-private-addresses plays no part: the IdP never connects to these addresses (the
+ * browser does), so a private address over https is as fine as a public one.
  */
 import { AppError } from '../../kernel/errors.ts';
+import { isLoopbackHost } from '../../kernel/loopback-host.ts';
 import type { AcsEndpoint } from './saml-idp.entities.ts';
 
 export const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
@@ -33,25 +37,27 @@ export function checkedEntityId(value: string): string {
   return trimmed;
 }
 
-export function checkedAcsUrl(value: string, allowHttp: boolean, field = 'acs_endpoints'): string {
+export function checkedAcsUrl(value: string, field = 'acs_endpoints'): string {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
     throw AppError.invalid(`${field}: not a URL`);
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw AppError.invalid(`${field}: must be https`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw AppError.invalid(`${field}: must be https (plain http only to localhost, 127.0.0.1 or [::1])`);
+  }
   if (url.username || url.password) throw AppError.invalid(`${field}: must not hold credentials`);
   if (url.hash) throw AppError.invalid(`${field}: must not have a fragment`);
   return url.href;
 }
 
-export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string; is_default?: boolean; index?: number }>, allowHttp: boolean): AcsEndpoint[] {
+export function checkedAcsEndpoints(input: Array<{ url: string; binding?: string; is_default?: boolean; index?: number }>): AcsEndpoint[] {
   if (input.length === 0) throw AppError.invalid('acs_endpoints: give at least one');
   const endpoints = input.map((entry, position) => {
     const binding = entry.binding?.trim() || HTTP_POST;
     if (binding !== HTTP_POST && binding !== 'HTTP-POST') throw AppError.invalid('acs_endpoints: only the HTTP-POST binding is served');
-    return { url: checkedAcsUrl(entry.url, allowHttp), binding: HTTP_POST, index: entry.index ?? position, isDefault: entry.is_default === true };
+    return { url: checkedAcsUrl(entry.url), binding: HTTP_POST, index: entry.index ?? position, isDefault: entry.is_default === true };
   });
   if (new Set(endpoints.map((acs) => acs.index)).size !== endpoints.length) throw AppError.invalid('acs_endpoints: each index once');
   if (endpoints.filter((acs) => acs.isDefault).length > 1) throw AppError.invalid('acs_endpoints: at most one default');
