@@ -31,6 +31,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { runtimeFlags } from './runtime-flags.ts';
+import { nodeVersionProblem } from '../server/node-version.ts';
 
 const SERVER_ENTRY = join(import.meta.dirname, '..', 'server', 'main.ts');
 
@@ -175,9 +176,9 @@ async function ensureUiBuilt(): Promise<void> {
 }
 
 async function main(extra: string[]): Promise<void> {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major < 24) {
-    console.error(`npm start needs Node 24 (this is ${process.version}); run it through npm so node_modules/.bin/node is used`);
+  const tooOld = nodeVersionProblem(process.version);
+  if (tooOld) {
+    console.error(tooOld);
     process.exit(1);
   }
   const dataDir = resolve('data');

@@ -3,7 +3,9 @@
  * (specification part 7 rule 6), build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
  * CommonJS-safe: no top-level await (the single executable's entry must be CommonJS).
  */
-// First: libuv's thread pool is sized for password hashing before any module can start it.
+// First: an older Node is refused with one line before any module that needs Node 24 loads.
+import './require-node.ts';
+// Then: libuv's thread pool is sized for password hashing before any module can start it.
 import './modules/passwords/size-thread-pool.ts';
 import { parseConfig, ConfigError } from './config/parse.ts';
 import { buildApp, type App } from './app.ts';
