@@ -33,6 +33,6 @@ export default defineConfig({
   },
   server: {
     // `npx vite console` during development, with the server on :8080.
-    proxy: { '/graphql': 'http://127.0.0.1:8080', '/v1': 'http://127.0.0.1:8080' },
+    proxy: { '/graphql': 'http://127.0.0.1:8080', '/v1': 'http://127.0.0.1:8080', '/openapi.json': 'http://127.0.0.1:8080' },
   },
 });

@@ -20,6 +20,7 @@ import { EmailTemplatePage } from './email-templates/email-template-page.tsx';
 import { AuditLogPage } from './audit/audit-log-page.tsx';
 import { OrganizationsPage } from './organizations/organizations-page.tsx';
 import { OrganizationPage } from './organizations/organization-page.tsx';
+import { ApiReferenceRoute } from './api-reference/index.tsx';
 import { readBranding } from '../../ui-shared/branding.ts';
 
 const router = createBrowserRouter(
@@ -46,6 +47,7 @@ const router = createBrowserRouter(
         { path: 'organizations', element: <OrganizationsPage /> },
         { path: 'organizations/:organizationId', element: <OrganizationPage /> },
         { path: 'fga/*', element: <FgaPage /> },
+        { path: 'api-reference', element: <ApiReferenceRoute /> },
         ...(readBranding().playground ? [{ path: 'playground', element: <PlaygroundPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },
       ],

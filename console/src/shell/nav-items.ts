@@ -1,6 +1,9 @@
-/** The console's sections, in navbar order; the playground only with --enable-playground. */
+/**
+ * The console's sections, in navbar order; the API reference next to the playground, which is there only
+ * with --enable-playground.
+ */
 import type { ComponentType } from 'react';
-import { IconAdjustments, IconApps, IconBuilding, IconCode, IconHierarchy3, IconListDetails, IconMail, IconMailCheck, IconUsers, IconWebhook } from '@tabler/icons-react';
+import { IconAdjustments, IconApps, IconBook, IconBuilding, IconCode, IconHierarchy3, IconListDetails, IconMail, IconMailCheck, IconUsers, IconWebhook } from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -19,6 +22,7 @@ export function navItems(playground: boolean): NavItem[] {
     { to: '/email-templates', labelKey: 'emailTemplates:nav', icon: IconMail },
     { to: '/audit-log', labelKey: 'audit:nav', icon: IconListDetails },
     { to: '/settings', labelKey: 'nav.settings', icon: IconAdjustments },
+    { to: '/api-reference', labelKey: 'apiReference:nav', icon: IconBook },
   ];
   if (playground) items.push({ to: '/playground', labelKey: 'nav.playground', icon: IconCode });
   return items;
