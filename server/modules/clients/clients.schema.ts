@@ -10,7 +10,7 @@ import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { unixSeconds } from '../users/index.ts';
 import { postLogoutRedirectUrisOf, type ClientRow } from './client.entity.ts';
-import { isLoopbackHost } from './loopback-host.ts';
+import { isLoopbackHost } from '../../kernel/loopback-host.ts';
 
 const MAX_SCOPES = 100;
 const MAX_REDIRECT_URIS = 50;

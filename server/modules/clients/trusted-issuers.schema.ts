@@ -9,7 +9,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { isInternalHost } from '../../kernel/outbound-address.ts';
 import { unixSeconds } from '../users/index.ts';
 import type { TrustedIssuerRow } from './trusted-issuer.entity.ts';
-import { isLoopbackHost } from './loopback-host.ts';
+import { isLoopbackHost } from '../../kernel/loopback-host.ts';
 
 const clientRef = s.string({ maxLength: 64 });
 const name = s.string({ minLength: 1, maxLength: 255 });

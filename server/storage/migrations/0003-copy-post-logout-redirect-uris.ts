@@ -26,7 +26,10 @@ function entity(em: EntityManager, className: string): EntityName | undefined {
   return em.getMetadata().getByClassName(className, false)?.class;
 }
 
-/** The host names this machine (RFC 8252 section 8.3); the same set as modules/clients/loopback-host.ts. */
+/**
+ * The host names this machine (RFC 8252 section 8.3): the set of kernel/loopback-host.ts as this migration was
+ * written, kept here so that what the migration did does not change with later edits of the live rule.
+ */
 function loopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
