@@ -78,11 +78,16 @@ describe('pool size and hashing concurrency', () => {
     assert.equal(threads({ ...inherited, UV_THREADPOOL_SIZE: '3' }), 3);
   });
 
-  test('server/main.ts imports the sizing module before anything else', async () => {
+  test('server/main.ts imports the sizing module before anything that could start the pool', async () => {
     const { readFileSync } = await import('node:fs');
     const main = readFileSync(join(ROOT, 'server', 'main.ts'), 'utf8');
-    const firstImport = /^import\s+[^;]*;/m.exec(main)?.[0];
-    assert.equal(firstImport, "import './modules/passwords/size-thread-pool.ts';");
+    const imports = main.match(/^import\s+[^;]*;/gm) ?? [];
+    // Only the Node version check (server/node-version.ts, no imports of its own) comes first.
+    assert.deepEqual(imports.slice(0, 2), ["import './require-node.ts';", "import './modules/passwords/size-thread-pool.ts';"]);
+    for (const file of ['require-node.ts', 'node-version.ts']) {
+      const source = readFileSync(join(ROOT, 'server', file), 'utf8');
+      assert.deepEqual((source.match(/^import\s+[^;]*;/gm) ?? []).filter((line) => !line.includes("'./node-version.ts'")), [], `${file} imports nothing else`);
+    }
   });
 });
 
