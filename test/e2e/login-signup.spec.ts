@@ -19,7 +19,7 @@ test('sign up, verify the email from the mail, sign out and sign in again', asyn
   await page.getByLabel(/^Password/).fill('short');
   await page.getByLabel('Confirm password').fill('short');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByText('Use 6 to 36 characters.')).toBeVisible();
+  await expect(page.getByText('Use 6 to 128 characters.')).toBeVisible();
 
   await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
   await page.getByLabel('Confirm password').fill(`${STRONG_PASSWORD}x`);

@@ -85,17 +85,21 @@ describe('argon2id hashing', () => {
 });
 
 describe('password policy', () => {
-  test('6 to 36 characters, counted as characters, whatever the strength setting', () => {
+  // NIST SP 800-63B 5.1.1.2: verifiers should permit at least 64 characters, so passphrases fit.
+  test('6 to 128 characters, counted as characters, whatever the strength setting', () => {
     for (const config of [weak, strong]) {
-      refusedWith(() => checkPasswordPolicy(config, 'Ab1#x'), /between 6 and 36 characters/);
-      refusedWith(() => checkPasswordPolicy(config, `Ab1#${'x'.repeat(33)}`), /between 6 and 36 characters/);
+      refusedWith(() => checkPasswordPolicy(config, 'Ab1#x'), /between 6 and 128 characters/);
+      refusedWith(() => checkPasswordPolicy(config, `Ab1#${'x'.repeat(125)}`), /between 6 and 128 characters/);
     }
     checkPasswordPolicy(strong, 'Ab1#xy');
-    checkPasswordPolicy(strong, `Ab1#${'x'.repeat(32)}`);
-    // Six emoji are six characters (twelve UTF-16 units); 36 of them are still 36.
+    checkPasswordPolicy(strong, `Ab1#${'x'.repeat(33)}`);
+    checkPasswordPolicy(strong, `Ab1#${'x'.repeat(60)}`);
+    checkPasswordPolicy(strong, `Ab1#${'x'.repeat(124)}`);
+    checkPasswordPolicy(weak, 'correct horse battery staple and a long walk on the beach at dawn!');
+    // Six emoji are six characters (twelve UTF-16 units); 128 of them are still 128.
     checkPasswordPolicy(weak, '😀'.repeat(6));
-    checkPasswordPolicy(weak, '😀'.repeat(36));
-    refusedWith(() => checkPasswordPolicy(weak, '😀'.repeat(37)), /between 6 and 36/);
+    checkPasswordPolicy(weak, '😀'.repeat(128));
+    refusedWith(() => checkPasswordPolicy(weak, '😀'.repeat(129)), /between 6 and 128/);
   });
 
   test('strong passwords need upper, lower, digit and special, each with its own message', () => {
@@ -108,7 +112,7 @@ describe('password policy', () => {
     checkPasswordPolicy(strong, 'Çava-123');
   });
 
-  test('without --enable-strong-password any 6 to 36 characters pass', () => {
+  test('without --enable-strong-password any 6 to 128 characters pass', () => {
     checkPasswordPolicy(weak, 'abcdef');
     checkPasswordPolicy(weak, '123456');
   });

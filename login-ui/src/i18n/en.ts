@@ -32,7 +32,7 @@ export const en = {
     email: 'Enter a valid email address.',
     phone: 'Enter a phone number with its country code, for example +1 555 123 4567.',
     emailOrPhone: 'Enter an email address or a phone number with its country code.',
-    passwordLength: 'Use 6 to 36 characters.',
+    passwordLength: 'Use 6 to 128 characters.',
     passwordStrength: 'Use at least one upper-case letter, one lower-case letter, one digit and one special character.',
     passwordsDiffer: 'The two passwords do not match.',
     code: 'Enter the 6-digit code.',
@@ -40,7 +40,7 @@ export const en = {
   },
   passwordRules: {
     heading: 'Your password needs',
-    length: '6 to 36 characters',
+    length: '6 to 128 characters',
     upper: 'an upper-case letter',
     lower: 'a lower-case letter',
     digit: 'a digit',

@@ -1,12 +1,13 @@
 /**
- * The server's password policy, mirrored so the form can say what is missing before a round trip
- * (reference.md "Defaults": 6 to 36 characters; with --enable-strong-password at least one upper-case
- * letter, one lower-case letter, one digit and one special character). The server decides; this only helps.
+ * The server's password policy (server/modules/passwords/policy.ts), mirrored so the form can say what is
+ * missing before a round trip: 6 to 128 characters, counted as characters like the server does (an emoji
+ * is one); with --enable-strong-password at least one upper-case letter, one lower-case letter, one digit
+ * and one special character. The server decides; this only helps.
  */
 export type PasswordRule = 'length' | 'upper' | 'lower' | 'digit' | 'special';
 
 const CHECKS: Record<PasswordRule, (password: string) => boolean> = {
-  length: (password) => password.length >= 6 && password.length <= 36,
+  length: (password) => [...password].length >= 6 && [...password].length <= 128,
   upper: (password) => /\p{Lu}/u.test(password),
   lower: (password) => /\p{Ll}/u.test(password),
   digit: (password) => /\p{Nd}/u.test(password),

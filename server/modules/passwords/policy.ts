@@ -1,13 +1,15 @@
 /**
- * The password rule (reference.md "Defaults": 6 to 36 characters; with --enable-strong-password at least
- * one upper-case letter, one lower-case letter, one digit and one special character). Every failure is an
- * invalid_argument with a message that says what to change; the password itself is never echoed.
+ * The password rule: 6 to 128 characters, so passphrases fit (NIST SP 800-63B 5.1.1.2: verifiers should
+ * permit at least 64; 128 code points stay within the 256 UTF-16 units every input string may have,
+ * server/ops/input-limits.ts); with --enable-strong-password at least one upper-case letter, one lower-case
+ * letter, one digit and one special character. Every failure is an invalid_argument with a message that
+ * says what to change; the password itself is never echoed.
  */
 import type { Config } from '../../config/flags.ts';
 import { AppError } from '../../kernel/errors.ts';
 
 export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_LENGTH = 36;
+export const PASSWORD_MAX_LENGTH = 128;
 
 /** Letter classes are Unicode-aware; "special" is anything that is neither a letter, a digit nor a space. */
 const STRONG_RULES: readonly { test: RegExp; message: string }[] = [
