@@ -17,7 +17,7 @@ export const createClientOp = defineOperation({
   name: 'create_client',
   admin: true,
   kind: 'mutation',
-  description: 'Registers an OAuth client; the answer holds its secret, shown this once',
+  description: 'Registers an OAuth client; the answer holds its secret, shown this once. allowed_scopes omitted or empty: openid email profile',
   input: CreateClientRequest,
   output: ClientWithSecret,
   auth: 'admin',

@@ -18,6 +18,14 @@ import {
   type CreateClientRequest, type GetClientRequest, type UpdateClientRequest,
 } from './clients.schema.ts';
 
+/**
+ * What a client registered without allowed_scopes (omitted or empty: proto3 cannot tell them apart) may ask
+ * for: the OpenID Connect sign-in scopes (OpenID Connect Core 5.4), so a new relying party works with
+ * `scope=openid email profile` and a client_credentials request for openid is not invalid_scope. create_client's
+ * description says so and the console pre-fills it, so nobody mistakes an empty field for "nothing".
+ */
+export const DEFAULT_ALLOWED_SCOPES: readonly string[] = ['openid', 'email', 'profile'];
+
 export interface IssuedSecret {
   client: ClientRow;
   /** The plain secret, for the one answer that shows it. */
@@ -31,7 +39,7 @@ export async function createClient(em: EntityManager, now: Date, input: Static<t
     clientId: newClientId(),
     name: checkedName(input.name),
     description: input.description ?? '',
-    allowedScopes: checkedScopes(input.allowed_scopes ?? []),
+    allowedScopes: checkedScopes(input.allowed_scopes?.length ? input.allowed_scopes : DEFAULT_ALLOWED_SCOPES),
     redirectUris: checkedRedirectUris(input.redirect_uris ?? []),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(input.post_logout_redirect_uris ?? []),
     // Clients are first-party by default (consent only when registered so).
