@@ -62,7 +62,7 @@ export interface App {
 }
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
-  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, { env: config.env });
   // Keys first: a key that does not fit --jwt-type is a startup refusal before any connection is opened.
   const keys = await loadSigningKeys(config);
   const sealer = createSealer(config);

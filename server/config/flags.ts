@@ -48,10 +48,10 @@ export const FLAGS = [
   { name: 'http-port', kind: 'int', default: 8080, help: 'main HTTP port' },
   { name: 'host', kind: 'string', default: '0.0.0.0', help: 'bind host' },
   { name: 'grpc-port', kind: 'int', default: 9091, help: 'gRPC port' },
-  { name: 'enable-grpc', kind: 'bool', default: true, help: 'serve gRPC; REST under /v1 is mounted only when gRPC is on' },
+  { name: 'enable-grpc', kind: 'bool', default: true, help: 'serve gRPC on --grpc-port, and with it REST under /v1 and its OpenAPI document, as the released 2.x line does: false turns off both gRPC and REST /v1 (GraphQL, the OAuth/OIDC endpoints and the UIs stay)' },
   { name: 'metrics-host', kind: 'string', default: '127.0.0.1', help: 'metrics listener host' },
   { name: 'metrics-port', kind: 'int', default: 8081, help: 'metrics listener port (must differ from --http-port)' },
-  { name: 'env', kind: 'string', default: 'production', help: 'environment name' },
+  { name: 'env', kind: 'string', default: 'production', help: 'environment name, written as "env" on every log line (for telling instances apart in shared logs; nothing else changes)' },
   { name: 'log-level', kind: 'string', default: 'info', help: 'log level: fatal, error, warn, info, debug, trace, silent' },
   // HTTP policy.
   { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'origins allowed to call from a browser, comma-separated; `https://*.example.com` matches subdomains. Only origins listed explicitly get credentialed CORS (cookies); `*` lets any origin read uncredentialed answers only and allows no redirect target (redirects need --redirect-uris, the --url origin or a listed origin)' },

@@ -43,9 +43,18 @@ function parsePem(flag: string) {
   };
 }
 
+/**
+ * The default as --help shows it: none for an empty value (nothing is set) or when the help text already
+ * says what the default means ("(default: the system resolver)").
+ */
+function defaultText(def: FlagDef): string {
+  if (def.default === undefined || def.help.includes('(default:')) return '';
+  const shown = Array.isArray(def.default) ? def.default.join(',') : String(def.default);
+  return shown === '' ? '' : ` (default: ${shown})`;
+}
+
 function toOption(def: FlagDef): Option {
-  const defaultText = def.default === undefined ? '' : ` (default: ${Array.isArray(def.default) ? def.default.join(',') || '""' : String(def.default)})`;
-  const help = def.help + (def.secret && def.kind === 'string' ? SECRET_FILE_HELP : '') + defaultText;
+  const help = def.help + (def.secret && def.kind === 'string' ? SECRET_FILE_HELP : '') + defaultText(def);
   switch (def.kind) {
     case 'bool':
       return new Option(`--${def.name} [bool]`, help).argParser(parseBool(def.name));

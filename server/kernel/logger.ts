@@ -46,11 +46,12 @@ export function isoTimeOncePerMs(): () => string {
   };
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/** `labels` go on every line beside the service name: `env` from --env, so instances sharing a log pipeline can be told apart. */
+export function createLogger(level: string, destination?: DestinationStream, labels: Readonly<Record<string, string>> = {}): Logger {
   return pino(
     {
       level,
-      base: { service: 'portcullis' },
+      base: { service: 'portcullis', ...labels },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: isoTimeOncePerMs(),
     },

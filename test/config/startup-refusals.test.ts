@@ -94,6 +94,18 @@ describe('--help', () => {
     assert.match(stdout, /--allowed-origins <list>.*\(default: \*\)/);
     assert.match(stdout, /--enable-signup \[bool\].*\(default: true\)/);
   });
+
+  test('names each default once, and no empty one', () => {
+    const { stdout } = run(['--help']);
+    // commander wraps long help over lines; one flag's text runs until the next flag.
+    const entries = stdout.split(/\n(?=\s+-)/);
+    for (const entry of entries) {
+      assert.ok((entry.match(/\(default:/g) ?? []).length <= 1, `a default named twice:\n${entry}`);
+      assert.doesNotMatch(entry, /\(default: (""|)\)/, `an empty default:\n${entry}`);
+    }
+    assert.match(stdout, /--dns-servers <list>\s+.*\(default: the system resolver\)/);
+    assert.match(stdout, /--organization-logo <value>\s+logo URL shown in the UI\n/);
+  });
 });
 
 describe('key refusals', () => {
