@@ -1,7 +1,8 @@
 /**
  * Super-admin account operations (specification part 4.2 and part 3): delete_user, revoke_access,
- * enable_access and invite_members. Revocation takes effect at once: the user's sessions and tokens are
- * revoked in the same transaction, and the authenticators check revoked_timestamp on every call.
+ * enable_access and invite_members (create_user, in its own file, is listed with them). Revocation takes
+ * effect at once: the user's sessions and tokens are revoked in the same transaction, and the authenticators
+ * check revoked_timestamp on every call.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { s, MessageResponse } from '../../ops/schema.ts';
@@ -14,6 +15,7 @@ import { purgeMfaRecords } from '../mfa/index.ts';
 import { removeAllMemberships } from '../organizations/index.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { createAccount } from './create-account.ts';
+import { createUserOp } from './admin-create-user.ops.ts';
 
 const DeleteUserRequest = s.object('DeleteUserRequest', { id: s.string({ minLength: 1 }) });
 const UpdateAccessRequest = s.object('UpdateAccessRequest', { user_id: s.string({ minLength: 1 }) });
@@ -99,4 +101,5 @@ export const inviteMembersOp = defineOperation({
   },
 });
 
-export const adminAccessOperations = [deleteUserOp, accessOp('revoke_access'), accessOp('enable_access'), inviteMembersOp];
+// create_user (admin-create-user.ops.ts) last: the operations before it keep their place in the registry.
+export const adminAccessOperations = [deleteUserOp, accessOp('revoke_access'), accessOp('enable_access'), inviteMembersOp, createUserOp];

@@ -72,6 +72,7 @@ export async function takeOverUnprovenAccount(ctx: TakeoverContext, user: UserRo
   clearPhoneVerification(user);
   clearEmailVerification(user);
   user.passwordHash = null;
+  user.passwordChangeRequiredAt = null;
   user.isMultiFactorAuthEnabled = null;
   for (const field of SELF_ASSERTED) user[field] = null;
   user.updatedAt = clock.now();

@@ -9,6 +9,7 @@ import { otpOperations } from './otp.ops.ts';
 import { mfaSetupOperations } from './mfa-setup.ops.ts';
 import { mfaOfferOperations } from './mfa-offer.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
+import { initialPasswordOperations } from './initial-password.ops.ts';
 import { defineModule } from '../manifest.ts';
 
 export const accountOperations = [
@@ -21,6 +22,7 @@ export const accountOperations = [
   ...otpOperations,
   ...mfaSetupOperations,
   ...mfaOfferOperations,
+  ...initialPasswordOperations,
 ];
 
 export { adminAccessOperations };

@@ -125,7 +125,12 @@ const signInWithPassword: LoginStep = async (state, ctx) => {
   state.response = outcome.response;
 };
 
-export const LOGIN_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, resolveRolesAndScope, signInWithPassword];
+/** The password strategy's own checks, up to the sign-in policy: shared with change_initial_password. */
+export const PASSWORD_STEPS: readonly LoginStep[] = [chooseMethod, checkLockout, checkPassword, resolveRolesAndScope];
+
+export const LOGIN_STEPS: readonly LoginStep[] = [...PASSWORD_STEPS, signInWithPassword];
+
+export { signInWithPassword };
 
 export async function runLogin(input: Static<typeof LoginRequest>, ctx: HandlerContext, steps = LOGIN_STEPS): Promise<Static<typeof AuthResponse>> {
   const state: LoginState = { input };

@@ -4,7 +4,9 @@
  * queues the message, and the outbox worker decides whether an account gets it; reset_password by phone
  * looks the code up by the number first, so an unknown number fails exactly like a wrong code. A reset
  * ends every session and token of the user at once, and proves ownership of the address, so an unverified
- * email becomes verified.
+ * email becomes verified. The set-password link an administrator copied from create_user
+ * (verification/set-password-token.ts) is completed here too, but proves nothing: nobody mailed it. Any reset
+ * replaces an administrator's initial password, so no password change is pending after it.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
@@ -13,7 +15,9 @@ import {
   findUserByEmail, findUserById, markEmailVerified, markPhoneVerified, normalisePhoneNumber, requireEmail, requirePhoneNumber, type UserRow,
 } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
-import { consumeOtp, consumeVerification, INVALID_OTP_MESSAGE, OTP_ATTEMPTS_EXHAUSTED_MESSAGE } from '../verification/index.ts';
+import {
+  consumeOtp, consumeVerification, INVALID_OTP_MESSAGE, OTP_ATTEMPTS_EXHAUSTED_MESSAGE, SET_PASSWORD_IDENTIFIER,
+} from '../verification/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import { ForgotPasswordRequest, ForgotPasswordResponse, ResetPasswordRequest } from './accounts.schema.ts';
@@ -54,7 +58,7 @@ export const resetPasswordOp = defineOperation({
   name: 'reset_password',
   admin: false,
   kind: 'mutation',
-  description: 'Sets a new password with the emailed reset token, or with the texted code and phone number',
+  description: "Sets a new password with the emailed reset token (or an administrator's set-password link), or with the texted code and phone number",
   input: ResetPasswordRequest,
   output: MessageResponse,
   auth: 'public',
@@ -64,11 +68,13 @@ export const resetPasswordOp = defineOperation({
     const { config, clock } = ctx.deps;
     checkPasswordPolicy(config, input.password, input.confirm_password);
     let user: UserRow | null;
-    let viaEmail = false;
+    let via: 'email_link' | 'sms_code' | 'admin_link';
     if (input.token) {
-      const request = await ctx.em.transactional((tx) => consumeVerification(tx, clock, input.token!, ['forgot_password', 'invite_member']));
+      const request = await ctx.em.transactional((tx) =>
+        consumeVerification(tx, clock, input.token!, ['forgot_password', 'invite_member', SET_PASSWORD_IDENTIFIER]),
+      );
       user = request.userId ? await findUserById(ctx.em, request.userId) : await findUserByEmail(ctx.em, request.email);
-      viaEmail = true;
+      via = request.identifier === SET_PASSWORD_IDENTIFIER ? 'admin_link' : 'email_link';
     } else if (input.otp && input.phone_number) {
       // The code is found by the number before any account lookup: known and unknown numbers run the same
       // statements and get the same refusal.
@@ -77,6 +83,7 @@ export const resetPasswordOp = defineOperation({
       const owner = otp.userId ? await findUserById(ctx.em, otp.userId) : null;
       if (!owner || owner.phoneNumber !== phone) throw AppError.invalid(INVALID_OTP_MESSAGE);
       user = owner;
+      via = 'sms_code';
     } else {
       throw AppError.invalid('token, or otp with phone_number, is required');
     }
@@ -85,10 +92,12 @@ export const resetPasswordOp = defineOperation({
     await ctx.em.transactional(async (tx) => {
       const managed = tx.merge(user);
       managed.passwordHash = passwordHash;
-      // The mailed reset token proves the mailbox, the texted code the number (users/address-proof.ts).
-      if (viaEmail) markEmailVerified(managed, 'password_reset', clock.now());
-      else markPhoneVerified(managed, 'password_reset', clock.now());
-      if (!managed.signupMethods.split(',').includes('basic_auth') && viaEmail) managed.signupMethods += ',basic_auth';
+      managed.passwordChangeRequiredAt = null;
+      // The mailed reset token proves the mailbox, the texted code the number (users/address-proof.ts); an
+      // administrator's link proves neither (the administrator handed it over, nothing reached the address).
+      if (via === 'email_link') markEmailVerified(managed, 'password_reset', clock.now());
+      if (via === 'sms_code') markPhoneVerified(managed, 'password_reset', clock.now());
+      if (!managed.signupMethods.split(',').includes('basic_auth') && via === 'email_link') managed.signupMethods += ',basic_auth';
       managed.updatedAt = clock.now();
       await revokeAllForUser(tx, clock, managed.id);
       await audit({ ...ctx, em: tx }, {
@@ -96,7 +105,7 @@ export const resetPasswordOp = defineOperation({
         actor: { type: 'user', id: managed.id, email: managed.email },
         resourceType: 'user',
         resourceId: managed.id,
-        metadata: { via: viaEmail ? 'email_link' : 'sms_code' },
+        metadata: { via },
       });
     });
     return { message: 'Password updated successfully.' };

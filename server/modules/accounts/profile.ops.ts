@@ -78,6 +78,8 @@ async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: U
 async function changePassword(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput): Promise<void> {
   checkPasswordPolicy(ctx.deps.config, input.new_password!, input.confirm_new_password ?? '');
   user.passwordHash = await hashPassword(input.new_password!);
+  // The holder chose this one: an administrator's initial password is replaced (users/user.entity.ts).
+  user.passwordChangeRequiredAt = null;
   // Whoever else holds a session of this account (perhaps why the password changes) is signed out.
   if (ctx.caller.kind === 'user' && ctx.caller.sessionId) {
     await revokeOtherSessions(ctx.em, ctx.deps.clock, user.id, ctx.caller.sessionId);

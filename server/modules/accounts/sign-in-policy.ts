@@ -4,8 +4,9 @@
  * only here does a session come to exist. In this order:
  *
  * 1. account state: deactivated, access revoked, second factor locked (lock_mfa), the organization the
- *    sign-in goes through disabled, and an address the instance requires verified before a password or
- *    passkey sign-in (--enable-email-verification, --enable-phone-verification);
+ *    sign-in goes through disabled, an address the instance requires verified before a password or
+ *    passkey sign-in (--enable-email-verification, --enable-phone-verification), and a password sign-in with
+ *    an administrator's initial password, which must be replaced first (change_initial_password);
  * 2. the second-factor gate (mfa-gate.ts), unless the first factor was itself multi-factor (a passkey with
  *    user verification, NIST SP 800-63B 5.1.9);
  * 3. the events (user.signup for a new account, user.login) and the audit entry;
@@ -38,6 +39,12 @@ export const DEACTIVATED_MESSAGE = 'this account has been deactivated';
 export const ORGANIZATION_DISABLED_MESSAGE = "the organization's sign-in is disabled";
 export const EMAIL_NOT_VERIFIED_MESSAGE = 'email not verified: check your inbox for the verification link';
 export const PHONE_NOT_VERIFIED_MESSAGE = 'phone number not verified';
+/**
+ * The answer to a right initial password (create_user): no session, and what to do instead. Clients (the
+ * login UI) recognise it by FAILED_PRECONDITION and the words "password change required".
+ */
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE =
+  'password change required: this password was set by an administrator; choose a new one with change_initial_password';
 
 export interface SignInAttempt {
   strategy: SignInStrategyName;
@@ -97,6 +104,26 @@ function accountStateRefusal(ctx: HandlerContext, user: UserRow, attempt?: Pick<
   return attempt ? unverifiedContact(ctx, user, attempt.strategy) : undefined;
 }
 
+/**
+ * The account checks of step 1 for a first factor, as an audited refusal, for a flow that must know them
+ * before it changes anything (change_initial_password replaces the password only for an account that may
+ * sign in). signIn runs them again.
+ */
+export function assertMaySignIn(ctx: HandlerContext, user: UserRow, attempt: Pick<SignInAttempt, 'strategy' | 'loginMethod'>): void {
+  const refusal = accountStateRefusal(ctx, user, attempt);
+  if (refusal) throw refuse(ctx, user, attempt.loginMethod, refusal);
+}
+
+/**
+ * A password an administrator chose is known to someone besides its holder: it proves the holder only once
+ * they replaced it (OWASP ASVS 2.1.x; NIST SP 800-63B 5.1.1.2 on passwords chosen by the service). The
+ * refusal comes only after the right password, so it tells nothing to someone without it.
+ */
+function initialPasswordRefusal(user: UserRow, strategy: SignInStrategyName): Refusal | undefined {
+  if (!SIGN_IN_STRATEGIES[strategy].storedPassword || !user.passwordChangeRequiredAt) return undefined;
+  return { error: AppError.precondition(PASSWORD_CHANGE_REQUIRED_MESSAGE), reason: 'password_change_required' };
+}
+
 /** The refusal, with its audit entry written once the refused transaction has rolled back. */
 function refuse(ctx: HandlerContext, user: UserRow, loginMethod: string, refusal: Refusal): AppError {
   const { error } = refusal;
@@ -120,7 +147,7 @@ function inOneTransaction<T>(ctx: HandlerContext, work: (tx: HandlerContext) => 
 /** Signs `attempt.user` in by a first factor: the account checks, the gate, then the session. */
 export async function signIn(ctx: HandlerContext, attempt: SignInAttempt): Promise<SignInOutcome> {
   const { user } = attempt;
-  const refusal = accountStateRefusal(ctx, user, attempt);
+  const refusal = accountStateRefusal(ctx, user, attempt) ?? initialPasswordRefusal(user, attempt.strategy);
   if (refusal) throw refuse(ctx, user, attempt.loginMethod, refusal);
   if (!SIGN_IN_STRATEGIES[attempt.strategy].multiFactor) {
     const gate = await secondFactorChallenge(ctx, user, { roles: attempt.roles, scope: attempt.scope, loginMethod: attempt.loginMethod, nonce: attempt.nonce });

@@ -22,6 +22,13 @@ export const User = defineEntity({
     /** Set only by a proof (users/address-proof.ts PHONE_PROOFS). */
     phoneNumberVerifiedAt: p.datetime().nullable(),
     passwordHash: p.string().length(255).nullable(),
+    /**
+     * Set when an administrator chose the password (create_user with an initial password): a password
+     * sign-in is refused until the holder replaces it (change_initial_password), so a password someone else
+     * knows never opens a session (OWASP ASVS 2.1.x, NIST SP 800-63B 5.1.1.2). Cleared by any password
+     * the holder sets (change_initial_password, reset_password, update_profile).
+     */
+    passwordChangeRequiredAt: p.datetime().nullable(),
     /** Comma-joined: basic_auth, mobile_basic_auth, magic_link_login, google, ... */
     signupMethods: p.string().length(255),
     givenName: p.string().length(255).nullable(),

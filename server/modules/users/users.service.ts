@@ -35,6 +35,8 @@ export interface NewUserData {
   /** How emailVerifiedAt was earned (address-proof.ts); 'unproven' when not said. */
   emailVerifiedVia?: EmailProof;
   phoneNumberVerifiedAt?: Date;
+  /** The password was chosen by an administrator: the holder must replace it at first sign-in (user.entity.ts). */
+  passwordChangeRequiredAt?: Date;
 }
 
 export interface LookupOptions {
@@ -64,6 +66,7 @@ export async function createUser(em: EntityManager, clock: Clock, data: NewUserD
       phoneNumber: phoneNumber ?? null,
       phoneNumberVerifiedAt: data.phoneNumberVerifiedAt ?? null,
       passwordHash: data.passwordHash ?? null,
+      passwordChangeRequiredAt: data.passwordChangeRequiredAt ?? null,
       signupMethods: [...new Set(data.signupMethods)].join(','),
       givenName: data.givenName ?? null,
       familyName: data.familyName ?? null,

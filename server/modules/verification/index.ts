@@ -16,6 +16,7 @@ export {
   type NewVerification,
   type VerificationOwner,
 } from './verification.service.ts';
+export { createSetPasswordToken, SET_PASSWORD_IDENTIFIER, SET_PASSWORD_TTL_SECONDS, type SetPasswordToken } from './set-password-token.ts';
 export {
   createOtp,
   consumeOtp,

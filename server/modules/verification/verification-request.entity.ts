@@ -11,7 +11,7 @@ export const VerificationRequest = defineEntity({
   properties: {
     id: p.string().primary().length(36),
     tokenHash: p.string().length(64).index(),
-    /** One of the six email events (email/email-events.ts). */
+    /** One of the six email events (email/email-events.ts), or set_password (set-password-token.ts). */
     identifier: p.string().length(32),
     /** Lower-cased and trimmed, as users.email. */
     email: p.string().length(255).index(),
