@@ -211,6 +211,20 @@ describe('admin secret guessing is limited, with backoff, and audited', () => {
     }
     assert.equal((await failuresOf(address)).length, 0);
   });
+
+  test('right secrets at the same instant are not counted either: 30 header calls in parallel and 20 aliased admin fields pass', async () => {
+    const address = freshAddress();
+    const parallel = await Promise.all(Array.from({ length: 30 }, () => metaWithHeader(ADMIN_SECRET, address)));
+    assert.deepEqual(parallel.map((answer) => answer.status), Array(30).fill(200));
+    const fields = Array.from({ length: 20 }, (_, i) => `m${i}: _admin_meta { version }`).join(' ');
+    const res = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl, 'x-forwarded-for': address, 'x-service-admin-secret': ADMIN_SECRET },
+      body: JSON.stringify({ query: `query { ${fields} }` }),
+    });
+    const body = (await res.json()) as { errors?: unknown[] };
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  });
 });
 
 describe('two instances with one --redis-url share the admin secret budget', () => {

@@ -82,7 +82,7 @@ export const ADMIN_SECRET_TOTAL_TIERS: readonly LimitTier[] = [
  */
 export const ADMIN_KNOWN_ADDRESS_SECONDS = 14 * 24 * 3600;
 
-const ADMIN_SECRET_LIMIT_MESSAGE = 'too many failed admin sign-ins: try again later';
+export const ADMIN_SECRET_LIMIT_MESSAGE = 'too many failed admin sign-ins: try again later';
 
 function tiered(tiers: readonly LimitTier[], message: string): BucketPolicy {
   const [first, ...longer] = tiers;
