@@ -13,8 +13,12 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/portcullis-container-proof}
+# The image's HEALTHCHECK probes the default --http-port 8080, so the proof serves there (host network).
+# Checked before anything is built, so a busy port fails at once instead of after a build of minutes.
+port=8080
+if ss -ltn | grep -q ":$port "; then echo "port $port is in use: stop what listens there first" >&2; exit 1; fi
 mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || echo http://deb.debian.org/debian)
-# crun fails on these machines (cgroups v1 hybrid); runc works (stack-notes.md, "Containers").
+# crun fails on these machines (cgroups v1 hybrid); runc works.
 podman() { command podman --runtime /usr/sbin/runc "$@"; }
 
 command -v podman >/dev/null && command -v debootstrap >/dev/null && [[ -x /usr/sbin/runc ]] || \
@@ -51,9 +55,6 @@ echo "image: $(podman image inspect localhost/portcullis:proof --format '{{.Size
 
 podman rm -f portcullis-proof >/dev/null 2>&1 || true
 podman volume rm -f portcullis-proof-data >/dev/null 2>&1 || true
-# The image's HEALTHCHECK probes the default --http-port 8080, so the proof serves there (host network).
-port=8080
-if ss -ltn | grep -q ":$port "; then echo "port $port is in use: stop what listens there first" >&2; exit 1; fi
 podman run -d --name portcullis-proof --network host --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
   -v portcullis-proof-data:/data localhost/portcullis:proof \
   --database-url /data/portcullis.db --url "http://127.0.0.1:$port" --grpc-port 28491 --metrics-port 28481 \
