@@ -4,6 +4,8 @@
  */
 import type { Config } from './flags.ts';
 import { checkDnsServers } from './dns-servers.ts';
+import { emailConfigurationProblem } from '../modules/email/smtp-mailer.ts';
+import { missingSmsFlags } from '../modules/sms/twilio-sms-provider.ts';
 
 export const DATABASE_TYPES = ['sqlite', 'postgres', 'postgresql', 'cockroachdb', 'yugabyte', 'mysql', 'mariadb', 'mongodb'] as const;
 const JWT_TYPES = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -71,6 +73,22 @@ function checkRateLimits(config: Config): string | undefined {
   return undefined;
 }
 
+/**
+ * A flow switched on without the channel it sends on would start and then refuse every signup (the link or
+ * code never leaves) or offer a sign-in that always fails, so the start is refused instead, naming the flag.
+ */
+function checkChannels(config: Config): string | undefined {
+  const email = emailConfigurationProblem(config);
+  for (const [on, flag] of [[config.enableEmailVerification, '--enable-email-verification'], [config.enableMagicLinkLogin, '--enable-magic-link-login']] as const) {
+    if (on && email) return `${flag} needs outgoing email, which is not configured: ${email.replace(/^email is not configured: /, '')}`;
+  }
+  const sms = missingSmsFlags(config);
+  if (config.enablePhoneVerification && sms.length > 0) {
+    return `--enable-phone-verification needs SMS, which is not configured: set ${sms.join(', ')}`;
+  }
+  return undefined;
+}
+
 export function validateConfig(config: Config): string | undefined {
   if (!config.adminSecret) return '--admin-secret is required and must not be empty';
   const urlProblem = checkBaseUrl(config.url);
@@ -88,6 +106,8 @@ export function validateConfig(config: Config): string | undefined {
   const dnsProblem = checkDnsServers(config.dnsServers);
   if (dnsProblem) return dnsProblem;
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
+  const channelProblem = checkChannels(config);
+  if (channelProblem) return channelProblem;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {
     if (port > 65535) return `port ${port} is out of range`;
   }

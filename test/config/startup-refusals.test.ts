@@ -58,6 +58,11 @@ const refusals: Array<[string, string[], RegExp]> = [
   ['v1 underscore flag', argsWith({}, ['--database_type', 'sqlite']), /v1-style flag name.*--database-type/],
   ['unknown flag', argsWith({}, ['--no-such-flag']), /unknown option '--no-such-flag'/],
   ['bad boolean', argsWith({}, ['--enable-signup=maybe']), /--enable-signup takes true or false/],
+  // A flow switched on without the channel it sends on would refuse every signup or sign-in it governs.
+  ['email verification without SMTP', argsWith({}, ['--enable-email-verification=true']), /--enable-email-verification needs outgoing email, which is not configured: set --smtp-host/],
+  ['email verification without a sender address', argsWith({}, ['--enable-email-verification', '--smtp-host', 'mail.example.com']), /--enable-email-verification needs outgoing email, which is not configured: set --smtp-sender-email/],
+  ['magic link login without SMTP', argsWith({}, ['--enable-magic-link-login']), /--enable-magic-link-login needs outgoing email, which is not configured: set --smtp-host/],
+  ['phone verification without SMS', argsWith({}, ['--enable-phone-verification=true', '--twilio-account-sid', 'AC1']), /--enable-phone-verification needs SMS, which is not configured: set --twilio-api-key, --twilio-api-secret, --twilio-sender/],
   ['unreachable database', argsWith({ 'database-type': 'postgres', 'database-url': 'postgres://nobody:hunter2@127.0.0.1:1/none' }), /cannot open the database/],
 ];
 
@@ -71,6 +76,24 @@ describe('startup refusals', () => {
       assert.ok(!stderr.includes('hunter2'), 'a refusal must not print a password');
     });
   }
+});
+
+describe('flows that send mail or texts', () => {
+  test('start when their channel is configured', () => {
+    const smtp = ['--smtp-host', 'mail.example.com', '--smtp-sender-email', 'auth@example.com'];
+    const sms = ['--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'secret', '--twilio-sender', '+15550000000'];
+    const config = parseConfig(argsWith({}, ['--enable-email-verification', '--enable-magic-link-login', '--enable-phone-verification', ...smtp, ...sms]));
+    assert.equal(config.enableEmailVerification, true);
+    assert.equal(config.enableMagicLinkLogin, true);
+    assert.equal(config.enablePhoneVerification, true);
+  });
+
+  test('--help says which channel each one needs', () => {
+    const { stdout } = run(['--help']);
+    assert.match(stdout, /--enable-email-verification \[bool\]\s+.*needs --smtp-host and --smtp-sender-email/);
+    assert.match(stdout, /--enable-magic-link-login \[bool\]\s+.*needs --smtp-host and --smtp-sender-email/);
+    assert.match(stdout, /--enable-phone-verification \[bool\]\s+.*needs the --twilio-\* flags/);
+  });
 });
 
 describe('env files', () => {

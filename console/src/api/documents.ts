@@ -21,7 +21,7 @@ export const ADMIN_META = `query AdminMeta { _admin_meta {
   is_email_otp_mfa_enabled is_sms_otp_mfa_enabled is_webauthn_enabled is_org_discovery_enabled
   is_google_login_enabled is_facebook_login_enabled is_github_login_enabled is_linkedin_login_enabled
   is_apple_login_enabled is_discord_login_enabled is_twitter_login_enabled is_microsoft_login_enabled
-  is_twitch_login_enabled is_roblox_login_enabled
+  is_twitch_login_enabled is_roblox_login_enabled is_email_service_enabled is_sms_service_enabled
 } }`;
 
 export const USERS = `query Users($params: UsersRequest!) { _users(params: $params) { users { ${USER_FIELDS} } ${PAGINATION_FIELDS} } }`;

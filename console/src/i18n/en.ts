@@ -214,6 +214,7 @@ export const en = {
       verification: 'Verification',
       mfa: 'Multi-factor authentication',
       social: 'Social sign-in providers',
+      channels: 'Outgoing messages',
     },
     flags: {
       is_basic_authentication_enabled: 'Email and password',
@@ -241,7 +242,15 @@ export const en = {
       is_microsoft_login_enabled: 'Microsoft',
       is_twitch_login_enabled: 'Twitch',
       is_roblox_login_enabled: 'Roblox',
+      is_email_service_enabled: 'Email (SMTP)',
+      is_sms_service_enabled: 'Text messages (SMS)',
     },
+  },
+  channels: {
+    emailMissingTitle: 'Email is not configured',
+    emailMissingBody: 'This server cannot send email: invitations, password reset and magic links by email, email verification and email codes do not work, and the login page does not offer them.',
+    emailMissingFix: 'Restart the server with',
+    emailMissingAuth: 'and, if your mail relay needs them,',
   },
   notFound: {
     title: 'Page not found',

@@ -13,6 +13,7 @@ export const SETTINGS_GROUPS: SettingsGroup[] = [
     ],
   },
   { key: 'verification', flags: ['is_email_verification_enabled', 'is_phone_verification_enabled'] },
+  { key: 'channels', flags: ['is_email_service_enabled', 'is_sms_service_enabled'] },
   {
     key: 'mfa',
     flags: [

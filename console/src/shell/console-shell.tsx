@@ -13,6 +13,7 @@ import { adminLogout } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { navItems } from './nav-items.ts';
+import { ChannelNotice } from '../settings/channel-notice.tsx';
 
 export function ConsoleShell() {
   const { t } = useTranslation();
@@ -95,6 +96,7 @@ export function ConsoleShell() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main bg="var(--mantine-color-gray-0)">
+        <ChannelNotice />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -24,7 +24,7 @@ export const META = `query Meta { meta {
   is_sign_up_enabled is_basic_authentication_enabled is_mobile_basic_authentication_enabled
   is_strong_password_enabled is_magic_link_login_enabled is_email_verification_enabled is_phone_verification_enabled
   is_multi_factor_auth_enabled is_totp_mfa_enabled is_email_otp_mfa_enabled is_sms_otp_mfa_enabled is_webauthn_enabled
-  is_mfa_enforced is_org_discovery_enabled
+  is_mfa_enforced is_org_discovery_enabled is_email_service_enabled is_sms_service_enabled
   ${SOCIAL_META_FIELDS}
 } }`;
 

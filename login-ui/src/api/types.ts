@@ -33,6 +33,9 @@ export interface Meta extends SocialFlags {
   is_mfa_enforced: boolean;
   /** An organization's verified domain can route an email to its SSO: the sign-in asks for the email first. */
   is_org_discovery_enabled: boolean;
+  /** Whether mail and texts can be sent (SMTP, the SMS provider): a flow that needs one is offered only then. */
+  is_email_service_enabled: boolean;
+  is_sms_service_enabled: boolean;
 }
 
 /**

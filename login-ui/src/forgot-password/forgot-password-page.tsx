@@ -13,17 +13,17 @@ import type { Identifier, Meta } from '../api/types.ts';
 import { IdentifierField } from '../identifier/identifier-field.tsx';
 import { identifierRules, parseIdentifier, type IdentifierModes } from '../identifier/identifier.ts';
 import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
-import { AuthLayout } from '../layout/auth-layout.tsx';
+import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
+import { resetModes } from './reset-modes.ts';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
 
 export function ForgotPasswordPage({ meta }: { meta: Meta }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  // A reset by email works for every account with an address; by phone only where phone sign-in is on.
-  const modes: IdentifierModes = { email: true, phone: meta.is_mobile_basic_authentication_enabled };
+  const modes: IdentifierModes = resetModes(meta);
   const { register, handleSubmit, formState } = useForm<{ identifier: string }>({ defaultValues: { identifier: '' } });
   const mutation = useMutation({
     mutationFn: (who: Identifier) => forgotPassword({ ...who, redirect_uri: who.email !== undefined ? emailedReturnUri(initialRoundTrip) : undefined }),
@@ -32,6 +32,15 @@ export function ForgotPasswordPage({ meta }: { meta: Meta }) {
     },
   });
   const footer = <AppLink to="/">{t('common.backToSignIn')}</AppLink>;
+
+  if (!modes.email && !modes.phone) {
+    // Reached by a bookmark or a typed address: the sign-in page offers no reset here.
+    return (
+      <AuthLayout title={t('forgotPassword.unavailableTitle')} footer={footer}>
+        <Text fz="sm" data-testid="forgot-password-unavailable">{t('forgotPassword.unavailableBody', { organization: organizationName })}</Text>
+      </AuthLayout>
+    );
+  }
 
   if (mutation.isSuccess && mutation.variables.email !== undefined) {
     return (

@@ -104,6 +104,8 @@ export const en = {
     failed: 'We could not start the reset',
     sentTitle: 'Check your email',
     sentBody: 'If {{email}} belongs to an account, a link to reset your password is on its way. It works once and expires.',
+    unavailableTitle: 'Password reset is not available',
+    unavailableBody: 'This server cannot send email or text messages, so it cannot help you choose a new password. Ask the administrator of {{organization}} to reset it for you.',
   },
   resetPassword: {
     title: 'Choose a new password',

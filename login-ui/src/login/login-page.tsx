@@ -26,6 +26,7 @@ import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { PasskeySignInButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
 import { EmailFirstStep } from '../org-sso/email-first-step.tsx';
+import { resetModes } from '../forgot-password/reset-modes.ts';
 
 interface LoginValues {
   identifier: string;
@@ -56,6 +57,9 @@ export function LoginPage({ meta }: { meta: Meta }) {
     if (who) mutation.mutate({ who, password: values.password });
   });
   const passwordEnabled = modes.email || modes.phone;
+  // "Forgot password?" only where a reset can reach someone: by email with SMTP, by text with the SMS provider.
+  const reset = resetModes(meta);
+  const canReset = reset.email || reset.phone;
 
   return (
     <AuthLayout
@@ -106,9 +110,11 @@ export function LoginPage({ meta }: { meta: Meta }) {
                 error={formState.errors.password?.message ? t(formState.errors.password.message) : undefined}
                 {...register('password', { required: 'validation.required' })}
               />
-              <Group justify="flex-end">
-                <AppLink to="/forgot-password">{t('login.forgot')}</AppLink>
-              </Group>
+              {canReset ? (
+                <Group justify="flex-end">
+                  <AppLink to="/forgot-password">{t('login.forgot')}</AppLink>
+                </Group>
+              ) : null}
             </Stack>
             <Button type="submit" fullWidth loading={mutation.isPending}>
               {t('login.submit')}

@@ -24,7 +24,7 @@ export function normaliseDestination(channel: Channel, to: string): string {
 /** Queues one message in the operation's unit of work (flushed now, committed with the operation). */
 export async function enqueueMessage(ctx: HandlerContext, request: MessageRequest): Promise<void> {
   const { config, clock, limits } = ctx.deps;
-  requireChannel(config, request.channel);
+  requireChannel(config, ctx.log, request.channel, request.flow);
   const destination = normaliseDestination(request.channel, request.to);
   // Mails and texts per destination and flow (bucket message_destination): the same count, and the same
   // 429, whether or not an account has that address, so the limit reveals nothing either.

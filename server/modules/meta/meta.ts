@@ -5,6 +5,8 @@
 import { s, type Static } from '../../ops/schema.ts';
 import type { Config } from '../../config/flags.ts';
 import { enabledMfaMethods } from '../mfa/mfa-flags.ts';
+import { emailConfigurationProblem } from '../email/index.ts';
+import { missingSmsFlags } from '../sms/index.ts';
 
 const metaFields = {
   version: s.string(),
@@ -35,13 +37,24 @@ const metaFields = {
   is_mfa_enforced: s.boolean(),
 };
 
-export const Meta = s.object('Meta', metaFields);
+/**
+ * Whether each channel can deliver (SMTP, the SMS provider), so a login screen offers only the flows that
+ * work ("Forgot password?" needs one of them). Kept after the fields above in both messages: gRPC field
+ * numbers follow property order, and fields added later must not renumber those already published.
+ */
+const channelFields = {
+  is_email_service_enabled: s.boolean(),
+  is_sms_service_enabled: s.boolean(),
+};
+
+export const Meta = s.object('Meta', { ...metaFields, ...channelFields });
 export const AdminMeta = s.object('AdminMeta', {
   ...metaFields,
   roles: s.list(s.string()),
   default_roles: s.list(s.string()),
   protected_roles: s.list(s.string()),
   is_multi_factor_auth_service_enabled: s.boolean(),
+  ...channelFields,
 });
 
 /**
@@ -83,6 +96,8 @@ export function buildMeta(config: Config, version: string, orgDiscovery = false)
     is_webauthn_enabled: offered.includes('webauthn'),
     // Enforcement needs a factor to enrol: with none on offer the gate lets everyone through.
     is_mfa_enforced: config.enforceMfa && !config.disableMfa && offered.length > 0,
+    is_email_service_enabled: emailConfigurationProblem(config) === undefined,
+    is_sms_service_enabled: missingSmsFlags(config).length === 0,
   };
 }
 
