@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Config } from './config/flags.ts';
-import { VERSION } from './config/parse.ts';
+import { API_VERSION } from './version.ts';
 import { systemClock, type Clock, type Deps } from './kernel/deps.ts';
 import { createLogger } from './kernel/logger.ts';
 import type { Storage } from './storage/types.ts';
@@ -108,7 +108,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const tokenState = await openTokenStateCache(config, storage, logger);
   // Stored email templates override the built-in ones when the worker sends (reference.md "Events").
   const templateOverrides = createCachedTemplateLookup(storage);
-  const deps: Deps = { config, logger, storage, clock, version: VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState, templateOverrides };
+  const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState, templateOverrides };
   let shuttingDown = false;
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);

@@ -8,10 +8,12 @@ import { Command, Option, InvalidArgumentError } from 'commander';
 import { ALL_FLAGS, SOCIAL_PROVIDERS, camelCase, type Config, type FlagDef } from './flags.ts';
 import { validateConfig } from './validate.ts';
 import { SECRET_FILE_HELP, resolveSecretFiles } from './secret-files.ts';
+import { API_VERSION, PORTCULLIS_VERSION } from '../version.ts';
 
 export class ConfigError extends Error {}
 
-export const VERSION = '2.4.0-portcullis.0.1.0';
+/** Portcullis's own release, as outgoing requests name it in their User-Agent (server/version.ts). */
+export const VERSION = PORTCULLIS_VERSION;
 
 function parseBool(flag: string) {
   return (value: string | undefined): boolean => {
@@ -86,7 +88,7 @@ function rejectRetiredSyntax(argv: readonly string[]): void {
 export function buildCommand(): Command {
   const cmd = new Command('portcullis')
     .description('Portcullis identity and access server. Every setting is a flag; no environment variable or configuration file is read (secret flags may name a file holding the secret: --admin-secret file:<path>).')
-    .version(VERSION, '-v, --version')
+    .version(`portcullis ${PORTCULLIS_VERSION} (API ${API_VERSION})`, '-v, --version', 'print Portcullis\'s version and the API version it is compatible with')
     .helpOption('-h, --help', 'show every flag with its default')
     .allowExcessArguments(false)
     .configureOutput({ writeErr: () => undefined, writeOut: (s) => process.stdout.write(s) })

@@ -14,7 +14,7 @@ export const ADMIN_LOGIN = 'mutation AdminLogin($params: AdminLoginRequest!) { _
 export const ADMIN_LOGOUT = 'mutation AdminLogout { _admin_logout { message } }';
 
 export const ADMIN_META = `query AdminMeta { _admin_meta {
-  version client_id roles default_roles protected_roles
+  version server_version client_id roles default_roles protected_roles
   is_basic_authentication_enabled is_mobile_basic_authentication_enabled is_magic_link_login_enabled is_sign_up_enabled
   is_strong_password_enabled is_email_verification_enabled is_phone_verification_enabled
   is_multi_factor_auth_enabled is_multi_factor_auth_service_enabled is_mfa_enforced is_totp_mfa_enabled

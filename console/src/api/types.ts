@@ -56,7 +56,10 @@ export interface VerificationRequest {
 
 /** `_admin_meta`: meta plus the role configuration; every flag is a boolean. */
 export interface AdminMeta {
+  /** The API version this server is compatible with (the released 2.x line's). */
   version: string;
+  /** Portcullis's own release. */
+  server_version: string;
   client_id: string;
   roles: string[];
   default_roles: string[];

@@ -203,7 +203,8 @@ export const en = {
   settings: {
     title: 'Settings',
     description: 'How this instance is configured. Settings are command-line flags; change them there and restart.',
-    version: 'Version',
+    version: 'Portcullis version',
+    apiVersion: 'Compatible API version',
     clientId: 'Client id',
     roles: 'Roles',
     defaultRoles: 'Default roles at sign-up',

@@ -64,7 +64,11 @@ export function SettingsPage() {
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
               <Stack gap={4}>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{t('settings.version')}</Text>
-                <Code>{meta.data.version}</Code>
+                <Code data-testid="server-version">{meta.data.server_version}</Code>
+              </Stack>
+              <Stack gap={4}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{t('settings.apiVersion')}</Text>
+                <Code data-testid="api-version">{meta.data.version}</Code>
               </Stack>
               <Stack gap={4}>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{t('settings.clientId')}</Text>

@@ -7,6 +7,7 @@ import type { Config } from '../../config/flags.ts';
 import { enabledMfaMethods } from '../mfa/mfa-flags.ts';
 import { emailConfigurationProblem } from '../email/index.ts';
 import { missingSmsFlags } from '../sms/index.ts';
+import { PORTCULLIS_VERSION } from '../../version.ts';
 
 const metaFields = {
   version: s.string(),
@@ -55,6 +56,8 @@ export const AdminMeta = s.object('AdminMeta', {
   protected_roles: s.list(s.string()),
   is_multi_factor_auth_service_enabled: s.boolean(),
   ...channelFields,
+  // Portcullis's own release; `version` above is the API version (server/version.ts).
+  server_version: s.string(),
 });
 
 /**
@@ -109,5 +112,6 @@ export function buildAdminMeta(config: Config, version: string, orgDiscovery = f
     protected_roles: config.protectedRoles,
     // Whether any second factor is offered: the same function buildMeta reports.
     is_multi_factor_auth_service_enabled: enabledMfaMethods(config).length > 0,
+    server_version: PORTCULLIS_VERSION,
   };
 }
