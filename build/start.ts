@@ -18,8 +18,8 @@
  * such a folder keeps HS256, because switching would end every session and token it has issued, and
  * whether any is still outstanding cannot be known from here. To move it to ES256, put a P-256 PKCS#8 key
  * at that path (or pass --jwt-type and --jwt-private-key, which win over ours). The JWT secret is passed
- * in both cases: with ES256 it keys the encryption of secrets at rest (specification part 1
- * "--encryption-key" falls back to --jwt-secret), so that encryption never changes with the signing key.
+ * in both cases: with ES256 it keys the encryption of secrets at rest (without
+ * --encryption-key, secrets at rest are keyed by --jwt-secret), so that encryption never changes with the signing key.
  * npm runs a script under `sh -c` and forwards SIGTERM/SIGINT to that shell only: dash dies of SIGTERM
  * without passing it on (this script was left orphaned with the server running) and waits out SIGINT. So
  * package.json starts this script with `exec`, replacing the shell, and npm's signals land here; should a
@@ -31,6 +31,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { runtimeFlags } from './runtime-flags.ts';
+import { UI_APPS, UI_DIR, UI_MANIFEST } from './ui-apps.ts';
 import { nodeVersionProblem } from '../server/node-version.ts';
 
 const SERVER_ENTRY = join(import.meta.dirname, '..', 'server', 'main.ts');
@@ -152,12 +153,30 @@ export function localFlags(dataDir: string, clientId: string, signing: LocalSign
   return { url, args };
 }
 
+const UI_BUILD_SCRIPT = join(import.meta.dirname, 'ui.ts');
+
+/**
+ * Runs a build script in a child process on this Node and resolves once it has exited 0. Vite and its
+ * bundler take about a gigabyte while they build; in a child that memory goes back when the build ends,
+ * where in this supervisor (which lives as long as the server) it stayed for good.
+ */
+export function buildInChild(script: string, args: readonly string[] = []): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${relative(process.cwd(), script)} ended with ${signal ?? `exit code ${code}`}`));
+    });
+  });
+}
+
 /**
  * The frontends are served from dist/ui (build/ui.ts). A fresh clone has none, and an edited source makes
- * it stale, so `npm start` builds them first in either case (a few seconds); otherwise it starts at once.
+ * it stale, so `npm start` builds them first in either case (a few seconds, in a child process); otherwise
+ * it starts at once.
  */
 async function ensureUiBuilt(): Promise<void> {
-  const { UI_APPS, UI_DIR, UI_MANIFEST } = await import('./ui.ts');
   const manifest = join(UI_DIR, UI_MANIFEST);
   const builtAt = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
   const root = join(import.meta.dirname, '..');
@@ -171,15 +190,23 @@ async function ensureUiBuilt(): Promise<void> {
   );
   if (builtAt >= newest) return;
   console.log('building the login UI and the console (dist/ui)…');
-  const { buildUi } = await import('./ui.ts');
-  await buildUi();
+  await buildInChild(UI_BUILD_SCRIPT);
 }
+
+/** Flags that ask the server to print something and exit: no secrets, UI build or banner for those. */
+const INFO_FLAGS = new Set(['--help', '-h', '--version', '-v']);
 
 async function main(extra: string[]): Promise<void> {
   const tooOld = nodeVersionProblem(process.version);
   if (tooOld) {
     console.error(tooOld);
     process.exit(1);
+  }
+  if (extra.some((arg) => INFO_FLAGS.has(arg))) {
+    // `npm start -- --help`: the server's own answer, and nothing above it.
+    const info = spawn(process.execPath, [SERVER_ENTRY, ...extra], { stdio: 'inherit' });
+    info.on('exit', (code) => process.exit(code ?? 1));
+    return;
   }
   const dataDir = resolve('data');
   const shownDir = relative(process.cwd(), dataDir) || '.';

@@ -14,14 +14,9 @@ import { ROOT } from './bundle.ts';
 // The manifest entry is what the server reads (server/transports/http/ui/ui-assets.ts).
 import type { UiFile } from '../server/transports/http/ui/ui-assets.ts';
 
-export const UI_DIR = join(ROOT, 'dist', 'ui');
-export const UI_MANIFEST = 'manifest.json';
+import { UI_APPS, UI_DIR, UI_MANIFEST } from './ui-apps.ts';
 
-/** The apps: folder with vite.config.ts, output folder under dist/ui (= URL prefix). */
-export const UI_APPS = [
-  { source: 'login-ui', prefix: 'app' },
-  { source: 'console', prefix: 'dashboard' },
-] as const;
+export { UI_APPS, UI_DIR, UI_MANIFEST };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
