@@ -1,6 +1,6 @@
 /**
  * Process entry: parse flags, refuse bad configuration with a one-line message and a non-zero exit
- * (specification part 7 rule 6), build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
+ * (README "Configuration"), build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
  * CommonJS-safe: no top-level await (the single executable's entry must be CommonJS).
  */
 // First: an older Node is refused with one line before any module that needs Node 24 loads.
@@ -58,7 +58,7 @@ async function start(argv: string[]): Promise<void> {
 }
 
 /**
- * Configuration is flags only (specification part 1, part 9 rule 2). MikroORM reads MIKRO_ORM_* variables on
+ * Configuration is flags only (README "Configuration"). MikroORM reads MIKRO_ORM_* variables on
  * its own when it starts, so they are removed first: nothing in the environment can change the server.
  */
 for (const name of Object.keys(process.env)) {

@@ -1,7 +1,6 @@
 /**
- * Every command-line flag of the server: name, kind, default and help text. Specification part 1 lists the
- * flags; reference.md "Flag syntax" and "Defaults" give their syntax and defaults. Nothing else configures
- * the server: no environment variable, no file (specification part 9, rule 2).
+ * Every command-line flag of the server: name, kind, default and help text (what `--help` prints). Nothing
+ * else configures the server: no environment variable, no file (README "Configuration").
  */
 export type FlagKind = 'string' | 'int' | 'bool' | 'list' | 'pem';
 

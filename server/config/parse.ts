@@ -1,7 +1,6 @@
 /**
  * Turns argv into a validated Config with commander. Boolean flags accept `--name=true|false`,
- * `--name true|false` and a bare `--name` (reference.md "Flag syntax"). The startup refusals of
- * specification part 7 rule 6 are raised as ConfigError with a one-line message naming the flag.
+ * `--name true|false` and a bare `--name`. The startup refusals (validate.ts) are raised as ConfigError with a one-line message naming the flag.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { Command, Option, InvalidArgumentError } from 'commander';
@@ -36,7 +35,7 @@ function parseList(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
-/** Key material is given inline as PEM or as a path to a PEM file (reference.md "Flag syntax"). */
+/** Key material is given inline as PEM or as a path to a PEM file. */
 function parsePem(flag: string) {
   return (value: string): string => {
     if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
@@ -71,7 +70,7 @@ function toOption(def: FlagDef): Option {
   }
 }
 
-/** v1-style underscore flags and env files are gone (specification part 9, rule 6). */
+/** v1-style underscore flags and env files are gone since 2.x (README "Configuration": flags only). */
 function rejectRetiredSyntax(argv: readonly string[]): void {
   for (const arg of argv) {
     if (!arg.startsWith('--')) continue;

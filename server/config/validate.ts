@@ -1,5 +1,5 @@
 /**
- * Startup refusals (specification part 7 rule 6, part 1 table, part 9 rules 4-5). Each answer is one line
+ * Startup refusals. Each answer is one line
  * that names the flag, so an operator sees at once what to fix.
  */
 import type { Config } from './flags.ts';

@@ -1,6 +1,6 @@
 /**
- * JSON lines to stdout with pino, level per --log-level. No transports (worker threads break the single
- * executable, stack-notes.md). Secrets are redacted by path as a second line of defence.
+ * JSON lines to stdout with pino, level per --log-level. No transports (pino's transports run in worker
+ * threads loaded from files, which the single executable does not have). Secrets are redacted by path as a second line of defence.
  */
 import pino, { type Logger, type DestinationStream } from 'pino';
 import { LineBatcher } from './line-batcher.ts';

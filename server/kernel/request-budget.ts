@@ -32,9 +32,9 @@ export class RequestBudget {
   }
 }
 
-/** Specification part 8 "Checks per request": at most 100, list_permissions pairs included. */
+/** Permission checks per request: at most 100, list_permissions pairs included. */
 export const PERMISSION_CHECKS_PER_REQUEST = 100;
 
 export function permissionCheckBudget(): RequestBudget {
-  return new RequestBudget(PERMISSION_CHECKS_PER_REQUEST, 'permission checks', 'specification part 8; GraphQL aliases count together');
+  return new RequestBudget(PERMISSION_CHECKS_PER_REQUEST, 'permission checks', 'GraphQL aliases count together');
 }

@@ -1,5 +1,5 @@
 /**
- * Configuration by flags only (spec part 1) and the startup refusals of spec part 7 rule 6: each exits
+ * Configuration by flags only (README "Configuration") and the startup refusals: each exits
  * non-zero with a one-line message naming the flag. Runs the real entry point in a child process.
  */
 import { describe, test } from 'node:test';

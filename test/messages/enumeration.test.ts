@@ -1,5 +1,5 @@
 /**
- * No account enumeration (OWASP ASVS 2.5.x; specification part 4.1): forgot_password,
+ * No account enumeration (OWASP ASVS 2.5.x; README "No enumeration"): forgot_password,
  * resend_verify_email, magic_link_login and reset_password answer the same status, body and headers for a
  * known and an unknown address or phone number, whatever the account's state and whether mail or SMS is
  * configured. The outbox worker decides afterwards whether anything is sent; each pair also checks that

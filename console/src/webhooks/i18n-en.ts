@@ -26,7 +26,7 @@ export const webhooksEn = {
   saved: 'Webhook saved.',
   fields: {
     event: 'Event',
-    eventHint: 'The one event this endpoint receives (reference.md "Events").',
+    eventHint: 'The one event this endpoint receives, such as user.login or user.signup.',
     eventRequired: 'Pick an event.',
     description: 'Description',
     descriptionHint: 'Optional; the event name with spaces when empty.',

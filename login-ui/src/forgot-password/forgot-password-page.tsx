@@ -1,5 +1,5 @@
 /**
- * Start a password reset (specification part 4.1 forgot_password): an email gets a single-use link to
+ * Start a password reset (forgot_password): an email gets a single-use link to
  * /app/reset-password (or --reset-password-url); a phone number gets a texted code, entered on the reset
  * screen. The server answers the same for known and unknown accounts, so the screen says "if".
  */

@@ -1,5 +1,5 @@
 /**
- * Sign in with email or phone number and password (specification part 4.1 login). A wrong password shows
+ * Sign in with email or phone number and password (the login operation). A wrong password shows
  * the server's message; an account waiting for verification is offered the way to finish it (resend the
  * email link, or text a code to the phone). When an organization's verified domain can route an email to its
  * SSO (meta is_org_discovery_enabled) the email comes first, alone (org-sso/email-first-step.tsx).

@@ -4,7 +4,7 @@
  * transaction; the worker (worker.ts) does the rest after the commit. For the flows a stranger can start
  * (forgot_password, resend_verify_email, magic_link_login) the job carries the address only: whether the
  * account exists is decided by the worker, so a request for a known and an unknown address runs the same
- * statements and answers the same (OWASP ASVS 2.5.x; specification part 4.1).
+ * statements and answers the same (OWASP ASVS 2.5.x).
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlerContext } from '../../ops/define.ts';

@@ -1,5 +1,5 @@
 /**
- * Meta: the public feature flags of this instance (reference.md "Meta"). Admin meta adds the role lists.
+ * Meta: the public feature flags of this instance, as the SDK reads them. Admin meta adds the role lists.
  * Built from the parsed configuration only, so every protocol answers the same object.
  */
 import { s, type Static } from '../../ops/schema.ts';
@@ -65,7 +65,7 @@ export const AdminMeta = s.object('AdminMeta', {
  * database by the caller, so that this stays a function of its arguments.
  */
 export function buildMeta(config: Config, version: string, orgDiscovery = false): Static<typeof Meta> {
-  // Report what the instance does (specification part 4.1 meta): the same functions the MFA gate asks
+  // Report what the instance does: the same functions the MFA gate asks
   // (accounts/mfa-gate.ts), so a client is never told of a factor the server would not check, and an
   // operator is never told accounts are protected when they are not. Email and SMS codes count only where
   // their channel can deliver (mfa-flags.ts).

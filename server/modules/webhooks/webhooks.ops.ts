@@ -20,7 +20,7 @@ export const addWebhookOp = defineOperation({
   name: 'add_webhook',
   admin: true,
   kind: 'mutation',
-  description: 'Registers an endpoint that receives one event (reference.md "Events") as a signed POST',
+  description: 'Registers an endpoint that receives one event (event_name, such as user.login or user.signup) as a signed POST',
   input: AddWebhookRequest,
   output: MessageResponse,
   auth: 'admin',

@@ -46,7 +46,7 @@ async function dropPostgres(ctx: MigrationContext): Promise<void> {
       ? `alter table ${q(row.schema_name)}.${q(row.table_name)} drop constraint ${q(row.constraint_name)}`
       : `drop index if exists ${q(row.schema_name)}.${q(row.index_name)}`;
     await em.getConnection().execute(sql);
-    ctx.logger.info({ table: row.table_name, index: row.index_name }, 'dropped a stale unique index (specification part 9 rule 7)');
+    ctx.logger.info({ table: row.table_name, index: row.index_name }, 'dropped a stale unique index (uniqueness of email and phone number is kept by the server itself)');
   }
 }
 
@@ -65,7 +65,7 @@ async function dropMysql(ctx: MigrationContext): Promise<void> {
   const q = (name: unknown) => em.getPlatform().quoteIdentifier(String(name));
   for (const row of rows) {
     await em.getConnection().execute(`alter table ${q(row.table_name)} drop index ${q(row.index_name)}`);
-    ctx.logger.info({ table: row.table_name, index: row.index_name }, 'dropped a stale unique index (specification part 9 rule 7)');
+    ctx.logger.info({ table: row.table_name, index: row.index_name }, 'dropped a stale unique index (uniqueness of email and phone number is kept by the server itself)');
   }
 }
 
@@ -88,7 +88,7 @@ async function dropMongo(ctx: MigrationContext): Promise<void> {
       const keys = Object.keys(index.key);
       if (index.unique && keys.length === 1 && CONTACT_COLUMNS.includes(keys[0]!)) {
         await collection.dropIndex(index.name);
-        ctx.logger.info({ collection: name, index: index.name }, 'dropped a stale unique index (specification part 9 rule 7)');
+        ctx.logger.info({ collection: name, index: index.name }, 'dropped a stale unique index (uniqueness of email and phone number is kept by the server itself)');
       }
     }
   }

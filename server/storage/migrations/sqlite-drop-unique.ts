@@ -1,5 +1,5 @@
 /**
- * SQLite part of migration 0001 (specification part 9 rule 7). A unique index made by CREATE INDEX is
+ * SQLite part of migration 0001 (uniqueness of email and phone number is kept by the server itself). A unique index made by CREATE INDEX is
  * simply dropped. A UNIQUE written inside CREATE TABLE cannot be dropped in SQLite: the table is rebuilt
  * without it, following SQLite's documented procedure for other schema changes (create the new table,
  * copy the rows, drop the old one, rename, recreate its indexes and triggers, check foreign keys).
@@ -81,6 +81,6 @@ export async function dropSqliteContactUniques(ctx: MigrationContext, tables: re
     for (const index of stale.filter((i) => i.origin === 'c')) await run(em, `drop index if exists ${quote(index.name)}`);
     const inline = stale.filter((i) => i.origin === 'u').map((i) => i.column);
     if (inline.length > 0) await rebuildTable(em, table, String(sql), inline);
-    if (stale.length > 0) ctx.logger.info({ table, indexes: stale.map((i) => i.name) }, 'dropped stale unique indexes (specification part 9 rule 7)');
+    if (stale.length > 0) ctx.logger.info({ table, indexes: stale.map((i) => i.name) }, 'dropped stale unique indexes (uniqueness of email and phone number is kept by the server itself)');
   }
 }
