@@ -32,6 +32,8 @@ if ! podman image exists localhost/postgres-standin:16; then
   mkdir -p "$work/postgres"
   # The public image's entrypoint, reduced to what compose.yaml uses: initdb on an empty volume with the
   # user, database and password from the variables, password (SCRAM) logins from the network, then run.
+  # Debian's package would create a cluster of its own (on 5433 when the build host holds 5432), which the
+  # client wrappers (psql, pg_isready) would then aim at: none is created.
   cat >"$work/postgres/entrypoint.sh" <<'EOF'
 #!/bin/bash
 set -euo pipefail
@@ -51,6 +53,7 @@ fi
 exec runuser -u postgres -- "$bin/postgres" -D "$data" -c listen_addresses='*'
 EOF
   printf '%s\n' 'FROM localhost/debian:bookworm-slim' \
+    'RUN mkdir -p /etc/postgresql-common/createcluster.d && echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.d/no-main.conf' \
     'RUN apt-get update && apt-get install -y --no-install-recommends postgresql && rm -rf /var/lib/apt/lists/*' \
     'COPY entrypoint.sh /usr/local/bin/entrypoint.sh' \
     'RUN chmod 0755 /usr/local/bin/entrypoint.sh' \
