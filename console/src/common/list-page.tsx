@@ -1,17 +1,19 @@
 import type { ReactNode } from 'react';
-import { Button, Paper, Stack } from '@mantine/core';
+import { Button, Group, Paper, Stack } from '@mantine/core';
 import { PageHeader } from './page-header.tsx';
 
 /**
  * A console page that is one list: its header with the action that adds to the list (a button opening
- * `dialog`), and the list in a bordered panel.
+ * `dialog`), optionally another way to add (`secondaryAction`, drawn before it), and the list in a bordered
+ * panel.
  */
-export function ListPage({ title, description, actionLabel, actionIcon, onAction, dialog, children }: {
+export function ListPage({ title, description, actionLabel, actionIcon, onAction, secondaryAction, dialog, children }: {
   title: string;
   description: string;
   actionLabel: string;
   actionIcon: ReactNode;
   onAction: () => void;
+  secondaryAction?: ReactNode;
   dialog: ReactNode;
   children: ReactNode;
 }) {
@@ -21,9 +23,12 @@ export function ListPage({ title, description, actionLabel, actionIcon, onAction
         title={title}
         description={description}
         actions={
-          <Button leftSection={actionIcon} onClick={onAction}>
-            {actionLabel}
-          </Button>
+          <Group gap="sm">
+            {secondaryAction}
+            <Button leftSection={actionIcon} onClick={onAction}>
+              {actionLabel}
+            </Button>
+          </Group>
         }
       />
       <Paper withBorder radius="md" p="md">

@@ -1,11 +1,12 @@
 /**
  * Users: server-side search (`_users` query, a case-insensitive substring of id, email and
  * names) debounced while typing, server-side pagination, the search and page kept in the URL (?q=&page=: a
- * reload, the back button or a shared link shows the same list), a link to each user's page, and invitations.
+ * reload, the back button or a shared link shows the same list), a link to each user's page, adding a user
+ * (an initial password or a set-password link, no email needed) and email invitations.
  */
 import { useState } from 'react';
-import { Anchor, Badge, EmptyState, Group, Table, Text } from '@mantine/core';
-import { IconMailPlus, IconUsers } from '@tabler/icons-react';
+import { Anchor, Badge, Button, EmptyState, Group, Table, Text } from '@mantine/core';
+import { IconMailPlus, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useUsers } from '../api/queries.ts';
@@ -17,6 +18,7 @@ import { displayName, formatTimestamp, userLabel } from '../common/format.ts';
 import { useSearchInUrl } from '../common/use-list-url.ts';
 import { UserStatusBadge } from './user-status-badge.tsx';
 import { InviteMembersModal } from './invite-members-modal.tsx';
+import { CreateUserModal } from './create-user-modal.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -56,16 +58,27 @@ export function UsersPage() {
   const { t } = useTranslation();
   const { query, page, search, setSearch, setPage } = useSearchInUrl();
   const [inviting, setInviting] = useState(false);
+  const [creating, setCreating] = useState(false);
   const users = useUsers(query, { page, limit: PAGE_SIZE });
 
   return (
     <ListPage
       title={t('users.title')}
       description={t('users.description')}
-      actionLabel={t('users.invite.open')}
-      actionIcon={<IconMailPlus size={16} />}
-      onAction={() => setInviting(true)}
-      dialog={<InviteMembersModal opened={inviting} onClose={() => setInviting(false)} />}
+      actionLabel={t('users.create.open')}
+      actionIcon={<IconUserPlus size={16} />}
+      onAction={() => setCreating(true)}
+      secondaryAction={
+        <Button variant="default" leftSection={<IconMailPlus size={16} />} onClick={() => setInviting(true)}>
+          {t('users.invite.open')}
+        </Button>
+      }
+      dialog={
+        <>
+          <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
+          <InviteMembersModal opened={inviting} onClose={() => setInviting(false)} />
+        </>
+      }
     >
       <SearchField
         label={t('users.search.label')}
@@ -89,7 +102,15 @@ export function UsersPage() {
             withIndicatorBackground
             title={query ? t('users.emptySearch', { query }) : t('users.empty')}
             py="xl"
-          />
+          >
+            {query ? null : (
+              <EmptyState.Actions>
+                <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)} data-testid="empty-add-user">
+                  {t('users.create.open')}
+                </Button>
+              </EmptyState.Actions>
+            )}
+          </EmptyState>
         }
         minWidth={640}
         loadingRows={5}

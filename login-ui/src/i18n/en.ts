@@ -63,6 +63,12 @@ export const en = {
     resent: 'Verification sent',
     disabled: 'Signing in with a password is turned off on this server.',
   },
+  initialPassword: {
+    title: 'Choose your own password',
+    subtitle: 'An administrator set the password you signed in with. Choose a new one that only you know to continue.',
+    submit: 'Save password and sign in',
+    failed: 'We could not save your password',
+  },
   orgSso: {
     identify: 'Continue',
     next: 'Continue',

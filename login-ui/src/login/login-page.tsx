@@ -2,7 +2,8 @@
  * Sign in with email or phone number and password (the login operation). A wrong password shows
  * the server's message; an account waiting for verification is offered the way to finish it (resend the
  * email link, or text a code to the phone). When an organization's verified domain can route an email to its
- * SSO (meta is_org_discovery_enabled) the email comes first, alone (org-sso/email-first-step.tsx).
+ * SSO (meta is_org_discovery_enabled) the email comes first, alone (org-sso/email-first-step.tsx). A right
+ * password an administrator set (create_user) leads to choosing one's own (initial-password-step.tsx).
  */
 import { useState } from 'react';
 import { Button, Divider, Group, Stack, Text } from '@mantine/core';
@@ -26,6 +27,7 @@ import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { PasskeySignInButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { UnverifiedAction } from './unverified-action.tsx';
 import { EmailFirstStep } from '../org-sso/email-first-step.tsx';
+import { InitialPasswordStep, isInitialPasswordRefusal } from './initial-password-step.tsx';
 import { resetModes } from '../forgot-password/reset-modes.ts';
 
 interface LoginValues {
@@ -52,6 +54,10 @@ export function LoginPage({ meta }: { meta: Meta }) {
     },
     onSuccess: (answer, input) => onAnswer(answer, input.who),
   });
+  if (isInitialPasswordRefusal(mutation.error) && mutation.variables) {
+    const { who, password } = mutation.variables;
+    return <InitialPasswordStep meta={meta} who={who} password={password} onCancel={() => mutation.reset()} />;
+  }
   const onSubmit = handleSubmit((values) => {
     const who = parseIdentifier(values.identifier, modes);
     if (who) mutation.mutate({ who, password: values.password });
