@@ -1,6 +1,7 @@
 /**
  * The admin journey over OAuth clients (specification part 4.2 "Client registry", "Trusted issuers"): register
- * a client with a post-logout redirect URI and see its secret once (never again after a reload), edit its
+ * a client (its scopes start as the server's default, openid email profile) with a post-logout redirect URI and
+ * see its secret once (never again after a reload), read how to connect (issuer and discovery URL), edit its
  * redirect URIs (a fragment is refused beside the field, then a valid list is saved) and its post-logout
  * redirect URIs (plain http off this machine is refused beside the field; the saved one is where /logout
  * returns, and a redirect URI is not), rotate the secret (the dialog says until when the old one works), add
@@ -29,9 +30,9 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await dialog.getByRole('button', { name: 'Register' }).click();
   await expect(dialog.getByText('Enter a name.')).toBeVisible();
   await dialog.getByLabel('Name').fill(name);
+  // The scopes start as the server's default, real values rather than a placeholder; one more is added.
+  for (const scope of ['openid', 'email', 'profile']) await expect(dialog.getByText(scope, { exact: true })).toBeVisible();
   const scopes = dialog.getByRole('combobox', { name: 'Allowed scopes' });
-  await scopes.fill('openid');
-  await scopes.press('Enter');
   await scopes.fill('invoices:read');
   await scopes.press('Enter');
   await dialog.getByLabel('Redirect URIs', { exact: true }).fill('https:app.example.com/cb');
@@ -56,7 +57,7 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const saved = await clientById(consoleServer, id);
   expect(saved).toMatchObject({
-    client_id: clientId, name, allowed_scopes: ['openid', 'invoices:read'], redirect_uris: ['https://app.example.com/cb'],
+    client_id: clientId, name, allowed_scopes: ['openid', 'email', 'profile', 'invoices:read'], redirect_uris: ['https://app.example.com/cb'],
     post_logout_redirect_uris: ['https://app.example.com/signed-out'], is_active: true,
   });
 
@@ -66,6 +67,23 @@ test('admin registers a client, edits it, rotates its secret, manages an issuer,
   await expect(page.getByText(clientId).first()).toBeVisible();
   expect(await page.content()).not.toContain(secret);
   await expect(page.getByText('Hidden. A secret is shown only when the client is registered and when it is rotated.')).toBeVisible();
+
+  // How to connect: the issuer (--url) and the discovery URL to copy, and a discovery document that answers there.
+  const connect = page.locator('section', { has: page.getByRole('heading', { name: 'How to connect' }) });
+  await expect(connect.getByTestId('connect-issuer')).toHaveText(consoleServer.url);
+  await expect(connect.getByTestId('connect-discovery')).toHaveText(`${consoleServer.url}/.well-known/openid-configuration`);
+  await expect(connect.getByTestId('connect-client-id')).toHaveText(clientId);
+  await expect(connect.getByRole('button', { name: 'Copy: Discovery URL' })).toBeVisible();
+  const discovery = await (await fetch(`${consoleServer.url}/.well-known/openid-configuration`)).json();
+  expect(discovery.issuer).toBe(consoleServer.url);
+  // The default scopes are really registered: client_credentials may ask for openid.
+  const token = await fetch(`${consoleServer.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid' }).toString(),
+  });
+  expect(token.status).toBe(200);
+  expect((await token.json()).scope).toBe('openid');
 
   // Redirect URIs: a fragment is refused beside the field and nothing is saved; a valid list is.
   const uris = page.getByLabel('Redirect URIs', { exact: true });

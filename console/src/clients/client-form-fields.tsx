@@ -25,8 +25,15 @@ export interface ClientFormValues {
   consentRequired: boolean;
 }
 
+/**
+ * A new client's starting values. The scopes are the server's default for a registration without any
+ * (create_client: openid email profile), shown as real values rather than a placeholder that looked like a
+ * default and was not one.
+ */
+export const DEFAULT_CLIENT_SCOPES = ['openid', 'email', 'profile'];
+
 export const emptyClientForm: ClientFormValues = {
-  name: '', description: '', scopes: [], redirectUris: '', postLogoutRedirectUris: '', consentRequired: false,
+  name: '', description: '', scopes: DEFAULT_CLIENT_SCOPES, redirectUris: '', postLogoutRedirectUris: '', consentRequired: false,
 };
 
 export function clientFormValues(client: OAuthClient): ClientFormValues {
@@ -118,7 +125,6 @@ export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<Clie
           <TagsInput
             label={t('fields.scopes')}
             description={t('fields.scopesHint')}
-            placeholder={t('fields.scopesPlaceholder')}
             value={field.value}
             onChange={(values) => field.onChange([...new Set(values.map((v) => v.trim()).filter(Boolean))])}
             onBlur={field.onBlur}

@@ -1,10 +1,11 @@
-/** One OAuth client: its settings, credentials (rotation), trusted issuers, activation and deletion. */
+/** One OAuth client: how to connect, its settings, credentials (rotation), trusted issuers, activation and deletion. */
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
 import { RecordPage } from '../common/record-page.tsx';
 import { useClient } from './api.ts';
 import { ClientAccessCard } from './client-access-card.tsx';
+import { ClientConnectCard } from './client-connect-card.tsx';
 import { ClientCredentialsCard } from './client-credentials-card.tsx';
 import { ClientSettingsCard } from './client-settings-card.tsx';
 import { ClientStatusBadge } from './client-status-badge.tsx';
@@ -20,6 +21,7 @@ export function ClientPage() {
       {(client) => (
         <>
           <PageHeader title={client.name} description={client.description || undefined} actions={<ClientStatusBadge client={client} />} />
+          <ClientConnectCard client={client} />
           <ClientSettingsCard client={client} />
           <ClientCredentialsCard client={client} />
           <TrustedIssuersCard clientId={client.client_id} />
