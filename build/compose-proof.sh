@@ -83,7 +83,7 @@ done
 chmod 0644 secrets/* && chmod 0700 secrets
 export PORTCULLIS_IMAGE=localhost/portcullis:proof POSTGRES_IMAGE=localhost/postgres-standin:16 REDIS_IMAGE=localhost/redis-standin:7
 export COMPOSE_PROJECT_NAME=portcullisproof
-compose() { podman-compose -f compose.yaml "$@"; }
+compose() { podman-compose -p "$COMPOSE_PROJECT_NAME" -f compose.yaml "$@"; }
 compose down -v >"$work/down-before.log" 2>&1 || true
 trap 'cd "$work/src" && compose logs portcullis >"$work/portcullis.log" 2>&1; compose down -v >"$work/down.log" 2>&1 || true' EXIT
 compose up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; exit 1; }
@@ -101,8 +101,13 @@ password='Compose-proof-1'
 echo "signup: $(curl -s -o /dev/null -w '%{http_code}' "${origin[@]}" -d "{\"email\":\"$email\",\"password\":\"$password\",\"confirm_password\":\"$password\"}" "$base/v1/signup")"
 login=$(curl -s -w ' %{http_code}' "${origin[@]}" -d "{\"email\":\"$email\",\"password\":\"$password\"}" "$base/v1/login")
 echo "login: ${login##* } $(grep -q '"access_token"' <<<"$login" && echo 'with an access token')"
-echo "postgres users row: $(compose exec -T postgres psql -U portcullis -d portcullis -tAc "SELECT email FROM users WHERE email = '$email'" 2>/dev/null | tr -d '\r')"
-echo "redis keys: $(compose exec -T redis redis-cli --scan 2>/dev/null | tr -d '\r' | wc -l) ($(compose exec -T redis redis-cli --scan 2>/dev/null | tr -d '\r' | cut -d: -f1-2 | sort -u | head -3 | tr '\n' ' '))"
+# podman exec, not podman-compose exec, whose version 1.0 prints its own podman commands on stdout.
+in_service() { local service=$1; shift; podman exec "${COMPOSE_PROJECT_NAME}_${service}_1" "$@"; }
+echo "postgres users row: $(in_service postgres psql -U portcullis -d portcullis -tAc "SELECT email FROM users WHERE email = '$email'" 2>/dev/null | tr -d '\r')"
+# A wrong password is counted for the account's lockout (OWASP ASVS 2.2.1); with --redis-url the counter is a
+# Redis key, beside the per-IP request counters, so every instance sees the same count.
+echo "wrong password: $(curl -s -o /dev/null -w '%{http_code}' "${origin[@]}" -d "{\"email\":\"$email\",\"password\":\"Wrong-password-1\"}" "$base/v1/login")"
+echo "redis keys: $(in_service redis redis-cli --scan | grep '^portcullis:' | tr -d '\r' | sed 's/:[^:]*$/:…/' | sort -u | tr '\n' ' ')"
 for service in portcullis postgres redis; do
-  podman --runtime /usr/sbin/runc healthcheck run "${COMPOSE_PROJECT_NAME}_${service}_1" && echo "$service: healthy"
+  podman healthcheck run "${COMPOSE_PROJECT_NAME}_${service}_1" && echo "$service: healthy"
 done
