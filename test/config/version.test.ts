@@ -25,7 +25,7 @@ describe('versions', () => {
   let grpc: GrpcTestClient;
   before(async () => {
     server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc);
+    grpc = createGrpcClient(server.ports.grpc!);
   });
   after(async () => {
     grpc?.close();

@@ -25,7 +25,7 @@ async function channelFlags(server: TestServer): Promise<{ is_email_service_enab
   const rest = pick((await restClient(server).get('/v1/meta')).body);
   const graphql = await postGraphql(server, `query { meta { ${CHANNEL_FLAGS} } }`);
   assert.deepEqual(graphql.body.data?.meta, rest, 'GraphQL meta');
-  const grpc = createGrpcClient(server.ports.grpc);
+  const grpc = createGrpcClient(server.ports.grpc!);
   try {
     assert.deepEqual(pick((await grpc.call('PublicService', 'Meta')).response), rest, 'gRPC meta');
   } finally {
@@ -46,7 +46,7 @@ describe('a channel that is not configured', () => {
     const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
     // No --smtp-* and no --twilio-* flags.
     server = await startServer(['--log-level', 'info'], { logger });
-    grpc = createGrpcClient(server.ports.grpc);
+    grpc = createGrpcClient(server.ports.grpc!);
     await makeUser(server, { email: 'known@example.com', phone: '+15557770002' });
   });
   after(async () => {

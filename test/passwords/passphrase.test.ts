@@ -20,7 +20,7 @@ describe('long passphrases', () => {
   let grpc: GrpcTestClient;
   before(async () => {
     server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc);
+    grpc = createGrpcClient(server.ports.grpc!);
     assert.equal([...PASSPHRASE_64].length, 64);
     assert.equal([...PASSPHRASE_128].length, 128);
   });
