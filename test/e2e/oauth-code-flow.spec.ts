@@ -16,9 +16,10 @@ test('sign in, allow, and the relying party redeems the code for an ID token nam
 
   await page.goto(`${oauthApp.origin}/`);
   await page.locator('#sign-in').click();
-  // No session: the login UI, resuming /authorize afterwards, names the application's host rather than its own.
+  // No session: the login UI, resuming /authorize afterwards, names the application by its registered name
+  // and its host, rather than this server's own.
   await expect(page).toHaveURL(new RegExp(`^${portcullis.url}/app\\?redirect_uri=${encodeURIComponent(`${portcullis.url}/authorize?`).replace(/[.?]/g, '\\$&')}`));
-  await expect(page.getByTestId('return-notice')).toContainText(new URL(oauthApp.origin).host);
+  await expect(page.getByTestId('return-notice')).toHaveText(`After signing in you will continue to ${OAUTH_CLIENT_NAME} (${new URL(oauthApp.origin).host}).`);
   // This server has no social provider switched on: no section for them.
   await expect(page.getByTestId('social-sign-in')).toHaveCount(0);
   await screenshot(page, 'oauth-sign-in');

@@ -7,6 +7,7 @@ export const en = {
     loading: 'Loading…',
     redirecting: 'Taking you back to {{host}}…',
     returnNotice: 'After signing in you will return to {{host}}.',
+    returnToClient: 'After signing in you will continue to {{client}} ({{host}}).',
     backToSignIn: 'Back to sign in',
     tryAgain: 'Try again',
     somethingWrong: 'Something went wrong',

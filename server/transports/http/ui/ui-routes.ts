@@ -1,7 +1,6 @@
 /**
- * The two embedded frontends (build/ui.ts): the login UI at /app (specification part 4.3 "GET /app", only
- * with --enable-login-page) and the admin console at /dashboard, with GET / opening the console (part 4.3
- * "GET /"). Each app's index.html answers every path under its prefix that is not a built file (the SPA
+ * The two embedded frontends (build/ui.ts): the login UI at /app (only with --enable-login-page) and the
+ * admin console at /dashboard, with GET / opening the console. Each app's index.html answers every path under its prefix that is not a built file (the SPA
  * fallback, only under the app's own prefix); a missing file under assets/ is a 404, never the page.
  *
  * Caching: content-hashed files under assets/ are immutable for a year, index.html is revalidated every
@@ -17,6 +16,7 @@ import { isAllowedRedirect } from '../../../modules/accounts/redirect-uri.ts';
 import { escapeHtml } from '../../../modules/email/index.ts';
 import { openUiAssets, type UiAssets } from './ui-assets.ts';
 import { sendHtmlErrorPage } from './html-error-page.ts';
+import { returningClientName } from './returning-client.ts';
 
 const HEAD_PLACEHOLDER = '<!--portcullis:head-->';
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -68,7 +68,7 @@ interface App {
   refuse?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 }
 
-export function registerUiRoutes(http: FastifyInstance, deps: Pick<Deps, 'config'>): void {
+export function registerUiRoutes(http: FastifyInstance, deps: Pick<Deps, 'config' | 'storage'>): void {
   const { config } = deps;
   const csp = contentSecurityPolicy(config);
   let assets: UiAssets | undefined | null = null; // null: not looked up yet
@@ -81,10 +81,16 @@ export function registerUiRoutes(http: FastifyInstance, deps: Pick<Deps, 'config
       paragraphs: ['Build it with `npm run build` (the single executable built after that contains it).'],
     });
 
-  function sendIndex(request: FastifyRequest, reply: FastifyReply, prefix: string): FastifyReply {
+  function sendIndex(request: FastifyRequest, reply: FastifyReply, prefix: string, clientName?: string): FastifyReply {
     const key = `${prefix}/index.html`;
     const file = assets!.file(key);
     if (!file) return notBuilt(reply);
+    if (clientName !== undefined) {
+      // The page of one authorization request: made for this answer, never cached or revalidated as the shared page.
+      const tags = `${brandingTags(config)}\n    <meta name="portcullis:client-name" content="${escapeHtml(clientName)}">`;
+      const page = assets!.read(key).toString('utf8').replace(HEAD_PLACEHOLDER, tags);
+      return reply.header('content-security-policy', csp).header('cache-control', 'no-store').type(file.type).send(page);
+    }
     let body = renderedIndex.get(key);
     if (!body) {
       body = Buffer.from(assets!.read(key).toString('utf8').replace(HEAD_PLACEHOLDER, brandingTags(config)), 'utf8');
@@ -122,7 +128,8 @@ export function registerUiRoutes(http: FastifyInstance, deps: Pick<Deps, 'config
           return sendHtmlErrorPage(reply, 404, { title: 'Not found', heading: 'Not found', paragraphs: ['This file is not part of the application.'] });
         }
       }
-      return sendIndex(request, reply, app.prefix);
+      const clientName = app.prefix === 'app' ? await returningClientName(deps, (request.query as Record<string, unknown>).redirect_uri) : undefined;
+      return sendIndex(request, reply, app.prefix, clientName);
     };
   }
 
