@@ -1,5 +1,5 @@
 /**
- * Failed second factors in the audit log (reference.md "AuditLog"; OWASP ASVS 7.1.3: log failed
+ * Failed second factors in the audit log (OWASP ASVS 7.1.3: log failed
  * authentication attempts, second factors included): a wrong authenticator-app, recovery, emailed or texted
  * code, and an attempt refused by the hourly allowance of wrong codes, each leave `user.mfa_failed` with the
  * method, the stage (a sign-in's challenge, or confirming a factor being added) and the reason. Never the

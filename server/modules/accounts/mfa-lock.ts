@@ -1,5 +1,5 @@
 /**
- * lock_mfa (specification part 3: "Caller without verified email/SMS OTP fallback"): a person at a sign-in's
+ * lock_mfa (docs/identity-boundary.md): a person at a sign-in's
  * challenge reports their only second factor(s) lost, and every way into the account stops until an
  * administrator's update_user with reset_mfa (the sign-in policy refuses a locked account, a passkey
  * included; sign-in-policy.ts).

@@ -1,5 +1,5 @@
 /**
- * The two ways out of the MFA gate other than a factor (specification part 3 and part 4.1; lock_mfa is in
+ * The two ways out of the MFA gate other than a factor (docs/identity-boundary.md; lock_mfa is in
  * mfa-lock.ts):
  * - skip_mfa_setup: a user in a first-time offer declines it; the decline is recorded (the offer is not
  *   made again unless the instance enforces MFA) and the withheld sign-in is issued. Refused under

@@ -170,7 +170,7 @@ export async function signIn(ctx: HandlerContext, attempt: SignInAttempt): Promi
 }
 
 /**
- * The end of a sign-in that waited at the gate (specification part 3): once the second factor passed, or
+ * The end of a sign-in that waited at the gate (docs/identity-boundary.md): once the second factor passed, or
  * the offer was answered by a new factor or declined, the login the first step decided (roles, scope,
  * method, nonce) is issued, with the second factor named in its method (`amr`, tokens/claims.ts), and the
  * `mfa` cookie is cleared. The caller has already removed the challenge row (compare-and-delete in

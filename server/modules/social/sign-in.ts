@@ -1,5 +1,5 @@
 /**
- * Who a social sign-in signs in (specification part 4.3): the one federated find-link-create rule
+ * Who a social sign-in signs in (OpenID Connect Core 5.7): the one federated find-link-create rule
  * (accounts/federated-account.ts) with the provider as upstream. The provider vouches for an address when it
  * asserts email_verified; it is never authoritative for a domain, so an existing account is linked only when
  * this server proved its address too. A new account needs --enable-signup. Then the one sign-in policy
