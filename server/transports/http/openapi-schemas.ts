@@ -23,7 +23,7 @@ const SCALAR_TYPES: Record<ScalarKind, JsonSchema> = {
   Boolean: { type: 'boolean' },
   Int: { type: 'integer', format: 'int32' },
   Int64: { type: 'integer', format: 'int64' },
-  // Free-form JSON object (reference.md "Map"): any members.
+  // Free-form JSON object : any members.
   Map: { type: 'object', additionalProperties: true },
 };
 

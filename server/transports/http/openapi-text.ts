@@ -7,7 +7,7 @@ import type { AuthKind } from '../../ops/auth.ts';
 import { HTTP_ERROR_MAP, type ErrorKind } from '../../kernel/errors.ts';
 import { DEFAULT_MAX_ITEMS, DEFAULT_MAX_STRING } from '../../ops/input-limits.ts';
 
-/** When each error kind is answered (specification part 7). */
+/** When each error kind is answered. */
 export const ERROR_MEANINGS: Record<ErrorKind, string> = {
   invalid_argument: 'the body is not a JSON object or a field is invalid; the message names the field',
   unauthenticated: 'the credentials are missing, wrong or expired',
