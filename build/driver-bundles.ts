@@ -8,7 +8,7 @@
  *   first model written as DSL), @simplewebauthn/server (the first passkey ceremony) and @node-saml/node-saml
  *   (the first organization SAML response), each imported lazily by the module that uses it.
  * A package can name subpaths the server imports directly (the DSL parser's generated parser class, which
- * fga/model/sll-prediction.ts adjusts): they come from the same asset, evaluated once, so they are the very
+ * common/fga-sll-prediction.ts adjusts): they come from the same asset, evaluated once, so they are the very
  * objects the package itself uses (build/driver-loader.ts).
  */
 import { build, type BuildOptions, type Plugin } from 'esbuild';

@@ -180,7 +180,7 @@ async function ensureUiBuilt(): Promise<void> {
   const manifest = join(UI_DIR, UI_MANIFEST);
   const builtAt = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
   const root = join(import.meta.dirname, '..');
-  const sources = [...UI_APPS.map((app) => app.source), 'ui-shared'];
+  const sources = [...UI_APPS.map((app) => app.source), 'ui-shared', 'common'];
   const newest = Math.max(
     ...sources.flatMap((folder) =>
       readdirSync(join(root, folder), { recursive: true, withFileTypes: true })

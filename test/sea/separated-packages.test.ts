@@ -3,7 +3,7 @@
  * the database drivers, build/driver-bundles.ts bundles each on its own into a SEA asset, evaluated the
  * first time the server uses it (build/driver-loader.ts). The executable, alone in an empty folder, runs
  * its limits on Redis, sends a reset mail over SMTP, and parses a model in DSL, with the parser still set
- * to SLL prediction (fga/model/sll-prediction.ts adjusts the parser class the asset's transformer uses:
+ * to SLL prediction (common/fga-sll-prediction.ts adjusts the parser class the asset's transformer uses:
  * the 16 KB nested model that took seconds under LL prediction answers within a second).
  */
 import { describe, test, before, after } from 'node:test';

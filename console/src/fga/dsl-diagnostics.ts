@@ -1,8 +1,8 @@
 /**
  * As-you-type problems of an authorization model, found by the server's own parser: OpenFGA's
  * @openfga/syntax-transformer, the same package and version (package-lock) the server's parse-model.ts
- * uses, with the same SLL prediction setting (server/modules/fga/model/sll-prediction.ts, imported, not
- * copied). `validateDSL` is the parse plus OpenFGA's semantic rules, so a model without problems here is
+ * uses, with the same SLL prediction setting (common/fga-sll-prediction.ts, the very code the server
+ * runs). `validateDSL` is the parse plus OpenFGA's semantic rules, so a model without problems here is
  * one the server's parser accepts; the server stays the authority when the model is saved (its own size,
  * nesting and schema checks, and its message is shown on refusal).
  *
@@ -10,10 +10,10 @@
  * the model editor first checks a model, and never run on the page's own thread.
  */
 import { errors as fgaErrors, validator } from '@openfga/syntax-transformer';
-import { useSllPrediction } from '../../../server/modules/fga/model/sll-prediction.ts';
+import { useSllPrediction } from '../../../common/fga-sll-prediction.ts';
 // The server's bounds on size and nesting: deeper or larger models are refused before parsing, on the
 // server and here alike, which also keeps the parse here linear in the model's size.
-import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from '../../../server/modules/fga/model/model-limits.ts';
+import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from '../../../ui-shared/contract/constants.ts';
 
 
 try {

@@ -8,7 +8,7 @@ import { graphql } from '../../../ui-shared/graphql-client.ts';
 import type { MessageAnswer, PageRequest, Pagination } from '../api/types.ts';
 
 /** reference.md "Events": the thirteen names a webhook can subscribe to, the server's own list. */
-export { EVENT_NAMES as WEBHOOK_EVENTS } from '../../../server/modules/events/event-names.ts';
+export { EVENT_NAMES as WEBHOOK_EVENTS } from '../../../ui-shared/contract/constants.ts';
 
 export interface Webhook {
   id: string;

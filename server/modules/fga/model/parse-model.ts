@@ -14,7 +14,7 @@ import { AppError } from '../../../kernel/errors.ts';
 import type { AuthorizationModel, RelationReference, TypeDefinition } from '../types.ts';
 import { FGA_ERROR, fgaError, type FgaErrorCode } from './fga-errors.ts';
 import { MAX_RELATION_LENGTH, MAX_TYPE_LENGTH } from './identifiers.ts';
-import { useSllPrediction } from './sll-prediction.ts';
+import { useSllPrediction } from '../../../../common/fga-sll-prediction.ts';
 import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from './model-limits.ts';
 
 useSllPrediction();

@@ -1,4 +1,7 @@
 /**
+ * Run by both the server (server/modules/fga/model/parse-model.ts) and the console's model editor
+ * (console/src/fga/dsl-diagnostics.ts), so both parse a model the same way.
+ *
  * OpenFGA's DSL parser (@openfga/syntax-transformer 0.2.2, ANTLR 4) runs ANTLR's default LL prediction,
  * which re-runs full-context prediction at every parenthesised rewrite: the cost grows with the square of
  * the nesting and is paid again at every group, so a 16 KB model of nested groups held the event loop for
@@ -7,8 +10,8 @@
  * Parr, Harwell, Fisher 2014, section 3.2), and over OpenFGA's conformance models plus 1,100 mutated
  * invalid ones it gives the same models and the same error messages as LL, at about a twentieth of the
  * cost. Every parser the library creates (validateDSL and transformDSLToJSONObject each make one) is set
- * to SLL before it starts, so the cost is linear in the model for a bounded nesting (parse-model.ts bounds
- * it). OWASP ASVS 5.0 V2.4 (anti-automation / resource limits).
+ * to SLL before it starts, so the cost is linear in the model for a bounded nesting (the server's
+ * parse-model.ts bounds it). OWASP ASVS 5.0 V2.4 (anti-automation / resource limits).
  */
 import * as generated from '@openfga/syntax-transformer/dist/gen/OpenFGAParser.js';
 
