@@ -13,6 +13,7 @@ import { createLogger } from './kernel/logger.ts';
 import type { Storage } from './storage/types.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { ENTITIES } from './modules/entities.ts';
+import { wireModuleHooks } from './modules/index.ts';
 import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
 import { firstPresented, publicAuthenticator, type Authenticators } from './ops/auth.ts';
 import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/admin.service.ts';
@@ -62,6 +63,8 @@ export interface App {
 }
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  // Upper modules' handlers for lower modules' events (kernel/hooks.ts), before anything can raise one.
+  wireModuleHooks();
   const logger = overrides.logger ?? createLogger(config.logLevel, undefined, { env: config.env });
   // Keys first: a key that does not fit --jwt-type is a startup refusal before any connection is opened.
   const keys = await loadSigningKeys(config);

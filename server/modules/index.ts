@@ -59,3 +59,8 @@ export const MODULES: readonly ModuleManifest[] = [
   orgSsoModule,
   samlIdpModule,
 ];
+
+/** Subscribes every module's hook handlers (kernel/hooks.ts); buildApp calls it, and again is harmless. */
+export function wireModuleHooks(modules: readonly ModuleManifest[] = MODULES): void {
+  for (const module of modules) for (const hook of module.hooks) hook.subscribe();
+}

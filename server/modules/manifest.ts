@@ -10,12 +10,15 @@
  */
 import type { EntitySchema } from '@mikro-orm/core';
 import type { AnyOperation, Operation } from '../ops/define.ts';
+import type { HookSubscription } from '../kernel/hooks.ts';
 
 export interface ModuleManifest {
   /** The module's folder under server/modules/, or a part of one (accounts-admin). */
   readonly name: string;
   readonly entities: readonly EntitySchema[];
   readonly operations: readonly AnyOperation[];
+  /** Its handlers for hooks of the modules below it (kernel/hooks.ts), subscribed by buildApp. */
+  readonly hooks: readonly HookSubscription[];
 }
 
 export interface ModuleSpec {
@@ -23,6 +26,7 @@ export interface ModuleSpec {
   readonly entities?: readonly EntitySchema[];
   // Each operation keeps its own input and output schema types here; `any` lets one list hold them all.
   readonly operations?: readonly Operation<any, any>[];
+  readonly hooks?: readonly HookSubscription[];
 }
 
 /**
@@ -34,5 +38,6 @@ export function defineModule(spec: ModuleSpec): ModuleManifest {
     name: spec.name,
     entities: spec.entities ?? [],
     operations: (spec.operations ?? []) as unknown as readonly AnyOperation[],
+    hooks: spec.hooks ?? [],
   };
 }

@@ -18,7 +18,7 @@ export { addEnrolledMethod, removeEnrolledMethod, hasEnrolledMethod, type MfaMet
 export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';
 export { totpEnabled, emailOtpEnabled, smsOtpEnabled, webauthnEnabled, enabledMfaMethods } from './mfa-flags.ts';
 export { beginOtpEnrolment, confirmOtpFactor, pendingOtpMethods, factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS, type OtpMethod } from './otp-factor.ts';
-export { purgeMfaRecords, resetMfa } from './reset-mfa.ts';
+export { purgeMfaRecords, resetMfa, onMfaReset } from './reset-mfa.ts';
 export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
 
 export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });

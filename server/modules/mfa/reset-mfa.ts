@@ -6,16 +6,22 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { Clock } from '../../kernel/deps.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import { defineHook } from '../../kernel/hooks.ts';
+import type { UserRow } from '../users/index.ts';
 import { MfaFactor } from './mfa-factor.entity.ts';
 import { RecoveryCode } from './recovery-code.entity.ts';
 import { MfaChallenge } from './mfa-challenge.entity.ts';
-import { deleteAllPasskeys } from '../webauthn/passkeys.ts';
+
+/**
+ * A user's second factors are being cleared, in the caller's transaction: factors kept by modules above this
+ * one go too (the webauthn module deletes the passkeys). Required: a reset that left passkeys would not be one.
+ */
+export const onMfaReset = defineHook<[em: EntityManager, userId: string]>('onMfaReset', { required: true });
 
 /** Removes the user's factors, passkeys, recovery codes and challenges (also what delete_user erases). */
 export async function purgeMfaRecords(em: EntityManager, userId: string): Promise<void> {
   await em.nativeDelete(MfaFactor, { userId });
-  await deleteAllPasskeys(em, userId);
+  await onMfaReset.run(em, userId);
   await em.nativeDelete(RecoveryCode, { userId });
   await em.nativeDelete(MfaChallenge, { userId });
 }

@@ -4,6 +4,9 @@
  * of sign-in (registration and management for a signed-in user, the ceremonies for anyone).
  */
 import { defineModule } from '../manifest.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onMfaReset } from '../mfa/index.ts';
+import { deleteAllPasskeys } from './passkeys.ts';
 import { WebauthnCredential } from './webauthn-credential.entity.ts';
 import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
 import { webauthnRegistrationOptionsOp, webauthnRegistrationVerifyOp } from './registration.ops.ts';
@@ -25,4 +28,6 @@ export const webauthnModule = defineModule({
     webauthnCredentialsOp,
     webauthnDeleteCredentialOp,
   ],
+  // An admin's reset_mfa, delete_user and an account takeover clear the passkeys with the other factors.
+  hooks: [subscription(onMfaReset, deleteAllPasskeys)],
 });

@@ -9,8 +9,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
-// Not the mfa index: modules/mfa/reset-mfa.ts imports this file, and the index exports reset-mfa.
-import { addEnrolledMethod, removeEnrolledMethod } from '../mfa/enrolled-methods.ts';
+import { addEnrolledMethod, removeEnrolledMethod } from '../mfa/index.ts';
 import { WebauthnCredential, type WebauthnCredentialRow } from './webauthn-credential.entity.ts';
 import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
 
@@ -105,7 +104,7 @@ export async function deletePasskey(em: EntityManager, clock: Clock, userId: str
 
 /**
  * Every passkey of a user, gone, with the user's pending ceremonies (an admin's `reset_mfa`, an account
- * deletion: modules/mfa/reset-mfa.ts). The caller updates the user's `enrolledMfaMethods` as part of its own
+ * deletion: the mfa module's onMfaReset hook). The caller updates the user's `enrolledMfaMethods` as part of its own
  * reset. Answers how many passkeys were deleted.
  */
 export async function deleteAllPasskeys(em: EntityManager, userId: string): Promise<number> {
