@@ -1,14 +1,13 @@
 /**
- * Admin user operations (specification part 4.2; reference.md `_users`, `_user`, `_update_user`), served
- * by GraphQL, REST (/v1/admin/users, /v1/admin/user, /v1/admin/update_user) and gRPC from these definitions.
+ * Admin user reads (`_users`, `_user`), served by GraphQL, REST
+ * (/v1/admin/users, /v1/admin/user) and gRPC from these definitions. `_update_user` also clears second
+ * factors, so it is an account flow above this module (accounts/admin-update-user.ops.ts).
  */
 import { defineOperation } from '../../ops/define.ts';
 import { pageOf, paginationOf } from '../../ops/pagination.ts';
 import { UserSchema, toPublicUser } from './user.schema.ts';
-import { GetUserRequest, UpdateUserRequest, Users, UsersRequest } from './admin-users.schema.ts';
-import { getUserForAdmin, searchUsers, updateUserAsAdmin } from './admin-users.service.ts';
-// The file, not the mfa module's index: the mfa module imports the user entity.
-import { resetMfa } from '../mfa/reset-mfa.ts';
+import { GetUserRequest, Users, UsersRequest } from './admin-users.schema.ts';
+import { getUserForAdmin, searchUsers } from './admin-users.service.ts';
 
 export const usersOp = defineOperation({
   name: 'users',
@@ -36,22 +35,4 @@ export const userOp = defineOperation({
   handler: async (input, ctx) => toPublicUser(await getUserForAdmin(ctx.em, input)),
 });
 
-export const updateUserOp = defineOperation({
-  name: 'update_user',
-  admin: true,
-  kind: 'mutation',
-  description: "Updates a user's profile, contact details, verification flags and roles; reset_mfa clears every second factor and the MFA lock",
-  input: UpdateUserRequest,
-  output: UserSchema,
-  auth: 'admin',
-  handler: async (input, ctx) => {
-    const user = await updateUserAsAdmin(ctx.em, ctx.deps.config, ctx.deps.clock, input);
-    if (input.reset_mfa) {
-      await resetMfa(ctx.em, ctx.deps.clock, user);
-      await ctx.em.flush();
-    }
-    return toPublicUser(user);
-  },
-});
-
-export const userAdminOperations = [usersOp, userOp, updateUserOp];
+export const userAdminOperations = [usersOp, userOp];
