@@ -6,18 +6,16 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, CLIENT_ID, type TestServer } from '../support/app.ts';
-import { cookieValue, refreshGrant, restClient } from '../support/rest-client.ts';
+import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
+import { refreshGrant, restClient } from '../support/rest-client.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
-import { registry } from '../../server/ops/registry.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
-import { dropNulls } from '../../server/ops/validate.ts';
+import { threeProtocols } from '../support/three-protocols.ts';
+import { loggedIn, signedUpUser } from '../support/signed-in-user.ts';
 import { sha256Hex } from '../../server/kernel/crypto.ts';
-import { sessionReference } from '../../server/modules/sessions/index.ts';
+import { sessionReference } from '../../server/modules/tokens/index.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const PASSWORD = 'Correct-Horse-Battery-9';
-const graphqlSchema = buildGraphqlSchema(registry.all);
 
 interface SignedIn {
   accessToken: string;
@@ -33,9 +31,8 @@ describe('admin session operations', () => {
   const email = 'sessions-owner@example.com';
 
   async function logIn(): Promise<SignedIn> {
-    const reply = await rest.post('/v1/login', { email, password: PASSWORD, scope: ['openid', 'offline_access'] });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return { accessToken: reply.body.access_token, refreshToken: reply.body.refresh_token, sessionCookie: cookieValue(reply.cookies, 'cookie_session')! };
+    const session = await loggedIn(server, { email, password: PASSWORD, scope: ['openid', 'offline_access'] });
+    return { accessToken: session.accessToken, refreshToken: session.refreshToken!, sessionCookie: session.sessionCookie! };
   }
 
   const listSessions = (body: Record<string, unknown>, headers: Record<string, string> = ADMIN) =>
@@ -46,9 +43,7 @@ describe('admin session operations', () => {
     server = await startServer();
     grpc = createGrpcClient(server.ports.grpc!);
     rest = restClient(server);
-    const signup = await rest.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    userId = signup.body.user.id;
+    userId = (await signedUpUser(server, { email, password: PASSWORD })).userId;
   });
   after(async () => {
     grpc?.close();
@@ -132,19 +127,7 @@ describe('admin session operations', () => {
   });
 
   test('the three protocols answer alike', async () => {
-    const op = registry.byName('user_sessions')!;
-    const input = { user_id: userId, pagination: { limit: 2, page: 1 } };
-    const overRest = (await listSessions(input)).body;
-    const gql = await fetch(`${server.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { ...ADMIN, origin: server.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
-    });
-    const gqlBody = await gql.json();
-    assert.equal(gqlBody.errors, undefined, JSON.stringify(gqlBody.errors));
-    const { response } = await grpc.call(op.grpcService, op.grpcMethod!, input, ADMIN);
-    assert.deepEqual(dropNulls(gqlBody.data[op.graphqlName]), overRest);
-    assert.deepEqual(dropNulls(response), overRest);
+    await threeProtocols(server, () => grpc).overAll('user_sessions', { user_id: userId, pagination: { limit: 2, page: 1 } });
   });
 
   /** The reference the admin list shows for the session a login opened (the row is keyed by the cookie's digest). */

@@ -5,7 +5,6 @@
  */
 import { defineModule } from '../manifest.ts';
 import { Session } from './session.entity.ts';
-import { sessionAdminOperations } from './admin-sessions.ops.ts';
 
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
@@ -19,6 +18,4 @@ export {
   type TakenBrowserFlow, type CodeFlowRow, type CodeFlowSecrets, type StartedCodeFlow, type TakenCodeFlow,
 } from './browser-flow.ts';
 
-export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
-
-export const sessionsModule = defineModule({ name: 'sessions', entities: [Session], operations: sessionAdminOperations });
+export const sessionsModule = defineModule({ name: 'sessions', entities: [Session] });

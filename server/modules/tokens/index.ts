@@ -1,11 +1,12 @@
 /**
- * Tokens and the session lifecycle built on them (reference.md "Tokens"): signing keys, claim sets, JWT
+ * Tokens and the session lifecycle built on them (docs/tokens.md): signing keys, claim sets, JWT
  * signing and verification, the custom-claims sandbox, the stored token records, and what account flows
  * call to issue, refresh, validate, revoke and end sessions, plus the `user` authenticator. Session rows
  * themselves are in modules/sessions.
  */
 import { defineModule } from '../manifest.ts';
 import { TokenRecord } from './token-record.entity.ts';
+import { sessionAdminOperations } from './admin-sessions.ops.ts';
 
 export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
@@ -30,4 +31,7 @@ export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRoles
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
 
-export const tokensModule = defineModule({ name: 'tokens', entities: [TokenRecord] });
+// The admin's session list and revocation end sessions with their tokens, so they sit here, not in sessions.
+export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
+
+export const tokensModule = defineModule({ name: 'tokens', entities: [TokenRecord], operations: sessionAdminOperations });

@@ -17,8 +17,8 @@ import { Pagination, PaginationRequest, paginate } from '../../ops/pagination.ts
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { findUserById, unixSeconds } from '../users/index.ts';
-import { revokeSession } from '../tokens/index.ts';
-import { Session, type SessionRow } from './session.entity.ts';
+import { Session, type SessionRow } from '../sessions/index.ts';
+import { revokeSession } from './end-session.ts';
 
 /** Domain separation: the reference is a digest of the row key made for this purpose only. */
 const REFERENCE_LABEL = 'portcullis/admin-session-reference/v1:';
