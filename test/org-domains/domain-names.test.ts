@@ -1,5 +1,5 @@
 /**
- * Domain normalisation (modules/org-domains/domain-name.ts: WHATWG domainToASCII, RFC 1035 section 2.3.4
+ * Domain normalisation (modules/organizations/domain-name.ts: WHATWG domainToASCII, RFC 1035 section 2.3.4
  * lengths, RFC 5890 LDH labels), the email domain home-realm discovery reads, and the --dns-servers flag
  * (config/dns-servers.ts): IP addresses with optional ports only, anything else a startup refusal.
  */

@@ -1,5 +1,5 @@
 /**
- * The DNS challenge of an organization domain (reference.md "Domain challenge"): the organization publishes
+ * The DNS challenge of an organization domain (docs/api-overview.md#resources-and-fields, "Domain challenge"): the organization publishes
  * `service-domain-verification=<token>` as a TXT record at `_service-challenge.<domain>`. The token is 32
  * random bytes (base64url), one per (organization, domain) claim, so a record published for one
  * organization never proves another's claim to the same domain. The record is public by nature (anyone can

@@ -1,13 +1,11 @@
 /**
- * Which organization an email domain routes to (specification part 1: verified domains for home-realm
+ * Which organization an email domain routes to (docs/api-overview.md#what-portcullis-does: verified domains for home-realm
  * discovery; part 3: a removed domain stops routing at once). Only a verified domain of an enabled
  * organization routes; a pending challenge never does. Read fresh on each call (no cache), so that
  * delete_org_domain and disabling the organization take effect for the very next sign-in.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { Organization, type OrganizationRow } from '../organizations/index.ts';
-import { OrgDomain } from './org-domain.entity.ts';
-import { normaliseDomain } from './domain-name.ts';
+import { OrgDomain, Organization, normaliseDomain, type OrganizationRow } from '../organizations/index.ts';
 
 /** The enabled organization holding `domain` verified; null otherwise (also for a malformed domain). */
 export async function verifiedOrganizationForDomain(em: EntityManager, domain: string): Promise<OrganizationRow | null> {

@@ -1,15 +1,14 @@
 /**
- * Org domain operations (specification part 4.2 "Org domains", part 3 "Org domain" states). Org-scoped:
+ * Org domain operations (docs/operations.md, "Org domains", docs/api-overview.md#states-and-transitions, "Org domain" states). Org-scoped:
  * the super-admin or that organization's org-admins (organizations/org-access.ts), except
  * add_verified_org_domain, which skips the DNS proof and so belongs to the super-admin alone.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';
-import { requireOrgAdmin } from '../organizations/index.ts';
+import { checkedDomain, requireOrgAdmin } from '../organizations/index.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { DomainChallenge, OrgDomainRequest, OrgDomainSchema, OrgDomains, OrgDomainsRequest, toDomainChallenge, toPublicOrgDomain } from './org-domains.schema.ts';
 import { addVerifiedClaim, completeVerification, deleteClaim, findClaim, listClaims, requestClaim } from './org-domains.service.ts';
-import { checkedDomain } from './domain-name.ts';
 import { proveDnsControl } from './verification.ts';
 
 export const requestOrgDomainOp = defineOperation({

@@ -1,15 +1,15 @@
 /**
- * Wire shapes of the org domain operations (specification part 4.2 "Org domains"; reference.md "Domain
+ * Wire shapes of the org domain operations (docs/operations.md, "Org domains"; REVIEW "Domain
  * challenge"). The challenge record is part of every OrgDomain: DNS publishes it anyway, and an org-admin
  * who lost it can read it again. Timestamps in Unix seconds, as the other admin records.
  */
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
-import type { OrgDomainRow, OrgDomainState } from './org-domain.entity.ts';
+import type { OrgDomainRow, OrgDomainState } from '../organizations/index.ts';
 import { CHALLENGE_RECORD_TYPE, challengeRecordName, challengeRecordValue } from './challenge.ts';
 
 const orgId = s.string({ minLength: 1, maxLength: 64 });
-// Room for a Unicode spelling of a 253-octet ASCII name; domain-name.ts applies the real limits.
+// Room for a Unicode spelling of a 253-octet ASCII name; organizations/domain-name.ts applies the real limits.
 const domain = s.string({ minLength: 1, maxLength: 1024, description: 'host name such as example.com (Unicode names are stored in their ASCII form)' });
 
 export const DomainChallenge = s.object('DomainChallenge', {

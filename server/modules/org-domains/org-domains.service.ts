@@ -1,9 +1,9 @@
 /**
- * Storage and state changes of organization domains (specification part 3 "Org domain": no mapping ->
+ * Storage and state changes of organization domains (docs/api-overview.md#states-and-transitions, "Org domain": no mapping ->
  * challenge issued -> verified; add_verified_org_domain skips DNS; delete_org_domain removes the claim and
  * the domain stops routing at once). One row per (organization, domain). A domain is verified for at most
  * one organization: checked here for a clear answer, and held by the unique `verifiedDomain` index when two
- * verifications race (org-domain.entity.ts).
+ * verifications race (organizations/org-domain.entity.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
@@ -11,7 +11,7 @@ import type { Static } from '../../ops/schema.ts';
 import { paginate, type Page, type PaginationRequest } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
-import { OrgDomain, type OrgDomainRow } from './org-domain.entity.ts';
+import { OrgDomain, type OrgDomainRow } from '../organizations/index.ts';
 import { newChallengeToken } from './challenge.ts';
 
 /**

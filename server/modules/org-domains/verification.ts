@@ -1,5 +1,5 @@
 /**
- * verify_org_domain's DNS step (specification part 3: "published TXT record satisfies challenge"): one TXT
+ * verify_org_domain's DNS step (docs/api-overview.md#states-and-transitions: "published TXT record satisfies challenge"): one TXT
  * lookup of `_service-challenge.<domain>`, spent from the organization's dns_lookup allowance first
  * (modules/limits/policies.ts), so that nobody can use this server to send a stream of DNS queries. Every
  * outcome other than a matching record is failed_precondition naming the record to publish; a resolver's

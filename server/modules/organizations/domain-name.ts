@@ -1,5 +1,5 @@
 /**
- * Domain names as organizations claim them (specification part 3 "Org domain"): one normalised spelling per
+ * Domain names as organizations claim them (docs/api-overview.md#states-and-transitions, "Org domain"): one normalised spelling per
  * domain, so that `Example.COM`, `example.com.` and `bücher.example` in Unicode or Punycode all name one row.
  * IDNs become their ASCII (Punycode, RFC 5891) form through WHATWG `domainToASCII`; then RFC 1035 section
  * 2.3.4 limits apply (labels of 1 to 63 octets, 253 in all without the root dot) and the LDH rule of

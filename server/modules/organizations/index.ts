@@ -1,5 +1,5 @@
 /**
- * Organizations for B2B (specification parts 2 and 4.2): organizations, their members with org roles, and the
+ * Organizations for B2B (docs/api-overview.md#resources-and-fields and 4.2): organizations, their members with org roles, and the
  * org-admin rule every org-scoped operation applies (org-access.ts). Domains, SSO connections and SCIM
  * endpoints are records scoped to one organization (an `orgId` property), removed with it.
  */
@@ -12,6 +12,10 @@ export { Organization, OrgMember, type OrganizationRow, type OrgMemberRow } from
 export { ORG_ADMIN_ROLE, OrganizationSchema, toPublicOrganization, type PublicOrganization } from './organizations.schema.ts';
 export { requireOrgAdmin, isSuperAdmin, type OrgAccessContext } from './org-access.ts';
 export { findOrganization, organizationsOfUser, removeAllMemberships, checkedSlug } from './organizations.service.ts';
+// An organization's domain rows and their spelling rules live here because the org-admin rule reads them
+// (member-admission.ts); the org-domains module above proves, routes and serves them, and lists the entity.
+export { OrgDomain, type OrgDomainRow, type OrgDomainState } from './org-domain.entity.ts';
+export { checkedDomain, emailDomain, normaliseDomain } from './domain-name.ts';
 
 export const organizationsModule = defineModule({
   name: 'organizations',

@@ -1,6 +1,6 @@
 /**
  * Whom an org-admin may bring into their organization. The super-admin adds anyone. An org-admin adds only a
- * user whose email domain is verified for this organization (specification part 3: a verified domain belongs
+ * user whose email domain is verified for this organization (docs/api-overview.md#states-and-transitions: a verified domain belongs
  * to one organization at a time), or changes the roles of someone who is already a member. Otherwise any
  * org-admin who learned a user id could enrol a stranger, read the stranger's profile through org_members,
  * and put their organization's name and roles into that person's SSO tokens.
@@ -9,9 +9,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Caller } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/index.ts';
-// The entity and the name rules only: org-domains' operations depend on this module, not the other way.
-import { OrgDomain } from '../org-domains/org-domain.entity.ts';
-import { emailDomain } from '../org-domains/domain-name.ts';
+import { OrgDomain } from './org-domain.entity.ts';
+import { emailDomain } from './domain-name.ts';
 import { OrgMember } from './organization.entity.ts';
 
 export const ADMISSION_REFUSED = "an org-admin adds only users of the organization's verified domains; ask the super-admin to add this user";

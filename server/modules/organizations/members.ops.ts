@@ -1,5 +1,5 @@
 /**
- * Membership operations (specification part 4.2 "Organizations": add_org_member with a set of org roles,
+ * Membership operations (docs/operations.md, "Organizations": add_org_member with a set of org roles,
  * remove_org_member, org_members, user_organizations). Org-scoped: the super-admin or that organization's
  * org-admins (org-access.ts). user_organizations answers for the caller's own account, or for any account
  * when the super-admin asks.

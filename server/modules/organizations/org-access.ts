@@ -1,5 +1,5 @@
 /**
- * Who may act on one organization (specification part 4.2 "Organizations": org-scoped operations are open to
+ * Who may act on one organization (docs/operations.md, "Organizations": org-scoped operations are open to
  * the super-admin or to that organization's org-admin role). A signed-in user passes only as a member of
  * that very organization holding `service:org_admin`, and only while the organization is enabled. Every other
  * caller, including an org-admin of another organization, hears the same `permission denied` whether or not

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A DNS domain claimed by one organization (specification part 3 "Org domain" states; part 1: verified
+ * A DNS domain claimed by one organization (docs/api-overview.md#states-and-transitions, "Org domain" states; docs/api-overview.md#what-portcullis-does: verified
  * domains drive home-realm discovery). `domain` is the normalised ASCII name (domain-name.ts). `token` is
  * the challenge published as `service-domain-verification=<token>` under `_service-challenge.<domain>`: it
  * is public once published, so it is stored as is, but it is per (organization, domain) row, so one

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * An organization (specification part 2 "Other records"): `name` is a unique URL-safe slug used in paths
+ * An organization (docs/api-overview.md#resources-and-fields, "Other records"): `name` is a unique URL-safe slug used in paths
  * (`/scim/v2/...`, SSO start URLs), `displayName` what people read. A disabled organization keeps its
  * records, but its org-admins lose their rights and its SSO connections stop signing anyone in.
  *

@@ -1,5 +1,5 @@
 /**
- * Organization operations (specification part 4.2 "Organizations"): create, delete and list belong to the
+ * Organization operations (docs/operations.md, "Organizations"): create, delete and list belong to the
  * super-admin; reading and updating one organization are open to its org-admins too (org-access.ts). Served
  * over GraphQL, REST (/v1/admin/<name>) and gRPC from these definitions.
  */

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the organization and membership operations (specification parts 2 "Other records" and
+ * Wire shapes of the organization and membership operations (docs/api-overview.md#resources-and-fields, "Other records" and
  * 4.2 "Organizations"; list operations take {page, limit}). Field lists beyond the specification's names
  * follow the other admin records: snake_case, timestamps in Unix seconds.
  */
@@ -8,7 +8,7 @@ import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import { UserSchema, toPublicUser, type UserRow } from '../users/index.ts';
 import type { OrgMemberRow, OrganizationRow } from './organization.entity.ts';
 
-/** The reserved org role that may administer its organization (specification part 2). */
+/** The reserved org role that may administer its organization (docs/api-overview.md#resources-and-fields). */
 export const ORG_ADMIN_ROLE = 'service:org_admin';
 
 const id = s.string({ minLength: 1, maxLength: 64 });

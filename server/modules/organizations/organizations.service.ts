@@ -1,5 +1,5 @@
 /**
- * Storage of organizations and their members (specification part 4.2 "Organizations"). Names are unique
+ * Storage of organizations and their members (docs/operations.md, "Organizations"). Names are unique
  * slugs, checked here before the unique index (the index is the last word under concurrency). Deleting an
  * organization removes every record scoped to it: the rows of each entity that has an `orgId` property.
  */
