@@ -1,20 +1,23 @@
 /**
  * Conditional tuples (OpenFGA ABAC: `[user with cond]`, a CEL expression over typed parameters). The
  * service specification does not require them (OpenFGA's abac_tests.yaml cases run as a stretch); the engine
- * evaluates the CEL subset of cel-parse.ts with OpenFGA's rules:
+ * evaluates them with @bufbuild/cel (cel-program.ts) under OpenFGA's rules:
  *
  * - the parameters come from the request context overlaid by the tuple's own context (the tuple wins);
- * - a value that does not convert to its declared type, a missing parameter, or an expression outside
- *   the subset is an evaluation error (OpenFGA validation error 2000);
+ * - a value that does not convert to its declared type, a missing parameter, an expression that does not
+ *   compile, or an evaluation error is an evaluation error (OpenFGA validation error 2000);
  * - a tuple whose condition errors does not grant; when every candidate tuple of a lookup errored and
  *   none granted, the lookup answers the error (OpenFGA's condition-filtered iterator), so a union can
  *   still be allowed by another branch.
+ *
+ * Each condition is compiled once per model (the model object is the cache key), on first use or when the
+ * model is validated at write (conditionProblems).
  */
+import type { CelInput } from '@bufbuild/cel';
 import { AppError } from '../../../kernel/errors.ts';
 import type { AuthorizationModel, TupleKey } from '../types.ts';
-import { parseCel, type Expr } from './cel-parse.ts';
-import { evaluate } from './cel-eval.ts';
-import { toCelValue } from './cel-values.ts';
+import { compileCondition, type CompiledCondition } from './cel-program.ts';
+import { toCelInput, type ParameterType } from './cel-context.ts';
 
 export type RequestContext = Record<string, unknown>;
 
@@ -22,13 +25,13 @@ const FGA_VALIDATION_ERROR = 2000;
 
 interface ConditionDefinition {
   expression?: string;
-  parameters?: Record<string, { type_name?: string; generic_types?: unknown[] }>;
+  parameters?: Record<string, ParameterType>;
 }
 
 interface Compiled {
-  expr?: Expr;
-  parseError?: string;
-  parameters: Record<string, { type_name?: string }>;
+  program?: CompiledCondition;
+  compileError?: string;
+  parameters: Record<string, ParameterType>;
 }
 
 const compiledByModel = new WeakMap<AuthorizationModel, Map<string, Compiled>>();
@@ -38,17 +41,30 @@ function compiled(model: AuthorizationModel, name: string): Compiled | undefined
   if (!byName) compiledByModel.set(model, (byName = new Map()));
   let entry = byName.get(name);
   if (!entry) {
-    const definition = (model.conditions ?? {})[name] as ConditionDefinition | undefined;
-    if (!definition) return undefined;
+    if (!Object.hasOwn(model.conditions ?? {}, name)) return undefined;
+    const definition = model.conditions![name] as ConditionDefinition;
     entry = { parameters: definition.parameters ?? {} };
     try {
-      entry.expr = parseCel(definition.expression ?? '');
+      entry.program = compileCondition(definition.expression ?? '', entry.parameters);
     } catch (err) {
-      entry.parseError = (err as Error).message;
+      entry.compileError = (err as Error).message;
     }
     byName.set(name, entry);
   }
   return entry;
+}
+
+/**
+ * Compiles every condition of `model` (caching the programs for the engine) and names each one that does
+ * not compile: a syntax error, an undeclared name, a type error, or a result that is not a bool.
+ */
+export function conditionProblems(model: AuthorizationModel): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(model.conditions ?? {})) {
+    const error = compiled(model, name)?.compileError;
+    if (error !== undefined) problems.push(`condition \`${name}\` is invalid: ${error}`);
+  }
+  return problems;
 }
 
 function evaluationError(name: string, reason: string): AppError {
@@ -61,9 +77,9 @@ export function conditionMet(model: AuthorizationModel, tuple: TupleKey, context
   if (!name) return true;
   const condition = compiled(model, name);
   if (!condition) throw evaluationError(name, 'condition was not found');
-  if (!condition.expr) throw evaluationError(name, `the expression is outside the supported CEL subset (${condition.parseError})`);
+  if (!condition.program) throw evaluationError(name, `the expression does not compile (${condition.compileError})`);
   const merged: Record<string, unknown> = { ...(context ?? {}), ...(tuple.condition?.context ?? {}) };
-  const vars = new Map<string, unknown>();
+  const bindings: Record<string, CelInput> = {};
   const missing: string[] = [];
   for (const [parameter, type] of Object.entries(condition.parameters)) {
     if (!Object.hasOwn(merged, parameter)) {
@@ -71,7 +87,7 @@ export function conditionMet(model: AuthorizationModel, tuple: TupleKey, context
       continue;
     }
     try {
-      vars.set(parameter, toCelValue(merged[parameter], type));
+      bindings[parameter] = toCelInput(merged[parameter], type);
     } catch (err) {
       throw evaluationError(name, `failed to convert context parameter '${parameter}': ${(err as Error).message}`);
     }
@@ -81,7 +97,7 @@ export function conditionMet(model: AuthorizationModel, tuple: TupleKey, context
   }
   let result: unknown;
   try {
-    result = evaluate(condition.expr, vars);
+    result = condition.program.evaluate(bindings);
   } catch (err) {
     throw evaluationError(name, (err as Error).message);
   }

@@ -1,13 +1,16 @@
 /**
- * An authorization model (specification part 4.2) is OpenFGA DSL (schema 1.1), parsed and checked with OpenFGA's
+ * An authorization model (docs/operations.md) is OpenFGA DSL (schema 1.1), parsed and checked with OpenFGA's
  * own maintained tooling, @openfga/syntax-transformer: `validateDSL` applies OpenFGA's semantic rules
  * (undefined types or relations, tuple-to-userset over a non-direct relation or a relation no tupleset
  * type has, relations with no entry point such as unresolvable cycles, reserved names, duplicate types,
  * undefined or unused conditions), then `transformDSLToJSONObject` yields the model JSON the engine reads.
+ * Each condition's CEL expression is then compiled as the engine runs it (engine/conditions.ts): one that
+ * does not parse, names an undeclared parameter, misapplies a function or does not answer a bool makes
+ * the model invalid, as OpenFGA refuses it when the model is written.
  *
  * Every problem becomes one invalid_argument AppError listing all of them with 1-based line and column,
  * carrying OpenFGA's code: 2000 for syntax errors, 2057 for an unsupported schema version, 2056 for an
- * invalid model.
+ * invalid model (a condition that does not compile included).
  */
 import { errors as fgaErrors, transformer, validator } from '@openfga/syntax-transformer';
 import { AppError } from '../../../kernel/errors.ts';
@@ -16,6 +19,7 @@ import { FGA_ERROR, fgaError, type FgaErrorCode } from './fga-errors.ts';
 import { MAX_RELATION_LENGTH, MAX_TYPE_LENGTH } from './identifiers.ts';
 import { useSllPrediction } from '../../../../common/fga-sll-prediction.ts';
 import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from './model-limits.ts';
+import { conditionProblems } from '../engine/conditions.ts';
 
 useSllPrediction();
 
@@ -213,5 +217,7 @@ export function parseModel(dsl: string): AuthorizationModel {
       throw toAppError(err) ?? invalid(FGA_ERROR.invalidModel, [{ message: `the model could not be validated (${reason})` }]);
     }
   }
+  const badConditions = conditionProblems(model);
+  if (badConditions.length > 0) throw invalid(FGA_ERROR.invalidModel, badConditions.map((message) => ({ message })));
   return model;
 }
