@@ -28,6 +28,7 @@ import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
+import { deliverMessage } from './modules/accounts/index.ts';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
@@ -90,7 +91,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     public: publicAuthenticator,
     admin: adminAuthenticator,
     user: userAuthenticator,
-    // Super-admin credentials first when presented, then the user's (specification part 5 subject rule).
+    // Super-admin credentials first when presented, then the user's (docs/api-overview.md#authentication subject rule).
     user_or_admin: firstPresented(
       { presented: adminCredentialsPresented, authenticate: adminAuthenticator },
       { presented: userCredentialsPresented, authenticate: userAuthenticator },
@@ -107,9 +108,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
   const metrics = createHttpMetrics();
   // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
-  const outbox = createMessageOutbox(overrides.outbox);
+  const outbox = createMessageOutbox(deliverMessage, overrides.outbox);
   const tokenState = await openTokenStateCache(config, storage, logger);
-  // Stored email templates override the built-in ones when the worker sends (reference.md "Events").
+  // Stored email templates override the built-in ones when the worker sends (docs/events.md).
   const templateOverrides = createCachedTemplateLookup(storage);
   const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState, templateOverrides };
   let shuttingDown = false;

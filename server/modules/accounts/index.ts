@@ -1,4 +1,4 @@
-/** Account flows (specification part 4): the public account operations and the super-admin account operations. */
+/** Account flows (docs/operations.md): the public account operations and the super-admin account operations. */
 import { signupOp } from './signup.op.ts';
 import { sessionOperations } from './session.ops.ts';
 import { profileOperations } from './profile.ops.ts';
@@ -28,6 +28,7 @@ export const accountOperations = [
 
 export { adminAccessOperations };
 export { LOGIN_STEPS, runLogin, type LoginStep, type LoginState } from './login-flow.ts';
+export { deliverMessage } from './message-delivery.ts';
 
 export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
 /**

@@ -9,20 +9,11 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { Deps } from '../../kernel/deps.ts';
-import type { Mailer } from '../email/index.ts';
-import type { SmsProvider } from '../sms/index.ts';
 import { findUserByEmail, findUserById, findUserByPhone, rolesForLogin, rolesForSignup, toPublicUser, type UserRow } from '../users/index.ts';
 import { storeOtpEmail, storeOtpSms, storeVerificationEmail } from '../verification/index.ts';
-import { factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS } from '../mfa/otp-factor.ts';
-import { createAccount } from '../accounts/create-account.ts';
-import type { MessageJobRow } from './message-job.entity.ts';
-import { MFA_CODE_FLOW, MFA_LOCK_FLOW, type CodeFlow, type LinkFlow } from './flows.ts';
-
-export interface DeliveryDeps {
-  deps: Deps;
-  mailer: Mailer;
-  sms: SmsProvider;
-}
+import { factorOf, MFA_OTP_PURPOSE, MFA_OTP_TTL_SECONDS } from '../mfa/index.ts';
+import { MFA_CODE_FLOW, MFA_LOCK_FLOW, type CodeFlow, type DeliveryDeps, type LinkFlow, type MessageJobRow } from '../messages/index.ts';
+import { createAccount } from './create-account.ts';
 
 /** Link lifetimes: verification and invitations a day, sign-in and reset links shorter. */
 const LINK_TTL_SECONDS: Record<LinkFlow, number> = {

@@ -8,6 +8,8 @@ import { MessageJob } from './message-job.entity.ts';
 export { MessageJob, type MessageJobRow, type MessageOptions } from './message-job.entity.ts';
 export { enqueueMessage, normaliseDestination, type MessageRequest } from './enqueue.ts';
 export { requireChannel, LINK_FLOWS, CODE_FLOWS, MFA_CODE_FLOW, MFA_LOCK_FLOW, type LinkFlow, type CodeFlow, type Channel } from './flows.ts';
-export { createMessageOutbox, retryDelayMs, DEFAULT_OUTBOX_OPTIONS, type MessageOutbox, type OutboxOptions } from './worker.ts';
+export {
+  createMessageOutbox, retryDelayMs, DEFAULT_OUTBOX_OPTIONS, type MessageOutbox, type OutboxOptions, type DeliveryDeps, type DeliverMessage,
+} from './worker.ts';
 
 export const messagesModule = defineModule({ name: 'messages', entities: [MessageJob] });

@@ -12,8 +12,21 @@ import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { createSmtpMailer } from '../email/index.ts';
 import { createSmsProvider } from '../sms/index.ts';
+import type { Mailer } from '../email/index.ts';
+import type { SmsProvider } from '../sms/index.ts';
 import { MessageJob, type MessageJobRow } from './message-job.entity.ts';
-import { deliverMessage, type DeliveryDeps } from './deliver.ts';
+
+export interface DeliveryDeps {
+  deps: Deps;
+  mailer: Mailer;
+  sms: SmsProvider;
+}
+
+/**
+ * Prepares and sends one job. The account flows above this module supply it (accounts/message-delivery.ts):
+ * deciding whether an account gets a link or a code is theirs, keeping and retrying the job is the outbox's.
+ */
+export type DeliverMessage = (delivery: DeliveryDeps, job: MessageJobRow) => Promise<void>;
 
 export interface OutboxOptions {
   /** Poll interval for rows nobody woke this instance for. */
@@ -58,7 +71,7 @@ export function retryDelayMs(options: OutboxOptions, attempts: number): number {
   return Math.min(options.retryMaxMs, options.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 }
 
-export function createMessageOutbox(overrides: Partial<OutboxOptions> = {}): MessageOutbox {
+export function createMessageOutbox(deliverMessage: DeliverMessage, overrides: Partial<OutboxOptions> = {}): MessageOutbox {
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...overrides };
   let delivery: DeliveryDeps | undefined;
   let timer: NodeJS.Timeout | undefined;

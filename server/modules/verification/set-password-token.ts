@@ -13,7 +13,7 @@ import { VerificationRequest } from './verification-request.entity.ts';
 
 /** The identifier of these requests; reset_password accepts it besides forgot_password and invite_member. */
 export const SET_PASSWORD_IDENTIFIER = 'set_password';
-/** As long as an invitation (messages/deliver.ts): the administrator passes the link on by hand. */
+/** As long as an invitation (accounts/message-delivery.ts): the administrator passes the link on by hand. */
 export const SET_PASSWORD_TTL_SECONDS = 7 * 24 * 3600;
 const TOKEN_BYTES = 32;
 
