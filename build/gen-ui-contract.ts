@@ -4,7 +4,7 @@
  * - operations.ts: the `Operations` map (name to input and output) and each operation's GraphQL document
  *   (build/ui-contract/graphql-documents.ts), which ui-shared/contract/call.ts sends;
  * - constants.ts: the server's values the console checks against before it asks (webhook event names,
- *   the FGA model's size and nesting bounds).
+ *   email template events, the FGA model's size and nesting bounds).
  * The console and the login UI import these instead of anything under server/ (docs/identity-boundary.md
  * keeps the browser apps clients of the API). Run after changing any operation: `npm run gen`;
  * test/ops/ui-contract-drift.test.ts fails while a checked-in file differs from what the registry generates.
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { registry, type Registry } from '../server/ops/registry.ts';
 import { buildGraphqlSchema } from '../server/transports/graphql/schema.ts';
 import { EVENT_NAMES } from '../server/modules/events/event-names.ts';
+import { EMAIL_EVENTS } from '../server/modules/email/email-events.ts';
 import { MAX_MODEL_DSL_BYTES, MAX_MODEL_NESTING } from '../server/modules/fga/model/model-limits.ts';
 import { typeDeclarations } from './ui-contract/typescript-types.ts';
 import { operationDocument } from './ui-contract/graphql-documents.ts';
@@ -53,12 +54,20 @@ function operationsFile(source: Registry): string {
   ].join('');
 }
 
+/** A string list as a TypeScript array literal, one entry a line. */
+function stringList(values: readonly string[]): string {
+  return `[\n${values.map((value) => `  '${value}',\n`).join('')}]`;
+}
+
 function constantsFile(): string {
   return [
     HEADER,
     '/** The webhook event names the server accepts (server/modules/events/event-names.ts). */\n',
-    `export const EVENT_NAMES = ${JSON.stringify(EVENT_NAMES)} as const;\n\n`,
+    `export const EVENT_NAMES = ${stringList(EVENT_NAMES)} as const;\n\n`,
     'export type EventName = (typeof EVENT_NAMES)[number];\n\n',
+    '/** The events an email template can be stored for (server/modules/email/email-events.ts). */\n',
+    `export const EMAIL_EVENTS = ${stringList(EMAIL_EVENTS)} as const;\n\n`,
+    'export type EmailEvent = (typeof EMAIL_EVENTS)[number];\n\n',
     '/** The largest model DSL the server parses, in UTF-8 bytes (server/modules/fga/model/model-limits.ts). */\n',
     `export const MAX_MODEL_DSL_BYTES = ${MAX_MODEL_DSL_BYTES};\n\n`,
     '/** How deep parenthesised rewrites of a model may nest (server/modules/fga/model/model-limits.ts). */\n',

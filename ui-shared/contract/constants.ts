@@ -2,9 +2,36 @@
 // Regenerate with: npm run gen
 
 /** The webhook event names the server accepts (server/modules/events/event-names.ts). */
-export const EVENT_NAMES = ["user.login","user.created","user.signup","user.access_revoked","user.access_enabled","user.deleted","user.deactivated","user.provisioned","user.deprovisioned","user.scim_updated","user.taken_over","group.created","group.updated","group.deleted"] as const;
+export const EVENT_NAMES = [
+  'user.login',
+  'user.created',
+  'user.signup',
+  'user.access_revoked',
+  'user.access_enabled',
+  'user.deleted',
+  'user.deactivated',
+  'user.provisioned',
+  'user.deprovisioned',
+  'user.scim_updated',
+  'user.taken_over',
+  'group.created',
+  'group.updated',
+  'group.deleted',
+] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The events an email template can be stored for (server/modules/email/email-events.ts). */
+export const EMAIL_EVENTS = [
+  'basic_auth_signup',
+  'magic_link_login',
+  'update_email',
+  'forgot_password',
+  'invite_member',
+  'verify_otp',
+] as const;
+
+export type EmailEvent = (typeof EMAIL_EVENTS)[number];
 
 /** The largest model DSL the server parses, in UTF-8 bytes (server/modules/fga/model/model-limits.ts). */
 export const MAX_MODEL_DSL_BYTES = 65536;

@@ -3,9 +3,9 @@
  * own query, and the previous page stays on screen while the next one loads (no flash of an empty table).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ApiError, graphql } from '../../../ui-shared/graphql-client.ts';
-import { ADMIN_META, ADMIN_SESSION, USER, USER_SESSIONS, USERS, VERIFICATION_REQUESTS } from './documents.ts';
-import type { AdminMeta, AdminUser, PageRequest, Pagination, UserSession, VerificationRequest } from './types.ts';
+import { ApiError } from '../../../ui-shared/graphql-client.ts';
+import { call } from '../../../ui-shared/contract/call.ts';
+import type { PageRequest } from './types.ts';
 
 export const queryKeys = {
   adminSession: ['admin-session'] as const,
@@ -25,7 +25,7 @@ export function useAdminSession() {
     queryKey: queryKeys.adminSession,
     queryFn: async ({ signal }) => {
       try {
-        await graphql(ADMIN_SESSION, {}, signal);
+        await call('admin_session', {}, signal);
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') return false;
@@ -39,7 +39,7 @@ export function useAdminSession() {
 export function useAdminMeta() {
   return useQuery({
     queryKey: queryKeys.adminMeta,
-    queryFn: async ({ signal }) => (await graphql<{ _admin_meta: AdminMeta }>(ADMIN_META, {}, signal))._admin_meta,
+    queryFn: ({ signal }) => call('admin_meta', {}, signal),
     staleTime: 5 * 60_000,
   });
 }
@@ -47,10 +47,7 @@ export function useAdminMeta() {
 export function useUsers(search: string, page: PageRequest) {
   return useQuery({
     queryKey: [...queryKeys.users, { search, ...page }],
-    queryFn: async ({ signal }) => {
-      const params = { pagination: page, ...(search ? { query: search } : {}) };
-      return (await graphql<{ _users: { users: AdminUser[]; pagination: Pagination } }>(USERS, { params }, signal))._users;
-    },
+    queryFn: ({ signal }) => call('users', { pagination: page, ...(search ? { query: search } : {}) }, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -58,18 +55,14 @@ export function useUsers(search: string, page: PageRequest) {
 export function useUser(id: string) {
   return useQuery({
     queryKey: queryKeys.user(id),
-    queryFn: async ({ signal }) => (await graphql<{ _user: AdminUser }>(USER, { params: { id } }, signal))._user,
+    queryFn: ({ signal }) => call('user', { id }, signal),
   });
 }
 
 export function useUserSessions(userId: string, page: PageRequest, includeRevoked: boolean) {
   return useQuery({
     queryKey: [...queryKeys.userSessions(userId), { includeRevoked, ...page }],
-    queryFn: async ({ signal }) => {
-      const params = { user_id: userId, pagination: page, include_revoked: includeRevoked };
-      type Answer = { _user_sessions: { sessions: UserSession[]; pagination: Pagination } };
-      return (await graphql<Answer>(USER_SESSIONS, { params }, signal))._user_sessions;
-    },
+    queryFn: ({ signal }) => call('user_sessions', { user_id: userId, pagination: page, include_revoked: includeRevoked }, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -77,10 +70,7 @@ export function useUserSessions(userId: string, page: PageRequest, includeRevoke
 export function useVerificationRequests(page: PageRequest) {
   return useQuery({
     queryKey: [...queryKeys.verificationRequests, page],
-    queryFn: async ({ signal }) => {
-      type Answer = { _verification_requests: { verification_requests: VerificationRequest[]; pagination: Pagination } };
-      return (await graphql<Answer>(VERIFICATION_REQUESTS, { params: { pagination: page } }, signal))._verification_requests;
-    },
+    queryFn: ({ signal }) => call('verification_requests', { pagination: page }, signal),
     placeholderData: keepPreviousData,
   });
 }

@@ -5,31 +5,20 @@
  * an event without one sends the built-in mail.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { graphql } from '../../../ui-shared/graphql-client.ts';
+import { call, type Input, type Output } from '../../../ui-shared/contract/call.ts';
+import { EMAIL_EVENTS, type EmailEvent } from '../../../ui-shared/contract/constants.ts';
 import type { MessageAnswer } from '../api/types.ts';
 
-/** reference.md "Email template events" (server/modules/email/email-events.ts). */
-export const EMAIL_EVENTS = ['basic_auth_signup', 'magic_link_login', 'update_email', 'forgot_password', 'invite_member', 'verify_otp'] as const;
-export type EmailEvent = (typeof EMAIL_EVENTS)[number];
+/** reference.md "Email template events", the server's own list. */
+export { EMAIL_EVENTS, type EmailEvent };
 
 export function isEmailEvent(name: string): name is EmailEvent {
   return (EMAIL_EVENTS as readonly string[]).includes(name);
 }
 
-export interface EmailTemplate {
-  id: string;
-  event_name: string;
-  subject: string;
-  template: string;
-  design: string;
-  created_at: number;
-  updated_at: number;
-}
+export type EmailTemplate = Output<'email_templates'>['email_templates'][number];
 
-export interface EmailPreview {
-  subject: string;
-  html: string;
-}
+export type EmailPreview = Output<'preview_email_template'>;
 
 export const templateKeys = {
   all: ['email-templates'] as const,
@@ -41,12 +30,7 @@ export const templateKeys = {
 export function useEmailTemplates() {
   return useQuery({
     queryKey: templateKeys.list(),
-    queryFn: async ({ signal }) => {
-      const query = `query EmailTemplates($params: EmailTemplatesRequest!) { _email_templates(params: $params) {
-        email_templates { id event_name subject template design created_at updated_at } } }`;
-      type Answer = { _email_templates: { email_templates: EmailTemplate[] } };
-      return (await graphql<Answer>(query, { params: { pagination: { page: 1, limit: 50 } } }, signal))._email_templates.email_templates;
-    },
+    queryFn: async ({ signal }) => (await call('email_templates', { pagination: { page: 1, limit: 50 } }, signal)).email_templates,
   });
 }
 
@@ -58,12 +42,7 @@ export function useEmailTemplates() {
 export function useEmailPreview(event: string, subject: string, template: string) {
   return useQuery({
     queryKey: templateKeys.preview(event, subject, template),
-    queryFn: async ({ signal }) => {
-      const query = `query PreviewEmailTemplate($params: PreviewEmailTemplateRequest!) {
-        _preview_email_template(params: $params) { subject html } }`;
-      const params = { event_name: event, subject, template };
-      return (await graphql<{ _preview_email_template: EmailPreview }>(query, { params }, signal))._preview_email_template;
-    },
+    queryFn: ({ signal }) => call('preview_email_template', { event_name: event, subject, template }, signal),
     enabled: Boolean(subject.trim() && template.trim()),
     placeholderData: keepPreviousData,
     retry: false,
@@ -71,17 +50,14 @@ export function useEmailPreview(event: string, subject: string, template: string
   });
 }
 
-export async function addEmailTemplate(fields: { event_name: string; subject: string; template: string }): Promise<MessageAnswer> {
-  const mutation = 'mutation AddEmailTemplate($params: AddEmailTemplateRequest!) { _add_email_template(params: $params) { message } }';
-  return (await graphql<{ _add_email_template: MessageAnswer }>(mutation, { params: fields }))._add_email_template;
+export async function addEmailTemplate(fields: Input<'add_email_template'>): Promise<MessageAnswer> {
+  return call('add_email_template', fields);
 }
 
 export async function updateEmailTemplate(id: string, fields: { subject: string; template: string }): Promise<MessageAnswer> {
-  const mutation = 'mutation UpdateEmailTemplate($params: UpdateEmailTemplateRequest!) { _update_email_template(params: $params) { message } }';
-  return (await graphql<{ _update_email_template: MessageAnswer }>(mutation, { params: { id, ...fields } }))._update_email_template;
+  return call('update_email_template', { id, ...fields });
 }
 
 export async function deleteEmailTemplate(id: string): Promise<MessageAnswer> {
-  const mutation = 'mutation DeleteEmailTemplate($params: DeleteEmailTemplateRequest!) { _delete_email_template(params: $params) { message } }';
-  return (await graphql<{ _delete_email_template: MessageAnswer }>(mutation, { params: { id } }))._delete_email_template;
+  return call('delete_email_template', { id });
 }

@@ -5,31 +5,19 @@
  * There is no admin check operation: check_permissions with `user` is the server's own way to test one.
  * All go through the console's one GraphQL client, authenticated by the admin cookie.
  */
-import { graphql } from '../../../ui-shared/graphql-client.ts';
+import { call, type Output } from '../../../ui-shared/contract/call.ts';
+import type { Tuple } from '../../../ui-shared/contract/types.ts';
 
-export interface Tuple {
-  user: string;
-  relation: string;
-  object: string;
-}
+export type { Tuple };
 
-export interface FgaModel {
-  /** Model version id; empty on an empty store (part 4.2: not an error). */
-  id: string;
-  dsl: string;
-}
+/** Model version id and DSL; both empty on an empty store (part 4.2: not an error). */
+export type FgaModel = Output<'fga_read_model'>;
 
-export interface TupleFilters {
-  user: string;
-  relation: string;
-  object: string;
-}
+/** The tuple browser's filter boxes, as typed (empty: any). */
+export type TupleFilters = Tuple;
 
-export interface TuplePage {
-  tuples: Tuple[];
-  /** Absent or empty on the last page. */
-  continuation_token?: string | null;
-}
+/** `continuation_token` is absent or empty on the last page. */
+export type TuplePage = Output<'fga_read_tuples'>;
 
 /** TanStack Query keys: every mutation invalidates the family it changes. */
 export const fgaKeys = {
@@ -40,17 +28,12 @@ export const fgaKeys = {
 };
 
 export async function readModel(signal?: AbortSignal): Promise<FgaModel> {
-  const data = await graphql<{ _fga_read_model: FgaModel }>('query FgaModel { _fga_read_model { id dsl } }', {}, signal);
-  return data._fga_read_model;
+  return call('fga_read_model', {}, signal);
 }
 
 /** Models are append-only versions (part 4.2): the server parses the DSL and refuses it with the problems listed. */
 export async function writeModel(dsl: string): Promise<FgaModel> {
-  const data = await graphql<{ _fga_write_model: FgaModel }>(
-    'mutation FgaWriteModel($dsl: String!) { _fga_write_model(params: { dsl: $dsl }) { id dsl } }',
-    { dsl },
-  );
-  return data._fga_write_model;
+  return call('fga_write_model', { dsl });
 }
 
 /** Empty filters are left out: the server reads an absent filter as "any". */
@@ -65,28 +48,15 @@ function presentFilters(filters: TupleFilters): Partial<TupleFilters> {
 
 export async function readTuples(filters: TupleFilters, pageSize: number, token: string, signal?: AbortSignal): Promise<TuplePage> {
   const params = { ...presentFilters(filters), page_size: pageSize, ...(token ? { continuation_token: token } : {}) };
-  const data = await graphql<{ _fga_read_tuples: TuplePage }>(
-    'query FgaReadTuples($params: FgaReadTuplesRequest!) { _fga_read_tuples(params: $params) { tuples { user relation object } continuation_token } }',
-    { params },
-    signal,
-  );
-  return data._fga_read_tuples;
+  return call('fga_read_tuples', params, signal);
 }
 
 export async function writeTuples(tuples: Tuple[]): Promise<string> {
-  const data = await graphql<{ _fga_write_tuples: { message: string } }>(
-    'mutation FgaWriteTuples($tuples: [TupleInput!]!) { _fga_write_tuples(params: { tuples: $tuples }) { message } }',
-    { tuples },
-  );
-  return data._fga_write_tuples.message;
+  return (await call('fga_write_tuples', { tuples })).message;
 }
 
 export async function deleteTuples(tuples: Tuple[]): Promise<string> {
-  const data = await graphql<{ _fga_delete_tuples: { message: string } }>(
-    'mutation FgaDeleteTuples($tuples: [TupleInput!]!) { _fga_delete_tuples(params: { tuples: $tuples }) { message } }',
-    { tuples },
-  );
-  return data._fga_delete_tuples.message;
+  return (await call('fga_delete_tuples', { tuples })).message;
 }
 
 export interface CheckQuestion {
@@ -103,24 +73,14 @@ export async function checkPermission(question: CheckQuestion): Promise<boolean>
     object: question.object,
     ...(question.contextualTuples.length > 0 ? { contextual_tuples: question.contextualTuples } : {}),
   };
-  const data = await graphql<{ check_permissions: { results: { allowed: boolean }[] } }>(
-    'query FgaCheck($params: CheckPermissionsRequest!) { check_permissions(params: $params) { results { relation object allowed } } }',
-    { params: { user: question.user, checks: [check] } },
-  );
-  return data.check_permissions.results[0]?.allowed ?? false;
+  const answer = await call('check_permissions', { user: question.user, checks: [check] });
+  return answer.results[0]?.allowed ?? false;
 }
 
-export interface ObjectListing {
-  objects: string[];
-  /** More than the server's cap of 1,000 entries exist (part 4.1). */
-  truncated: boolean;
-}
+/** `truncated`: more than the server's cap of 1,000 entries exist (part 4.1). */
+export type ObjectListing = Output<'list_permissions'>;
 
 /** list_permissions narrowed to one relation on one type is OpenFGA's ListObjects for that subject. */
 export async function listObjects(user: string, relation: string, type: string): Promise<ObjectListing> {
-  const data = await graphql<{ list_permissions: ObjectListing }>(
-    'query FgaListObjects($params: ListPermissionsRequest!) { list_permissions(params: $params) { objects truncated } }',
-    { params: { user, relation, object_type: type } },
-  );
-  return data.list_permissions;
+  return call('list_permissions', { user, relation, object_type: type });
 }

@@ -1,7 +1,9 @@
 /** How the settings page groups what `_admin_meta` reports (every flag is set by a command-line flag). */
+import type { AdminMetaFlag } from '../api/types.ts';
+
 export interface SettingsGroup {
   key: string;
-  flags: `is_${string}`[];
+  flags: AdminMetaFlag[];
 }
 
 export const SETTINGS_GROUPS: SettingsGroup[] = [

@@ -5,7 +5,7 @@
 import { Badge, Code, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAdminMeta } from '../api/queries.ts';
-import type { AdminMeta } from '../api/types.ts';
+import type { AdminMeta, AdminMetaFlag } from '../api/types.ts';
 import { PageHeader } from '../common/page-header.tsx';
 import { QueryError } from '../common/query-error.tsx';
 import { SETTINGS_GROUPS } from './settings-groups.ts';
@@ -24,7 +24,7 @@ function RoleList({ roles }: { roles: string[] }) {
   );
 }
 
-function FlagTable({ meta, flags, caption }: { meta: AdminMeta; flags: `is_${string}`[]; caption: string }) {
+function FlagTable({ meta, flags, caption }: { meta: AdminMeta; flags: AdminMetaFlag[]; caption: string }) {
   const { t } = useTranslation();
   return (
     <Table verticalSpacing={6} aria-label={caption}>

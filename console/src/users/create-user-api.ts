@@ -3,35 +3,17 @@
  * with an initial password the person must replace at first sign-in, or a one-time set-password link. The
  * link is in this answer only; the dialog keeps it in its own state, never in the query cache.
  */
-import { graphql } from '../../../ui-shared/graphql-client.ts';
-import type { AdminUser } from '../api/types.ts';
+import { call, type Input, type Output } from '../../../ui-shared/contract/call.ts';
 
-export interface NewUserFields {
-  email?: string;
-  phone_number?: string;
-  given_name?: string;
-  family_name?: string;
-  roles: string[];
-  /** Exactly one of password and set_password_link. */
-  password?: string;
-  set_password_link?: boolean;
-}
+/** The fields the dialog sets: the roles always, and exactly one of password and set_password_link. */
+export type NewUserFields = Pick<Input<'create_user'>, 'email' | 'phone_number' | 'given_name' | 'family_name' | 'password' | 'set_password_link'>
+  & { roles: string[] };
 
-export interface CreatedUser {
-  message: string;
-  user: Pick<AdminUser, 'id' | 'email' | 'phone_number' | 'given_name' | 'family_name' | 'roles'>;
-  /** Only when asked for: single use, shown this once. */
-  set_password_link?: string | null;
-  /** Unix seconds. */
-  set_password_link_expires_at?: number | null;
-}
-
-const CREATE_USER = `mutation CreateUser($params: CreateUserRequest!) { _create_user(params: $params) {
-  message set_password_link set_password_link_expires_at user { id email phone_number given_name family_name roles }
-} }`;
+/** The link is there only when asked for: single use, shown this once (expiry in Unix seconds). */
+export type CreatedUser = Output<'create_user'>;
 
 export async function createUser(params: NewUserFields): Promise<CreatedUser> {
-  return (await graphql<{ _create_user: CreatedUser }>(CREATE_USER, { params }))._create_user;
+  return call('create_user', params);
 }
 
 const PASSWORD_ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@_'];

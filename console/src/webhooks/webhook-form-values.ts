@@ -18,7 +18,8 @@ export function webhookFormValues(webhook: Webhook | undefined): WebhookFormValu
     description: webhook.event_description,
     endpoint: webhook.endpoint,
     enabled: webhook.enabled,
-    headers: Object.entries(webhook.headers ?? {}).map(([name, value]) => ({ name, value })),
+    // A Map on the wire; the server stores string values only, so String() changes nothing it sends.
+    headers: Object.entries(webhook.headers ?? {}).map(([name, value]) => ({ name, value: String(value) })),
   };
 }
 
