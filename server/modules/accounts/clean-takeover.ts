@@ -19,12 +19,8 @@ import type { Deps } from '../../kernel/deps.ts';
 import type { Caller, RequestMeta } from '../../kernel/context.ts';
 import { clearEmailVerification, clearPhoneVerification, emailProven, releaseClaim, toPublicUser, type UserRow } from '../users/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
-import { resetMfa } from '../mfa/reset-mfa.ts';
-import { SocialIdentity } from '../social/social.entities.ts';
-import { OrgSsoIdentity } from '../org-sso/org-sso.entities.ts';
-import { Consent } from '../oauth/consent.entity.ts';
-import { AuthorizationCode } from '../oauth/authorization-code.entity.ts';
-import { PendingAuthorization } from '../oauth/pending-authorization.entity.ts';
+import { resetMfa } from '../mfa/index.ts';
+import { defineHook } from '../../kernel/hooks.ts';
 import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { audit } from '../audit/index.ts';
@@ -43,6 +39,13 @@ export interface TakeoverBy {
   readonly via: 'scim' | 'org_sso';
 }
 
+/**
+ * The account is being taken over, in the caller's transaction: the modules above this one remove what the
+ * previous holder left with them (oauth: authorization codes, consents and waiting requests; social and
+ * org-sso: linked identities). Required: a takeover that kept a way in would not be clean.
+ */
+export const onAccountTakeover = defineHook<[em: EntityManager, userId: string]>('onAccountTakeover', { required: true });
+
 const SELF_ASSERTED = ['givenName', 'familyName', 'middleName', 'nickname', 'preferredUsername', 'gender', 'birthdate', 'picture', 'appData'] as const;
 
 /** Used where no one is signed in: the actor of the audit entry is named explicitly. */
@@ -59,12 +62,8 @@ export async function takeOverUnprovenAccount(ctx: TakeoverContext, user: UserRo
   const { clock } = deps;
   const userId = user.id;
   await revokeAllForUser(em, clock, userId);
-  await em.nativeDelete(AuthorizationCode, { userId });
-  await em.nativeDelete(PendingAuthorization, { userId });
-  await em.nativeDelete(Consent, { userId });
   await resetMfa(em, clock, user);
-  await em.nativeDelete(SocialIdentity, { userId });
-  await em.nativeDelete(OrgSsoIdentity, { userId });
+  await onAccountTakeover.run(em, userId);
   await deleteVerificationsFor(em, { userId, email: user.email });
   await deleteOtpsFor(em, { userId, email: user.email, phone: user.phoneNumber });
   if (user.phoneNumber) await releaseClaim(em, 'phone', user.phoneNumber, userId);

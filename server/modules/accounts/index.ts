@@ -29,6 +29,7 @@ export const accountOperations = [
 export { adminAccessOperations };
 export { LOGIN_STEPS, runLogin, type LoginStep, type LoginState } from './login-flow.ts';
 export { deliverMessage } from './message-delivery.ts';
+export { takeOverUnprovenAccount, onAccountTakeover, type TakeoverContext, type TakeoverBy } from './clean-takeover.ts';
 
 export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
 /**

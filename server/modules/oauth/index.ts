@@ -1,9 +1,11 @@
 /**
- * The authorization side of OAuth 2.0 / OpenID Connect (specification part 4.3 "/authorize"): request
+ * The authorization side of OAuth 2.0 / OpenID Connect (docs/api-overview.md#http-endpoints-outside-v1, "/authorize"): request
  * validation, authorization codes, consents and the requests waiting for one, and the consent screen's
  * operations. The HTTP endpoint and the code grant are in transports/http/protocol.
  */
 import { defineModule } from '../manifest.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onAccountTakeover } from '../accounts/index.ts';
 import { AuthorizationCode } from './authorization-code.entity.ts';
 import { Consent } from './consent.entity.ts';
 import { PendingAuthorization } from './pending-authorization.entity.ts';
@@ -24,4 +26,12 @@ export const oauthModule = defineModule({
   name: 'oauth',
   entities: [AuthorizationCode, Consent, PendingAuthorization],
   operations: oauthOperations,
+  // A taken-over account keeps no code, consent or waiting request of its previous holder.
+  hooks: [
+    subscription(onAccountTakeover, async (em, userId) => {
+      await em.nativeDelete(AuthorizationCode, { userId });
+      await em.nativeDelete(PendingAuthorization, { userId });
+      await em.nativeDelete(Consent, { userId });
+    }),
+  ],
 });

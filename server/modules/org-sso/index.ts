@@ -1,12 +1,14 @@
 /**
- * Organization single sign-on (specification part 2 "Upstream org connections", part 4.2 "Org SSO
- * connections"): each organization's OpenID Connect IdP, home-realm discovery from an email's verified
+ * Organization single sign-on (docs/api-overview.md#resources-and-fields, "Upstream org connections",
+ * docs/operations.md, "Org SSO connections"): each organization's OpenID Connect IdP, home-realm discovery from an email's verified
  * domain, and the sign-in through the IdP with its account rule (sign-in.ts). The browser routes live in
  * transports/http/protocol/org-sso (modules see no Fastify types: manifest.ts). An organization's IdP is
  * OpenID Connect or SAML 2.0 (saml-*.ts: this server as the service provider), or both: the start goes to
  * OIDC while that connection is enabled, else to SAML (saml-start.ts beside the routes).
  */
 import { defineModule } from '../manifest.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onAccountTakeover } from '../accounts/index.ts';
 import { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState } from './org-sso.entities.ts';
 import { connectionOperations } from './connections.ops.ts';
 import { orgDiscoveryOp } from './discovery.ops.ts';
@@ -34,4 +36,6 @@ export const orgSsoModule = defineModule({
   name: 'org-sso',
   entities: [OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState, OrgSamlConnection, OrgSamlLoginState, OrgSamlAssertionUse],
   operations: [...connectionOperations, ...samlConnectionOperations, orgDiscoveryOp],
+  // A taken-over account keeps no organization sign-in linked by its previous holder.
+  hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(OrgSsoIdentity, { userId }))],
 });

@@ -1,9 +1,11 @@
 /**
- * Social sign-in (specification part 4.3 "/oauth_login", "/oauth_callback"): the provider catalogue, the
+ * Social sign-in (docs/api-overview.md#http-endpoints-outside-v1, "/oauth_login", "/oauth_callback"): the provider catalogue, the
  * state of a sign-in between its two requests, the upstream client and the account linking rule. The
  * routes live in transports/http/protocol/social (modules see no Fastify types: manifest.ts).
  */
 import { defineModule } from '../manifest.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onAccountTakeover } from '../accounts/index.ts';
 import { SocialIdentity, SocialLoginState } from './social.entities.ts';
 
 export { enabledProvider, upstreamScopes, type EnabledProvider } from './providers.ts';
@@ -15,4 +17,9 @@ export { identityOfClaims } from './oidc-identity.ts';
 export type { UpstreamIdentity } from './profiles.ts';
 export { SocialIdentity, SocialLoginState } from './social.entities.ts';
 
-export const socialModule = defineModule({ name: 'social', entities: [SocialLoginState, SocialIdentity] });
+export const socialModule = defineModule({
+  name: 'social',
+  entities: [SocialLoginState, SocialIdentity],
+  // A taken-over account keeps no social sign-in of its previous holder.
+  hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(SocialIdentity, { userId }))],
+});
