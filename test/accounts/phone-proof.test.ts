@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
-import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
+import { threeProtocols, CODES, type Protocol } from '../support/three-protocols.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
 import { phoneProven } from '../../server/modules/users/address-proof.ts';
 
@@ -17,14 +17,14 @@ const PASSWORD = 'Ph0ne!proof-pass';
 describe('a texted code proves only the number it was sent to', () => {
   let server: TestServer;
   let sms: SmsSink;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   before(async () => {
     sms = await startSmsSink();
     server = await startServer([
       '--enable-phone-verification', '--twilio-api-url', sms.url, '--twilio-account-sid', 'AC1',
       '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000',
     ]);
-    ops = opCaller(server);
+    ops = threeProtocols(server);
   });
   after(async () => {
     ops?.close();
@@ -44,22 +44,22 @@ describe('a texted code proves only the number it was sent to', () => {
       const own = `+1555010${index}001`;
       const stranger = `+1555010${index}002`;
       const email = `mover-${protocol}@example.com`;
-      const signup = await ops.call(protocol, 'signup', { email, phone_number: own, password: PASSWORD, confirm_password: PASSWORD });
+      const signup = await ops.send(protocol, 'signup', { email, phone_number: own, password: PASSWORD, confirm_password: PASSWORD });
       assert.ok(signup.ok, JSON.stringify(signup.body));
       const bearer = { authorization: `Bearer ${signup.body.access_token}` };
-      assert.ok((await ops.call(protocol, 'resend_otp', { phone_number: own })).ok);
+      assert.ok((await ops.send(protocol, 'resend_otp', { phone_number: own })).ok);
       const oldCode = await codeTextedTo(own);
 
-      const moved = await ops.call(protocol, 'update_profile', { phone_number: stranger, old_password: PASSWORD }, bearer);
+      const moved = await ops.send(protocol, 'update_profile', { phone_number: stranger, old_password: PASSWORD }, bearer);
       assert.ok(moved.ok, JSON.stringify(moved.body));
-      const replayed = await ops.call(protocol, 'verify_otp', { phone_number: stranger, otp: oldCode });
+      const replayed = await ops.send(protocol, 'verify_otp', { phone_number: stranger, otp: oldCode });
       assert.equal(replayed.code, CODES.invalid[protocol], `the old number's code is refused: ${JSON.stringify(replayed.body)}`);
       const row = await server.app.deps.storage.fork().findOneOrFail(User, { email });
       assert.equal(row.phoneNumberVerifiedAt, null, 'the new number is not marked verified');
       assert.equal(phoneProven(row), false);
 
-      assert.ok((await ops.call(protocol, 'resend_otp', { phone_number: stranger })).ok);
-      const verified = await ops.call(protocol, 'verify_otp', { phone_number: stranger, otp: await codeTextedTo(stranger) });
+      assert.ok((await ops.send(protocol, 'resend_otp', { phone_number: stranger })).ok);
+      const verified = await ops.send(protocol, 'verify_otp', { phone_number: stranger, otp: await codeTextedTo(stranger) });
       assert.ok(verified.ok, JSON.stringify(verified.body));
       assert.equal(phoneProven(await server.app.deps.storage.fork().findOneOrFail(User, { email })), true);
     });

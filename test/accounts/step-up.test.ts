@@ -13,7 +13,8 @@ import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
-import { CODES, opCaller, type OpReply, type Protocol } from '../tokens/protocol-calls.ts';
+import { CODES, threeProtocols, type ProtocolReply, type Protocol } from '../support/three-protocols.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
 
 const PASSWORD = 'Str0ng!pass-step-up';
@@ -25,7 +26,7 @@ const SMS_FLAGS = (url: string) => ['--twilio-api-url', url, '--twilio-account-s
 const STEP_UP_OPS = ['webauthn_registration_options', 'totp_mfa_setup', 'email_otp_mfa_setup', 'sms_otp_mfa_setup', 'deactivate_account'];
 
 /** `cookie_session=<value>` of the cookies an answer set. */
-function sessionCookieOf(reply: OpReply): string {
+function sessionCookieOf(reply: ProtocolReply): string {
   const cookie = reply.cookies.split('; ').find((c) => c.startsWith('cookie_session='));
   assert.ok(cookie, 'the answer sets cookie_session');
   return cookie;
@@ -36,14 +37,14 @@ describe('step-up: recent authentication before adding a factor or deactivating'
   let smtp: SmtpSink;
   let sms: SmsSink;
   let server: TestServer;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   let count = 0;
 
   before(async () => {
     smtp = await startSmtpSink();
     sms = await startSmsSink();
     server = await startServer([...smtp.flags(), ...SMS_FLAGS(sms.url)], { clock });
-    ops = opCaller(server);
+    ops = threeProtocols(server);
   });
   after(async () => {
     ops?.close();
@@ -55,18 +56,14 @@ describe('step-up: recent authentication before adding a factor or deactivating'
   /** A new account signed in now: its bearer token and its session cookie. */
   async function signedIn() {
     const n = ++count;
-    const email = `step-up-${n}@example.com`;
-    const phone = `+1555200${String(n).padStart(4, '0')}`;
-    const signup = await ops.call('rest', 'signup', { email, password: PASSWORD, confirm_password: PASSWORD, phone_number: phone });
-    assert.ok(signup.ok, JSON.stringify(signup.body));
-    const login = await ops.call('rest', 'login', { email, password: PASSWORD });
-    assert.ok(login.ok, JSON.stringify(login.body));
-    return { email, bearer: { authorization: `Bearer ${login.body.access_token}` }, cookie: { cookie: sessionCookieOf(login) } };
+    const user = await signedInUser(server, { email: `step-up-${n}@example.com`, password: PASSWORD, phone: `+1555200${String(n).padStart(4, '0')}` });
+    assert.ok(user.sessionCookie, 'the login sets cookie_session');
+    return { email: user.email, bearer: user.bearer, cookie: { cookie: `cookie_session=${user.sessionCookie}` } };
   }
 
   const row = (email: string) => server.app.deps.storage.fork().findOneOrFail(User, { email });
 
-  function assertStepUpRefusal(protocol: Protocol, reply: OpReply, what: string): void {
+  function assertStepUpRefusal(protocol: Protocol, reply: ProtocolReply, what: string): void {
     assert.equal(reply.ok, false, `${what}: ${JSON.stringify(reply.body)}`);
     assert.equal(reply.code, CODES.forbidden[protocol], `${what}: ${JSON.stringify(reply.body)}`);
     assert.match(reply.body.message, /sign in again/, what);
@@ -78,43 +75,43 @@ describe('step-up: recent authentication before adding a factor or deactivating'
       const user = await signedIn();
       clock.advance(WINDOW_SECONDS + 1);
       for (const name of STEP_UP_OPS) {
-        assertStepUpRefusal(protocol, await ops.call(protocol, name, {}, user.bearer), `${name} with the bearer token`);
-        assertStepUpRefusal(protocol, await ops.call(protocol, name, {}, user.cookie), `${name} with the session cookie`);
+        assertStepUpRefusal(protocol, await ops.send(protocol, name, {}, user.bearer), `${name} with the bearer token`);
+        assertStepUpRefusal(protocol, await ops.send(protocol, name, {}, user.cookie), `${name} with the session cookie`);
       }
       const after = await row(user.email);
       assert.equal(after.deactivatedAt, null, 'the account is still active');
-      const profile = await ops.call(protocol, 'profile', {}, user.bearer);
+      const profile = await ops.send(protocol, 'profile', {}, user.bearer);
       assert.ok(profile.ok, 'the session itself still works for everything else');
       assert.deepEqual(profile.body.enrolled_mfa_methods ?? [], []);
       // The current password is the step-up where the operation takes one.
-      const changed = await ops.call(protocol, 'update_profile', { old_password: PASSWORD, new_password: 'N3w!pass-step-up', confirm_new_password: 'N3w!pass-step-up' }, user.bearer);
+      const changed = await ops.send(protocol, 'update_profile', { old_password: PASSWORD, new_password: 'N3w!pass-step-up', confirm_new_password: 'N3w!pass-step-up' }, user.bearer);
       assert.ok(changed.ok, JSON.stringify(changed.body));
     });
 
     test(`${protocol}: a passkey ceremony started in the window cannot be finished after it`, async () => {
       const user = await signedIn();
       clock.advance(WINDOW_SECONDS - 10);
-      const options = await ops.call(protocol, 'webauthn_registration_options', {}, user.bearer);
+      const options = await ops.send(protocol, 'webauthn_registration_options', {}, user.bearer);
       assert.ok(options.ok, JSON.stringify(options.body));
       clock.advance(20);
       const credential = new SoftAuthenticator(ORIGIN).register(options.body.options);
-      assertStepUpRefusal(protocol, await ops.call(protocol, 'webauthn_registration_verify', { credential }, user.bearer), 'webauthn_registration_verify');
-      assert.deepEqual((await ops.call(protocol, 'profile', {}, user.bearer)).body.enrolled_mfa_methods ?? [], [], 'no passkey was added');
+      assertStepUpRefusal(protocol, await ops.send(protocol, 'webauthn_registration_verify', { credential }, user.bearer), 'webauthn_registration_verify');
+      assert.deepEqual((await ops.send(protocol, 'profile', {}, user.bearer)).body.enrolled_mfa_methods ?? [], [], 'no passkey was added');
     });
 
     test(`${protocol}: within 5 minutes of the sign-in every step-up operation goes through`, async () => {
       const user = await signedIn();
       clock.advance(WINDOW_SECONDS - 30);
-      const options = await ops.call(protocol, 'webauthn_registration_options', {}, user.bearer);
+      const options = await ops.send(protocol, 'webauthn_registration_options', {}, user.bearer);
       assert.ok(options.ok, JSON.stringify(options.body));
       const credential = new SoftAuthenticator(ORIGIN).register(options.body.options);
-      const registered = await ops.call(protocol, 'webauthn_registration_verify', { credential }, user.bearer);
+      const registered = await ops.send(protocol, 'webauthn_registration_verify', { credential }, user.bearer);
       assert.ok(registered.ok, JSON.stringify(registered.body));
       for (const name of ['totp_mfa_setup', 'email_otp_mfa_setup', 'sms_otp_mfa_setup']) {
-        const reply = await ops.call(protocol, name, {}, user.cookie);
+        const reply = await ops.send(protocol, name, {}, user.cookie);
         assert.ok(reply.ok, `${name}: ${JSON.stringify(reply.body)}`);
       }
-      const deactivated = await ops.call(protocol, 'deactivate_account', {}, user.bearer);
+      const deactivated = await ops.send(protocol, 'deactivate_account', {}, user.bearer);
       assert.ok(deactivated.ok, JSON.stringify(deactivated.body));
       assert.notEqual((await row(user.email)).deactivatedAt, null);
     });
@@ -123,14 +120,14 @@ describe('step-up: recent authentication before adding a factor or deactivating'
   test('refreshing the session keeps the time of the sign-in: an old sign-in stays old', async () => {
     const user = await signedIn();
     clock.advance(WINDOW_SECONDS + 1);
-    const refreshed = await ops.call('rest', 'session', {}, user.cookie);
+    const refreshed = await ops.send('rest', 'session', {}, user.cookie);
     assert.ok(refreshed.ok, JSON.stringify(refreshed.body));
     const cookie = { cookie: sessionCookieOf(refreshed) };
     for (const credentials of [{ authorization: `Bearer ${refreshed.body.access_token}` }, cookie]) {
-      assertStepUpRefusal('rest', await ops.call('rest', 'totp_mfa_setup', {}, credentials), 'totp_mfa_setup after a refresh');
+      assertStepUpRefusal('rest', await ops.send('rest', 'totp_mfa_setup', {}, credentials), 'totp_mfa_setup after a refresh');
     }
-    const again = await ops.call('rest', 'login', { email: user.email, password: PASSWORD });
-    const fresh = await ops.call('rest', 'totp_mfa_setup', {}, { authorization: `Bearer ${again.body.access_token}` });
+    const again = await ops.send('rest', 'login', { email: user.email, password: PASSWORD });
+    const fresh = await ops.send('rest', 'totp_mfa_setup', {}, { authorization: `Bearer ${again.body.access_token}` });
     assert.ok(fresh.ok, 'a new sign-in is recent again');
   });
 });

@@ -15,14 +15,7 @@ const NOW = new Date(Date.UTC(2026, 1, 1));
 
 
 describe('client registry across protocols', () => {
-  const { call, over, server: app } = adminProtocolsOnServer([], { clock: { now: () => NOW } });
-
-  async function overAll(name: string, input: Record<string, unknown>): Promise<any> {
-    const rest = await over('rest', name, input);
-    assert.deepEqual(await over('graphql', name, input), rest, `GraphQL and REST differ for ${name}`);
-    assert.deepEqual(await over('grpc', name, input), rest, `gRPC and REST differ for ${name}`);
-    return rest;
-  }
+  const { call, over, overAll, server: app } = adminProtocolsOnServer([], { clock: { now: () => NOW } });
 
   const verify = (clientId: string, secret: string) =>
     verifyClientSecret(app().app.deps.storage.fork(), clientId, secret, NOW).then((c) => c?.clientId);

@@ -7,11 +7,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
-import { registry } from '../../server/ops/registry.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
+import { threeProtocols } from '../support/three-protocols.ts';
 
 const PASSWORD = 'Limits-Test-Passw0rd!';
-const graphqlSchema = buildGraphqlSchema(registry.all);
 let counter = 0;
 const signupInput = (extra: Record<string, unknown>) => ({ email: `limits${counter++}@example.com`, password: PASSWORD, confirm_password: PASSWORD, ...extra });
 
@@ -21,15 +19,6 @@ describe('input length limits', () => {
     server = await startServer();
   });
   after(() => server.close());
-
-  async function overGraphql(name: string, input: Record<string, unknown>): Promise<any> {
-    const res = await fetch(`${server.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { origin: server.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify(graphqlRequestFor(graphqlSchema, registry.byName(name)!, input)),
-    });
-    return res.json();
-  }
 
   const overLong: Array<[string, Record<string, unknown>, RegExp]> = [
     ['a 257-character given_name', { given_name: 'n'.repeat(257) }, /^given_name: .*256/],
@@ -48,9 +37,9 @@ describe('input length limits', () => {
       assert.equal(rest.body.code, 'invalid_argument');
       assert.match(rest.body.message, message);
 
-      const graphql = await overGraphql('signup', signupInput(extra));
-      assert.equal(graphql.errors?.[0]?.extensions?.code, 'INVALID_ARGUMENT', JSON.stringify(graphql));
-      assert.match(graphql.errors[0].message, message);
+      const graphql = await threeProtocols(server).send('graphql', 'signup', signupInput(extra));
+      assert.equal(graphql.code, 'INVALID_ARGUMENT', JSON.stringify(graphql.body));
+      assert.match(graphql.message!, message);
     });
   }
 

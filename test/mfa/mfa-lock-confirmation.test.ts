@@ -16,7 +16,7 @@ import { restClient } from '../support/rest-client.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { TestClock } from '../support/test-clock.ts';
-import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
+import { threeProtocols, CODES, type Protocol } from '../support/three-protocols.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 import { LOCK_CODE_SENT_MESSAGE, LOCKED_MESSAGE, NO_PROVEN_CONTACT_MESSAGE } from '../../server/modules/accounts/mfa-lock.ts';
 import { INVALID_OTP_MESSAGE } from '../../server/modules/verification/otp.service.ts';
@@ -33,13 +33,13 @@ describe('lock_mfa needs the code sent to the proven address', () => {
   let smtp: SmtpSink;
   let server: TestServer;
   let api: ReturnType<typeof restClient>;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   let count = 0;
   before(async () => {
     smtp = await startSmtpSink();
     server = await startServer(smtp.flags(), { clock });
     api = restClient(server);
-    ops = opCaller(server);
+    ops = threeProtocols(server);
   });
   after(async () => {
     ops?.close();
@@ -76,7 +76,7 @@ describe('lock_mfa needs the code sent to the proven address', () => {
 
   /** A password login over `protocol` that stops at the challenge: its `mfa` cookie as a Cookie header. */
   async function challenge(protocol: Protocol, email: string): Promise<{ cookie: string }> {
-    const login = await ops.call(protocol, 'login', { email, password: PASSWORD });
+    const login = await ops.send(protocol, 'login', { email, password: PASSWORD });
     assert.ok(login.ok, JSON.stringify(login.body));
     assert.equal(login.body.access_token, undefined, 'the password alone is challenged');
     assert.match(login.cookies, /mfa=/);
@@ -101,39 +101,39 @@ describe('lock_mfa needs the code sent to the proven address', () => {
     test(`${protocol}: the password alone does not lock; the account still signs in with its authenticator app`, async () => {
       const user = await totpUser(protocol);
       const mfa = await challenge(protocol, user.email);
-      const sent = await ops.call(protocol, 'lock_mfa', {}, mfa);
+      const sent = await ops.send(protocol, 'lock_mfa', {}, mfa);
       assert.ok(sent.ok, JSON.stringify(sent.body));
       assert.equal(sent.body.message, LOCK_CODE_SENT_MESSAGE);
       assert.equal(await isLocked(user.id), false, 'no lock before the code');
       assert.match(await mailedCode(user.email), /^\d{6}$/, 'the code went to the proven address');
 
-      const signedIn = await ops.call(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
+      const signedIn = await ops.send(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
       assert.ok(signedIn.ok, JSON.stringify(signedIn.body));
       assert.equal(typeof signedIn.body.access_token, 'string', 'the same challenge still completes');
       clock.advance(TOTP_PERIOD_SECONDS);
-      const again = await ops.call(protocol, 'login', { email: user.email, password: PASSWORD });
+      const again = await ops.send(protocol, 'login', { email: user.email, password: PASSWORD });
       assert.ok(again.ok, `the next sign-in is challenged, not refused: ${JSON.stringify(again.body)}`);
     });
 
     test(`${protocol}: a wrong code is refused and locks nothing; the mailed code locks`, async () => {
       const user = await totpUser(protocol);
       const mfa = await challenge(protocol, user.email);
-      assert.ok((await ops.call(protocol, 'lock_mfa', {}, mfa)).ok);
+      assert.ok((await ops.send(protocol, 'lock_mfa', {}, mfa)).ok);
       const code = await mailedCode(user.email);
       const wrongCode = code === '000000' ? '111111' : '000000';
-      const wrong = await ops.call(protocol, 'lock_mfa', { otp: wrongCode }, mfa);
+      const wrong = await ops.send(protocol, 'lock_mfa', { otp: wrongCode }, mfa);
       assert.equal(wrong.code, CODES.invalid[protocol], JSON.stringify(wrong.body));
       assert.match(wrong.body.message, new RegExp(INVALID_OTP_MESSAGE));
       assert.equal(await isLocked(user.id), false, 'a wrong code locks nothing');
 
-      const locked = await ops.call(protocol, 'lock_mfa', { otp: code }, mfa);
+      const locked = await ops.send(protocol, 'lock_mfa', { otp: code }, mfa);
       assert.ok(locked.ok, JSON.stringify(locked.body));
       assert.equal(locked.body.message, LOCKED_MESSAGE);
       assert.equal(locked.body.access_token, undefined);
       assert.equal(await isLocked(user.id), true);
-      const reused = await ops.call(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
+      const reused = await ops.send(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
       assert.equal(reused.code, CODES.unauthenticated[protocol], 'the challenge is gone');
-      const refused = await ops.call(protocol, 'login', { email: user.email, password: PASSWORD });
+      const refused = await ops.send(protocol, 'login', { email: user.email, password: PASSWORD });
       assert.equal(refused.code, CODES.forbidden[protocol], JSON.stringify(refused.body));
     });
 
@@ -141,37 +141,37 @@ describe('lock_mfa needs the code sent to the proven address', () => {
       // Signed up with --enable-email-verification off: the address was never proven.
       const user = await totpUser(protocol, { proven: false });
       const mfa = await challenge(protocol, user.email);
-      const refused = await ops.call(protocol, 'lock_mfa', {}, mfa);
+      const refused = await ops.send(protocol, 'lock_mfa', {}, mfa);
       assert.equal(refused.code, PRECONDITION[protocol], JSON.stringify(refused.body));
       assert.match(refused.body.message, new RegExp(NO_PROVEN_CONTACT_MESSAGE.split(':')[0]!));
       assert.equal(await isLocked(user.id), false);
-      const signedIn = await ops.call(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
+      const signedIn = await ops.send(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, mfa);
       assert.ok(signedIn.ok, JSON.stringify(signedIn.body));
       clock.advance(TOTP_PERIOD_SECONDS);
     });
 
     test(`${protocol}: the lock ends the sessions and tokens issued before it`, async () => {
       const user = await totpUser(protocol);
-      const earlier = await ops.call(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, await challenge(protocol, user.email));
+      const earlier = await ops.send(protocol, 'verify_otp', { otp: totpCode(user.secret, clock.now()), is_totp: true }, await challenge(protocol, user.email));
       assert.ok(earlier.ok, JSON.stringify(earlier.body));
       clock.advance(TOTP_PERIOD_SECONDS);
       const sessionCookieOf = (cookies: string) => ({ cookie: cookies.split('; ').find((c) => c.startsWith('cookie_session='))! });
       assert.ok(sessionCookieOf(earlier.cookies).cookie, `a session cookie was set: ${earlier.cookies}`);
       // The renewal rotates the cookie (session.ops.ts): the rotated one is the live session to test.
-      const renewed = await ops.call(protocol, 'session', {}, sessionCookieOf(earlier.cookies));
+      const renewed = await ops.send(protocol, 'session', {}, sessionCookieOf(earlier.cookies));
       assert.ok(renewed.ok, `the session works before the lock: ${JSON.stringify(renewed.body)}`);
       const sessionCookie = sessionCookieOf(renewed.cookies);
       const bearer = { authorization: `Bearer ${renewed.body.access_token}` };
-      assert.ok((await ops.call(protocol, 'profile', {}, bearer)).ok, 'the token works before the lock');
+      assert.ok((await ops.send(protocol, 'profile', {}, bearer)).ok, 'the token works before the lock');
 
       const mfa = await challenge(protocol, user.email);
-      assert.ok((await ops.call(protocol, 'lock_mfa', {}, mfa)).ok);
-      assert.ok((await ops.call(protocol, 'lock_mfa', { otp: await mailedCode(user.email) }, mfa)).ok);
+      assert.ok((await ops.send(protocol, 'lock_mfa', {}, mfa)).ok);
+      assert.ok((await ops.send(protocol, 'lock_mfa', { otp: await mailedCode(user.email) }, mfa)).ok);
 
-      const profile = await ops.call(protocol, 'profile', {}, bearer);
+      const profile = await ops.send(protocol, 'profile', {}, bearer);
       assert.equal(profile.ok, false, `the earlier access token is refused: ${JSON.stringify(profile.body)}`);
       assert.equal(profile.code, CODES.unauthenticated[protocol], JSON.stringify(profile.body));
-      const session = await ops.call(protocol, 'session', {}, sessionCookie);
+      const session = await ops.send(protocol, 'session', {}, sessionCookie);
       assert.equal(session.ok, false, `the earlier session cookie is refused: ${JSON.stringify(session.body)}`);
       assert.equal(session.code, CODES.unauthenticated[protocol], JSON.stringify(session.body));
     });
@@ -179,12 +179,12 @@ describe('lock_mfa needs the code sent to the proven address', () => {
     test(`${protocol}: after the lock a passkey does not sign in either (403)`, async () => {
       const user = await totpUser(protocol, { passkey: true });
       const mfa = await challenge(protocol, user.email);
-      assert.ok((await ops.call(protocol, 'lock_mfa', {}, mfa)).ok);
-      assert.ok((await ops.call(protocol, 'lock_mfa', { otp: await mailedCode(user.email) }, mfa)).ok);
+      assert.ok((await ops.send(protocol, 'lock_mfa', {}, mfa)).ok);
+      assert.ok((await ops.send(protocol, 'lock_mfa', { otp: await mailedCode(user.email) }, mfa)).ok);
 
-      const options = await ops.call(protocol, 'webauthn_login_options', {});
+      const options = await ops.send(protocol, 'webauthn_login_options', {});
       assert.ok(options.ok, JSON.stringify(options.body));
-      const passkeySignIn = await ops.call(protocol, 'webauthn_login_verify', { credential: user.authenticator!.assert(options.body.options) });
+      const passkeySignIn = await ops.send(protocol, 'webauthn_login_verify', { credential: user.authenticator!.assert(options.body.options) });
       assert.equal(passkeySignIn.body.access_token, undefined, 'no token for a locked account');
       assert.equal(passkeySignIn.code, CODES.forbidden[protocol], JSON.stringify(passkeySignIn.body));
     });

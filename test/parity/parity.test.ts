@@ -1,34 +1,24 @@
 /**
- * The parity test (specification part 1 "Wire protocols"; architecture.md "One operation, three protocols"):
+ * The parity test (docs/api-overview.md#three-protocols-one-registry, "Wire protocols"; docs/architecture.md#one-operation-three-protocols):
  * walks the operation registry and calls every operation over REST, GraphQL and gRPC, anonymously and as
  * super-admin, with the same input. Each protocol must give the same result, or the same error kind; an
- * operation a protocol does not carry must answer that protocol's clear refusal (specification part 4.2).
+ * operation a protocol does not carry must answer that protocol's clear refusal (docs/operations.md).
  * New operations are covered by being in the registry.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { createGrpcClient, type GrpcFailure, type GrpcTestClient } from '../support/grpc-client.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { KIND_BY_GRPC_STATUS, threeProtocols, type Kind, type Protocol } from '../support/three-protocols.ts';
 import { registry } from '../../server/ops/registry.ts';
 import type { AnyOperation } from '../../server/ops/define.ts';
-import { HTTP_ERROR_MAP, KIND_BY_GRAPHQL_CODE, type ErrorKind } from '../../server/kernel/errors.ts';
-import { GRPC_STATUS_BY_KIND } from '../../server/transports/grpc/status.ts';
-import { buildGraphqlSchema, graphqlRequestFor } from '../../server/transports/graphql/index.ts';
-import { dropNulls } from '../../server/ops/validate.ts';
+import { buildGraphqlSchema } from '../../server/transports/graphql/index.ts';
 
-type Outcome = { ok: unknown } | { error: ErrorKind };
-
-const KIND_BY_REST_CODE = Object.fromEntries(Object.entries(HTTP_ERROR_MAP).map(([kind, { code }]) => [code, kind])) as Record<string, ErrorKind>;
-// UNIMPLEMENTED stands for both protocol refusals; they compare as one kind.
-const KIND_BY_GRPC_STATUS = Object.fromEntries(
-  (Object.entries(GRPC_STATUS_BY_KIND) as [ErrorKind, number][]).reverse().map(([kind, code]) => [code, kind]),
-) as Record<number, ErrorKind>;
+type Outcome = { ok: unknown } | { error: Kind };
+type Scenario = 'anonymous' | 'admin';
 
 const graphqlSchema = buildGraphqlSchema(registry.all);
-const credentialsFor = { anonymous: {}, admin: { 'x-service-admin-secret': ADMIN_SECRET } } as const;
-type Scenario = keyof typeof credentialsFor;
 
 /**
  * An outcome as compared across protocols. A WebAuthn ceremony's options carry a fresh random challenge at
@@ -50,54 +40,27 @@ function sampleInput(op: AnyOperation): Record<string, unknown> {
 
 describe('protocol parity over the whole registry', () => {
   let server: TestServer;
-  let grpc: GrpcTestClient;
+  const callers = threeProtocols(() => server);
   before(async () => {
     server = await startServer();
-    grpc = createGrpcClient(server.ports.grpc!);
   });
   after(async () => {
-    grpc.close();
+    callers.close();
     await server.close();
   });
 
-  async function overRest(op: AnyOperation, input: Record<string, unknown>, scenario: Scenario): Promise<Outcome> {
-    const route = op.restRoute ?? { method: 'POST', path: op.admin ? `/v1/admin/${op.name}` : `/v1/${op.name}` };
-    const headers: Record<string, string> = { ...credentialsFor[scenario], origin: server.baseUrl };
-    const res =
-      route.method === 'GET'
-        ? await fetch(`${server.baseUrl}${route.path}?${new URLSearchParams(input as Record<string, string>)}`, { headers })
-        : await fetch(server.baseUrl + route.path, {
-            method: 'POST',
-            headers: { ...headers, 'content-type': 'application/json' },
-            body: JSON.stringify(input),
-          });
-    const body = await res.json();
-    if (res.status === 200) return { ok: body };
-    assert.equal(res.status, HTTP_ERROR_MAP[KIND_BY_REST_CODE[body.code]!].status, `REST status of ${op.name}`);
-    return { error: KIND_BY_REST_CODE[body.code]! };
+  /**
+   * The outcome compared across protocols: the body or the error kind. An operation a protocol does not carry
+   * is still sent, to its route or method by name, so that the refusal is seen; a REST status must be its
+   * code's (three-protocols.ts asserts it).
+   */
+  async function over(protocol: Protocol, op: AnyOperation, input: Record<string, unknown>, scenario: Scenario): Promise<Outcome> {
+    const reply = await callers.send(protocol, op, input, scenario);
+    return reply.ok ? { ok: reply.body } : { error: reply.kind! };
   }
-
-  async function overGraphql(op: AnyOperation, input: Record<string, unknown>, scenario: Scenario): Promise<Outcome> {
-    const res = await fetch(`${server.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { ...credentialsFor[scenario], origin: server.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
-    });
-    const body = await res.json();
-    if (body.errors?.length) return { error: KIND_BY_GRAPHQL_CODE[body.errors[0].extensions?.code]! };
-    return { ok: dropNulls(body.data[op.graphqlName]) };
-  }
-
-  async function overGrpc(op: AnyOperation, input: Record<string, unknown>, scenario: Scenario): Promise<Outcome> {
-    const method = op.grpcMethod ?? op.name;
-    try {
-      const { response } = await grpc.call(op.grpcService, method, input, credentialsFor[scenario]);
-      return { ok: dropNulls(response) };
-    } catch (err) {
-      const code = (err as GrpcFailure).code;
-      return { error: KIND_BY_GRPC_STATUS[code]! };
-    }
-  }
+  const overRest = (op: AnyOperation, input: Record<string, unknown>, scenario: Scenario) => over('rest', op, input, scenario);
+  const overGraphql = (op: AnyOperation, input: Record<string, unknown>, scenario: Scenario) => over('graphql', op, input, scenario);
+  const overGrpc = (op: AnyOperation, input: Record<string, unknown>, scenario: Scenario) => over('grpc', op, input, scenario);
 
   for (const op of registry.all) {
     const required = (op.input.required ?? []).length > 0;

@@ -7,22 +7,22 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { opCaller, type Protocol } from '../tokens/protocol-calls.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { threeProtocols, type Protocol } from '../support/three-protocols.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { User } from '../../server/modules/users/index.ts';
 import { newUser, orgWithScim, PATCH_OP, scimClient } from './support.ts';
 
 const PASSWORD = 'Str0ng!revocation-pass';
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('SCIM lifts only its own revocation', () => {
   let server: TestServer;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   let org: { orgId: string; token: string };
   const scim = scimClient(() => server, () => org.token);
   before(async () => {
     server = await startServer();
-    ops = opCaller(server);
+    ops = threeProtocols(server);
     org = await orgWithScim(server, ['revoke.example']);
   });
   after(async () => {
@@ -44,17 +44,12 @@ describe('SCIM lifts only its own revocation', () => {
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal(answer.body.active, active);
   };
-  const adminOp = async (protocol: Protocol, name: 'revoke_access' | 'enable_access', userId: string) => {
-    const reply = await ops.call(protocol, name, { user_id: userId }, ADMIN);
-    assert.ok(reply.ok, JSON.stringify(reply.body));
-  };
+  const adminOp = (protocol: Protocol, name: 'revoke_access' | 'enable_access', userId: string) => ops.over(protocol, name, { user_id: userId }, 'admin');
 
   /** A governed account (its proven address on the organization's verified domain) that signs in with a password. */
   async function governedUser(): Promise<{ id: string; email: string }> {
     const email = `member-${randomBytes(4).toString('hex')}@revoke.example`;
-    const signup = await ops.call('rest', 'signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.ok(signup.ok, JSON.stringify(signup.body));
-    assert.ok((await ops.call('rest', 'update_user', { id: signup.body.user.id, email_verified: true }, ADMIN)).ok);
+    await signedUpUser(server, { email, password: PASSWORD, verified: true });
     const linked = await scim('POST', '/Users', newUser(email));
     assert.equal(linked.status, 201, JSON.stringify(linked.body));
     assert.equal(await loginStatus(email), 200);

@@ -8,7 +8,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
-import { opCaller, CODES, type Protocol } from '../tokens/protocol-calls.ts';
+import { threeProtocols, CODES, type Protocol } from '../support/three-protocols.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { refreshGrant as refreshGrantAt } from '../support/rest-client.ts';
 
@@ -19,11 +20,11 @@ const THIRTY_DAYS = 30 * DAY;
 
 describe('absolute session lifetime', () => {
   let server: TestServer;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   const clock = new TestClock();
   before(async () => {
     server = await startServer([], { clock });
-    ops = opCaller(server);
+    ops = threeProtocols(server);
   });
   after(async () => {
     ops?.close();
@@ -31,10 +32,9 @@ describe('absolute session lifetime', () => {
   });
 
   async function signedIn(email: string) {
-    const signup = await ops.call('rest', 'signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.ok(signup.ok, JSON.stringify(signup.body));
+    await signedUpUser(server, { email, password: PASSWORD });
     const before = Math.floor(clock.now().getTime() / 1000);
-    const login = await ops.call('rest', 'login', { email, password: PASSWORD, scope: ['openid', 'email', 'offline_access'] });
+    const login = await ops.send('rest', 'login', { email, password: PASSWORD, scope: ['openid', 'email', 'offline_access'] });
     assert.ok(login.ok, JSON.stringify(login.body));
     // The login's own second: a slow login may end in the second after the one it was issued in.
     const loginAt = decodeJwt(login.body.id_token).auth_time as number;
@@ -52,7 +52,7 @@ describe('absolute session lifetime', () => {
       // 36 refreshes of 20 h = 30 days: every one inside the window works and keeps the original auth_time.
       for (let elapsed = 20 * 3600; elapsed < THIRTY_DAYS; elapsed += 20 * 3600) {
         clock.advance(20 * 3600);
-        const next = await ops.call(protocol, 'session', {}, { cookie });
+        const next = await ops.send(protocol, 'session', {}, { cookie });
         assert.ok(next.ok, `refresh at ${elapsed / 3600} h: ${JSON.stringify(next.body)}`);
         const id = decodeJwt(next.body.id_token);
         assert.equal(id.auth_time, first.loginAt, 'auth_time stays the original login');
@@ -62,7 +62,7 @@ describe('absolute session lifetime', () => {
       }
       assert.equal(refreshes, 35);
       clock.advance(20 * 3600);
-      const late = await ops.call(protocol, 'session', {}, { cookie });
+      const late = await ops.send(protocol, 'session', {}, { cookie });
       assert.equal(late.ok, false, 'past 30 days the cookie chain has ended');
       assert.equal(late.code, CODES.unauthenticated[protocol]);
     });
@@ -78,7 +78,7 @@ describe('absolute session lifetime', () => {
       clock.advance(step);
       elapsed += step;
       if (elapsed === THIRTY_DAYS - 3600) break;
-      const next = await ops.call('rest', 'session', {}, { cookie });
+      const next = await ops.send('rest', 'session', {}, { cookie });
       assert.ok(next.ok, JSON.stringify(next.body));
       cookie = next.cookies;
     }
@@ -94,7 +94,7 @@ describe('absolute session lifetime', () => {
     assert.ok(body.expires_in <= 1800 && decodeJwt(body.access_token).exp! <= first.loginAt + THIRTY_DAYS);
     clock.advance(3601);
     const latest = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const after = await ops.call('rest', 'profile', {}, { cookie: latest });
+    const after = await ops.send('rest', 'profile', {}, { cookie: latest });
     assert.equal(after.code, 'unauthenticated', 'the refreshed session row ends at the absolute end too');
   });
 

@@ -1,6 +1,6 @@
 /**
  * One admin operation called over REST, GraphQL or gRPC with the admin secret, for tests that check the
- * three protocols behave alike (specification part 1 "Wire protocols"): `call` answers the outcome with
+ * three protocols behave alike (docs/api-overview.md#three-protocols-one-registry, "Wire protocols"): `call` answers the outcome with
  * the error kind in one vocabulary, `over` asserts success and answers the body (nulls dropped, as gRPC
  * omits them).
  */
@@ -10,10 +10,12 @@ import { orgCallers, orgCallersOnServer, type Outcome, type Protocol } from './o
 
 export type { Protocol, Outcome } from './org-callers.ts';
 
-function asAdmin(callers: Pick<ReturnType<typeof orgCallers>, 'call' | 'over'>) {
+function asAdmin(callers: Pick<ReturnType<typeof orgCallers>, 'call' | 'over' | 'overAll'>) {
   return {
     call: (protocol: Protocol, name: string, input: Record<string, unknown>): Promise<Outcome> => callers.call(protocol, name, input, 'admin'),
     over: (protocol: Protocol, name: string, input: Record<string, unknown>): Promise<any> => callers.over(protocol, name, input, 'admin'),
+    /** The same call over the three protocols: each must succeed with the same body, which it answers. */
+    overAll: (name: string, input: Record<string, unknown>): Promise<any> => callers.overAll(name, input, 'admin'),
   };
 }
 

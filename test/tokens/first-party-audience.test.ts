@@ -15,7 +15,7 @@ import {
   CALLBACK, PASSWORD, authorize, basicAuth, callAs, codeFrom, createClient, pkcePair, redirectParams, signedInBrowser, tokenRequest,
   type Browser, type RegisteredClient,
 } from '../oauth/authorize-support.ts';
-import { CODES, opCaller, type Protocol } from './protocol-calls.ts';
+import { CODES, threeProtocols, type Protocol } from '../support/three-protocols.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const PROTOCOLS: Protocol[] = ['rest', 'graphql', 'grpc'];
@@ -25,7 +25,7 @@ describe('the first-party API refuses a registered client\'s access token', () =
   let client: RegisteredClient;
   let browser: Browser;
   let clientToken: string;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
 
   /** The user consents to the client's `openid` request; the client redeems the code with its secret. */
   async function consentedAccessToken(): Promise<string> {
@@ -47,7 +47,7 @@ describe('the first-party API refuses a registered client\'s access token', () =
 
   before(async () => {
     server = await startServer();
-    ops = opCaller(server);
+    ops = threeProtocols(server);
     client = await createClient(server, { name: 'Third Party App', redirect_uris: [CALLBACK], consent_required: true, allowed_scopes: ['openid'] });
     browser = await signedInBrowser(server);
     clientToken = await consentedAccessToken();
@@ -67,17 +67,17 @@ describe('the first-party API refuses a registered client\'s access token', () =
         ['webauthn_registration_options', {}],
       ];
       for (const [name, input] of attempts) {
-        const reply = await ops.call(protocol, name, input, asClient());
+        const reply = await ops.send(protocol, name, input, asClient());
         assert.equal(reply.ok, false, `${name}: ${JSON.stringify(reply.body)}`);
         assert.equal(reply.code, CODES.unauthenticated[protocol], `${name}: ${JSON.stringify(reply.body)}`);
       }
       // A registration ceremony the user started: the client's token cannot finish it with its own key.
-      const options = await ops.call(protocol, 'webauthn_registration_options', {}, { cookie: browser.cookie });
+      const options = await ops.send(protocol, 'webauthn_registration_options', {}, { cookie: browser.cookie });
       assert.equal(options.ok, true, JSON.stringify(options.body));
       const credential = new SoftAuthenticator(ORIGIN).register(options.body.options);
-      const verify = await ops.call(protocol, 'webauthn_registration_verify', { credential }, asClient());
+      const verify = await ops.send(protocol, 'webauthn_registration_verify', { credential }, asClient());
       assert.equal(verify.code, CODES.unauthenticated[protocol], JSON.stringify(verify.body));
-      const profile = await ops.call(protocol, 'profile', {}, { cookie: browser.cookie });
+      const profile = await ops.send(protocol, 'profile', {}, { cookie: browser.cookie });
       assert.equal(profile.body.given_name, undefined, 'the profile was not changed');
       assert.deepEqual(profile.body.enrolled_mfa_methods ?? [], [], 'no passkey was added');
     });
@@ -97,7 +97,7 @@ describe('the first-party API refuses a registered client\'s access token', () =
     assert.deepEqual([answer.active, answer.client_id], [true, client.clientId]);
 
     for (const protocol of PROTOCOLS) {
-      const valid = await ops.call(protocol, 'validate_jwt_token', { token_type: 'access_token', token: clientToken });
+      const valid = await ops.send(protocol, 'validate_jwt_token', { token_type: 'access_token', token: clientToken });
       assert.equal(valid.ok, true, `${protocol}: ${JSON.stringify(valid.body)}`);
       assert.equal(valid.body.claims.azp, client.clientId);
     }
@@ -109,7 +109,7 @@ describe('the first-party API refuses a registered client\'s access token', () =
     const credentials: Record<string, string>[] = [{ authorization: `Bearer ${login.body.access_token}` }, { cookie: browser.cookie }];
     for (const protocol of PROTOCOLS) {
       for (const headers of credentials) {
-        const profile = await ops.call(protocol, 'profile', {}, headers);
+        const profile = await ops.send(protocol, 'profile', {}, headers);
         assert.equal(profile.ok, true, `${protocol} ${Object.keys(headers)[0]}: ${JSON.stringify(profile.body)}`);
         assert.equal(profile.body.email, browser.email);
       }

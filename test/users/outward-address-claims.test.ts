@@ -10,14 +10,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { opCaller, type Protocol } from '../tokens/protocol-calls.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { threeProtocols, type Protocol } from '../support/three-protocols.ts';
+import { loggedIn } from '../support/signed-in-user.ts';
 import { CANONICAL, metadataCertificates, idpMetadata, nodeSamlSp, visit, type SpSetup } from '../saml-idp/idp-browser.ts';
 
 const PASSWORD = 'Str0ng!outward-claims';
 const ORG = 'outward-claims';
 const SSO = `${CANONICAL}/saml/${ORG}/sso`;
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
 function payloadOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
@@ -25,19 +25,15 @@ function payloadOf(jwt: string): Record<string, unknown> {
 
 describe('outward email_verified and SAML addresses are the proof of the address', () => {
   let server: TestServer;
-  let ops: ReturnType<typeof opCaller>;
+  let ops: ReturnType<typeof threeProtocols>;
   let orgId: string;
   let wiki: SpSetup;
   const opaque = () => ({ org: ORG, entityId: 'urn:outward-opaque', acsUrl: 'https://opaque.example.com/acs', idpCertificates: wiki.idpCertificates });
 
   before(async () => {
     server = await startServer();
-    ops = opCaller(server);
-    const admin = async (name: string, input: Record<string, unknown>) => {
-      const reply = await ops.call('rest', name, input, ADMIN);
-      assert.ok(reply.ok, JSON.stringify(reply.body));
-      return reply.body;
-    };
+    ops = threeProtocols(server);
+    const admin = (name: string, input: Record<string, unknown>) => ops.over('rest', name, input, 'admin');
     orgId = (await admin('create_organization', { name: ORG, display_name: 'Outward Corp' })).id;
     await admin('create_saml_service_provider', {
       org_id: orgId, name: 'Wiki', entity_id: 'https://wiki.example.com/metadata', acs_endpoints: [{ url: 'https://wiki.example.com/saml/acs' }],
@@ -60,15 +56,7 @@ describe('outward email_verified and SAML addresses are the proof of the address
     return (await res.json()) as Record<string, unknown>;
   };
 
-  async function browserCookie(email: string): Promise<string> {
-    const res = await fetch(`${server.baseUrl}/v1/login`, {
-      method: 'POST',
-      headers: { origin: server.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    return res.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
-  }
+  const browserCookie = async (email: string) => (await loggedIn(server, { email, password: PASSWORD })).cookies;
 
   /** What the organization's IdP asserts to its two SPs for the signed-in account. */
   async function samlView(email: string): Promise<{ nameIdRefused: boolean; nameId?: string; mail?: unknown }> {
@@ -94,16 +82,16 @@ describe('outward email_verified and SAML addresses are the proof of the address
       const tag = randomBytes(4).toString('hex');
       const first = `ada-${tag}@example.com`;
       const changed = `cfo-${tag}@bank.example`;
-      const signup = await ops.call(protocol, 'signup', { email: first, password: PASSWORD, confirm_password: PASSWORD });
+      const signup = await ops.send(protocol, 'signup', { email: first, password: PASSWORD, confirm_password: PASSWORD });
       assert.ok(signup.ok, JSON.stringify(signup.body));
       const userId = signup.body.user.id;
-      assert.ok((await ops.call('rest', 'add_org_member', { org_id: orgId, user_id: userId }, ADMIN)).ok);
+      assert.ok((await ops.send('rest', 'add_org_member', { org_id: orgId, user_id: userId }, 'admin')).ok);
       assert.deepEqual(await samlView(first), { nameIdRefused: true, mail: undefined }, 'nothing asserted before the change');
 
-      const moved = await ops.call(protocol, 'update_profile', { email: changed, old_password: PASSWORD }, { authorization: `Bearer ${signup.body.access_token}` });
+      const moved = await ops.send(protocol, 'update_profile', { email: changed, old_password: PASSWORD }, { authorization: `Bearer ${signup.body.access_token}` });
       assert.ok(moved.ok, JSON.stringify(moved.body));
 
-      const login = await ops.call(protocol, 'login', { email: changed, password: PASSWORD });
+      const login = await ops.send(protocol, 'login', { email: changed, password: PASSWORD });
       assert.ok(login.ok, JSON.stringify(login.body));
       assert.equal(login.body.user.email_verified, true, 'the account\'s own User object keeps its released meaning');
       const idToken = payloadOf(login.body.id_token);
@@ -115,8 +103,8 @@ describe('outward email_verified and SAML addresses are the proof of the address
       assert.equal(info.email_verified, false, '/userinfo does not assert it either');
       assert.deepEqual(await samlView(changed), { nameIdRefused: true, mail: undefined }, 'the SAML IdP asserts the changed address to no SP');
 
-      assert.ok((await ops.call(protocol, 'update_user', { id: userId, email_verified: true }, ADMIN)).ok);
-      const proven = await ops.call(protocol, 'login', { email: changed, password: PASSWORD });
+      assert.ok((await ops.send(protocol, 'update_user', { id: userId, email_verified: true }, 'admin')).ok);
+      const proven = await ops.send(protocol, 'login', { email: changed, password: PASSWORD });
       assert.equal(payloadOf(proven.body.id_token).email_verified, true);
       assert.equal((await userinfo(proven.body.access_token)).email_verified, true);
       assert.deepEqual(await samlView(changed), { nameIdRefused: false, nameId: changed, mail: changed });
