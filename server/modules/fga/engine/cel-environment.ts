@@ -87,6 +87,3 @@ export function guardComprehensions(root: Expr): void {
   };
   visit(root);
 }
-
-/** The children of an expression node, for walks over the parsed tree (cel-type-check.ts). */
-export { children as exprChildren };

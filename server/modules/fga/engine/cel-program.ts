@@ -4,7 +4,7 @@
  * (cel-environment.ts), and planned into a reusable program. The engine and the model validation share
  * this entry point, so a model is refused at write for exactly the conditions the engine could not run.
  */
-import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
+import { isCelError, parse, plan, type CelInput, type CelType, type CelValue } from '@bufbuild/cel';
 import { CONDITION_ENV, guardComprehensions, withIterationBudget } from './cel-environment.ts';
 import { celTypeOf, type ParameterType } from './cel-context.ts';
 import { inferType } from './cel-type-check.ts';
@@ -17,18 +17,19 @@ export interface CompiledCondition {
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
-/** Compiles `expression` over `parameters`; throws ConditionCompileError naming the problem. */
-export function compileCondition(expression: string, parameters: Record<string, ParameterType>): CompiledCondition {
+/**
+ * Compiles `expression` over `parameters` whatever its type (the CEL conformance cases run through here);
+ * throws ConditionCompileError naming the problem.
+ */
+export function compileExpression(expression: string, parameters: Record<string, ParameterType>): CompiledCondition & { type: CelType } {
   let parsed: ReturnType<typeof parse>;
-  const variables: Record<string, ReturnType<typeof celTypeOf>> = {};
+  let type: CelType;
   try {
-    for (const [name, type] of Object.entries(parameters)) variables[name] = celTypeOf(type);
+    const variables: Record<string, CelType> = {};
+    for (const [name, parameter] of Object.entries(parameters)) variables[name] = celTypeOf(parameter);
     parsed = parse(expression);
     if (!parsed.expr) throw new Error('the expression is empty');
-    const type = inferType(parsed.expr, variables);
-    if (type.name !== 'bool' && type.name !== 'dyn') {
-      throw new Error(`expected a bool condition expression output, but got '${String(type)}'`);
-    }
+    type = inferType(parsed.expr, variables);
     guardComprehensions(parsed.expr);
   } catch (err) {
     throw new ConditionCompileError(err instanceof Error ? err.message : String(err));
@@ -40,10 +41,23 @@ export function compileCondition(expression: string, parameters: Record<string, 
     throw new ConditionCompileError(err instanceof Error ? err.message : String(err));
   }
   return {
+    type,
     evaluate(bindings) {
       const result = withIterationBudget(() => program(bindings));
       if (isCelError(result)) throw new ConditionEvaluationError(result.message);
       return result as CelValue;
     },
   };
+}
+
+/**
+ * Compiles a condition: an expression that answers a bool (or a value whose type is known only when it is
+ * evaluated, from an `any` parameter). Throws ConditionCompileError naming the problem.
+ */
+export function compileCondition(expression: string, parameters: Record<string, ParameterType>): CompiledCondition {
+  const compiled = compileExpression(expression, parameters);
+  if (compiled.type.name !== 'bool' && compiled.type.name !== 'dyn') {
+    throw new ConditionCompileError(`expected a bool condition expression output, but got '${String(compiled.type)}'`);
+  }
+  return compiled;
 }

@@ -74,6 +74,18 @@ function describe(types: readonly CelType[]): string {
 
 type Scope = ReadonlyMap<string, CelType>;
 
+/** Type names written with dots (`type(t) == google.protobuf.Timestamp`). */
+const QUALIFIED_TYPE_NAMES: ReadonlySet<string> = new Set([TimestampSchema.typeName, DurationSchema.typeName]);
+
+/** `a.b.c` as one dotted name when `a` is no variable in scope, else undefined. */
+function qualifiedName(expr: Expr | undefined, scope: Scope): string | undefined {
+  const kind = expr?.exprKind;
+  if (kind?.case === 'identExpr') return scope.has(kind.value.name) ? undefined : kind.value.name;
+  if (kind?.case !== 'selectExpr' || kind.value.testOnly) return undefined;
+  const operand = qualifiedName(kind.value.operand, scope);
+  return operand === undefined ? undefined : `${operand}.${kind.value.field}`;
+}
+
 function callType(name: string, target: CelType | undefined, args: CelType[]): CelType {
   switch (name) {
     case '_&&_':
@@ -134,6 +146,7 @@ function infer(expr: Expr | undefined, scope: Scope): CelType {
       throw new CelTypeError(`undeclared reference to '${kind.value.name}'`);
     }
     case 'selectExpr': {
+      if (!kind.value.testOnly && QUALIFIED_TYPE_NAMES.has(qualifiedName(expr, scope) ?? '')) return TYPE;
       const operand = infer(kind.value.operand, scope);
       if (kind.value.testOnly) {
         if (operand.kind !== 'map' && WITHOUT_FIELDS.has(operand.name)) throw new CelTypeError(`has() cannot test a field of type '${String(operand)}'`);
