@@ -1,5 +1,5 @@
 /**
- * The organization as a SAML 2.0 identity provider (specification part 2 "SAML service provider", part 3 IdP key
+ * The organization as a SAML 2.0 identity provider (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions IdP key
  * states, part 4.2 "SAML IdP"): its signing keys with their state and its metadata address (`_saml_idp_keys`,
  * which makes the first key on first use), `_rotate_saml_idp_cert`, `_retire_saml_idp_key`, and its service
  * providers (`_saml_service_providers`, `_create/_update/_delete_saml_service_provider`), with
@@ -7,89 +7,29 @@
  * (server/modules/saml-idp/*.ops.ts).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { graphql } from '../../../ui-shared/graphql-client.ts';
-import type { MessageAnswer, PageRequest, Pagination } from '../api/types.ts';
+import { call, type Input, type Output } from '../../../ui-shared/contract/call.ts';
+import type { MessageAnswer, PageRequest } from '../api/types.ts';
 import { organizationKeys } from './api.ts';
 
-export interface SamlIdpKey {
-  id: string;
-  /** current (signing), published (in metadata, not signing) or retired */
-  state: string;
-  certificate: string;
-  fingerprint_sha256: string;
-  not_after: number;
-  created_at: number;
-  demoted_at?: number | null;
-  retired_at?: number | null;
-}
+/**
+ * The signing keys with the metadata address (`<--url>/saml/<organization>/metadata`, also the IdP entity id)
+ * and the SSO address (`<--url>/saml/<organization>/sso`, HTTP-Redirect and HTTP-POST).
+ */
+export type SamlIdpKeys = Output<'saml_idp_keys'>;
+/** `state`: current (signing), published (in metadata, not signing) or retired. */
+export type SamlIdpKey = SamlIdpKeys['keys'][number];
 
-export interface SamlIdpKeys {
-  keys: SamlIdpKey[];
-  /** `<--url>/saml/<organization>/metadata`, also the IdP entity id */
-  metadata_url: string;
-  /** `<--url>/saml/<organization>/sso` (HTTP-Redirect and HTTP-POST) */
-  sso_url: string;
-}
+/** `name_id_format`: emailAddress, persistent or unspecified; `slo_binding`: redirect or post, beside slo_url. */
+export type SamlServiceProvider = Output<'saml_service_provider'>;
+export type SamlAcsEndpoint = SamlServiceProvider['acs_endpoints'][number];
+export type SamlAttributeMapping = SamlServiceProvider['attribute_mapping'][number];
 
-export interface SamlAcsEndpoint {
-  url: string;
-  binding: string;
-  index: number;
-  is_default: boolean;
-}
-
-export interface SamlAttributeMapping {
-  field: string;
-  attribute: string;
-}
-
-export interface SamlServiceProvider {
-  id: string;
-  org_id: string;
-  name: string;
-  entity_id: string;
-  acs_endpoints: SamlAcsEndpoint[];
-  certificate?: string | null;
-  certificate_fingerprint_sha256?: string | null;
-  attribute_mapping: SamlAttributeMapping[];
-  /** emailAddress, persistent or unspecified */
-  name_id_format: string;
-  active: boolean;
-  created_at: number;
-  updated_at: number;
-  slo_url?: string | null;
-  /** redirect or post, beside slo_url */
-  slo_binding?: string | null;
-}
-
-/** What the form sends: a given list replaces the stored one on update. */
-export interface SamlServiceProviderFields {
-  name: string;
-  entity_id: string;
-  acs_endpoints: { url: string; binding?: string; is_default?: boolean; index?: number }[];
-  certificate?: string;
-  attribute_mapping: SamlAttributeMapping[];
-  name_id_format: string;
-  active: boolean;
-  slo_url?: string;
-  slo_binding?: string;
-}
+/** What the form sends, every list and switch set: a given list replaces the stored one on update. */
+export type SamlServiceProviderFields = Omit<Input<'create_saml_service_provider'>, 'org_id'>
+  & Required<Pick<Input<'create_saml_service_provider'>, 'attribute_mapping' | 'name_id_format' | 'active'>>;
 
 /** Prefill read from pasted SP metadata; nothing is stored. */
-export interface SamlSpMetadataPrefill {
-  entity_id: string;
-  acs_endpoints: SamlAcsEndpoint[];
-  certificate?: string | null;
-  name_id_formats: string[];
-  authn_requests_signed: boolean;
-  want_assertions_signed: boolean;
-  slo_url?: string | null;
-  slo_binding?: string | null;
-}
-
-const KEY_FIELDS = 'id state certificate fingerprint_sha256 not_after created_at demoted_at retired_at';
-const SP_FIELDS = `id org_id name entity_id acs_endpoints { url binding index is_default } certificate certificate_fingerprint_sha256
-  attribute_mapping { field attribute } name_id_format active created_at updated_at slo_url slo_binding`;
+export type SamlSpMetadataPrefill = Output<'import_saml_sp_metadata'>;
 
 export const samlIdpKeys = {
   keys: (orgId: string) => [...organizationKeys.all, 'saml-idp-keys', orgId] as const,
@@ -99,44 +39,29 @@ export const samlIdpKeys = {
 export function useSamlIdpKeys(orgId: string) {
   return useQuery({
     queryKey: samlIdpKeys.keys(orgId),
-    queryFn: async ({ signal }) => {
-      const query = `query SamlIdpKeys($params: SamlIdpKeysRequest!) { _saml_idp_keys(params: $params) { keys { ${KEY_FIELDS} } metadata_url sso_url } }`;
-      return (await graphql<{ _saml_idp_keys: SamlIdpKeys }>(query, { params: { org_id: orgId } }, signal))._saml_idp_keys;
-    },
+    queryFn: ({ signal }) => call('saml_idp_keys', { org_id: orgId }, signal),
   });
 }
 
 export async function rotateSamlIdpCert(orgId: string): Promise<SamlIdpKeys> {
-  const mutation = `mutation RotateSamlIdpCert($params: RotateSamlIdpCertRequest!) { _rotate_saml_idp_cert(params: $params) {
-    keys { ${KEY_FIELDS} } metadata_url sso_url } }`;
-  return (await graphql<{ _rotate_saml_idp_cert: SamlIdpKeys }>(mutation, { params: { org_id: orgId } }))._rotate_saml_idp_cert;
+  return call('rotate_saml_idp_cert', { org_id: orgId });
 }
 
 /** Refused (FAILED_PRECONDITION, in the server's words) for the signing key and for a retired one. */
 export async function retireSamlIdpKey(orgId: string, keyId: string): Promise<SamlIdpKeys> {
-  const mutation = `mutation RetireSamlIdpKey($params: RetireSamlIdpKeyRequest!) { _retire_saml_idp_key(params: $params) {
-    keys { ${KEY_FIELDS} } metadata_url sso_url } }`;
-  return (await graphql<{ _retire_saml_idp_key: SamlIdpKeys }>(mutation, { params: { org_id: orgId, key_id: keyId } }))._retire_saml_idp_key;
+  return call('retire_saml_idp_key', { org_id: orgId, key_id: keyId });
 }
 
 export function useSamlServiceProviders(orgId: string, page: PageRequest) {
   return useQuery({
     queryKey: [...samlIdpKeys.providers(orgId), page],
-    queryFn: async ({ signal }) => {
-      const query = `query SamlServiceProviders($params: SamlServiceProvidersRequest!) { _saml_service_providers(params: $params) {
-        service_providers { ${SP_FIELDS} } pagination { limit page offset total } } }`;
-      type Answer = { _saml_service_providers: { service_providers: SamlServiceProvider[]; pagination: Pagination } };
-      return (await graphql<Answer>(query, { params: { org_id: orgId, pagination: page } }, signal))._saml_service_providers;
-    },
+    queryFn: ({ signal }) => call('saml_service_providers', { org_id: orgId, pagination: page }, signal),
     placeholderData: keepPreviousData,
   });
 }
 
 export async function createSamlServiceProvider(orgId: string, fields: SamlServiceProviderFields): Promise<SamlServiceProvider> {
-  const mutation = `mutation CreateSamlServiceProvider($params: CreateSamlServiceProviderRequest!) {
-    _create_saml_service_provider(params: $params) { ${SP_FIELDS} } }`;
-  type Answer = { _create_saml_service_provider: SamlServiceProvider };
-  return (await graphql<Answer>(mutation, { params: { org_id: orgId, ...fields } }))._create_saml_service_provider;
+  return call('create_saml_service_provider', { org_id: orgId, ...fields });
 }
 
 /**
@@ -144,8 +69,6 @@ export async function createSamlServiceProvider(orgId: string, fields: SamlServi
  * `removeCertificate`; an empty mapping is sent as clear_attribute_mapping, an absent SLO URL as remove_slo_url.
  */
 export async function updateSamlServiceProvider(id: string, fields: SamlServiceProviderFields, removeCertificate: boolean): Promise<SamlServiceProvider> {
-  const mutation = `mutation UpdateSamlServiceProvider($params: UpdateSamlServiceProviderRequest!) {
-    _update_saml_service_provider(params: $params) { ${SP_FIELDS} } }`;
   const { attribute_mapping, ...rest } = fields;
   const params = {
     id,
@@ -154,17 +77,14 @@ export async function updateSamlServiceProvider(id: string, fields: SamlServiceP
     ...(removeCertificate && !fields.certificate ? { remove_certificate: true } : {}),
     ...(fields.slo_url ? {} : { remove_slo_url: true }),
   };
-  return (await graphql<{ _update_saml_service_provider: SamlServiceProvider }>(mutation, { params }))._update_saml_service_provider;
+  return call('update_saml_service_provider', params);
 }
 
 export async function deleteSamlServiceProvider(id: string): Promise<MessageAnswer> {
-  const mutation = 'mutation DeleteSamlServiceProvider($params: DeleteSamlServiceProviderRequest!) { _delete_saml_service_provider(params: $params) { message } }';
-  return (await graphql<{ _delete_saml_service_provider: MessageAnswer }>(mutation, { params: { id } }))._delete_saml_service_provider;
+  return call('delete_saml_service_provider', { id });
 }
 
 /** Refused (INVALID_ARGUMENT, in the server's words) for what is not SP metadata or is unsafe XML. */
 export async function importSamlSpMetadata(orgId: string, metadataXml: string): Promise<SamlSpMetadataPrefill> {
-  const query = `query ImportSamlSpMetadata($params: ImportSamlSpMetadataRequest!) { _import_saml_sp_metadata(params: $params) {
-    entity_id acs_endpoints { url binding index is_default } certificate name_id_formats authn_requests_signed want_assertions_signed slo_url slo_binding } }`;
-  return (await graphql<{ _import_saml_sp_metadata: SamlSpMetadataPrefill }>(query, { params: { org_id: orgId, metadata_xml: metadataXml } }))._import_saml_sp_metadata;
+  return call('import_saml_sp_metadata', { org_id: orgId, metadata_xml: metadataXml });
 }
