@@ -6,10 +6,12 @@
  * as the SDL in graphql/portcullis.graphql does.
  *
  * Optional output fields are `?: T | null` (GraphQL answers null for an absent nullable field); optional
- * input fields are `?: T` (the server's input validation refuses null where it expects a value).
+ * input fields are `?: T` (the server's input validation refuses null where it expects a value). Tokens the
+ * browser apps never read are left out of the answers (withheld-fields.ts).
  */
 import type { AnyOperation } from '../../server/ops/define.ts';
 import { isListSchema, isObjectSchema, isRequired, objectName, scalarKind, type ScalarKind, type TObject, type TSchema } from '../../server/ops/schema.ts';
+import { keptOutputFields } from './withheld-fields.ts';
 
 type Direction = 'input' | 'output';
 
@@ -88,7 +90,7 @@ export function typeDeclarations(operations: readonly AnyOperation[]): TypeDecla
     const placeholder = { schema, text: '' };
     declared.set(key, placeholder);
     order.push(key);
-    const properties = propertiesOf(schema);
+    const properties = direction === 'output' ? keptOutputFields(schema, propertiesOf(schema)) : propertiesOf(schema);
     const header = `${docComment(schema.description, '')}export interface ${name} `;
     if (properties.length === 0) {
       // An operation without input (the `Empty` object): the call passes `{}`.

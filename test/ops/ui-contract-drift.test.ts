@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, parse, validate, visit } from 'graphql';
 import ts from 'typescript';
 import { registry } from '../../server/ops/registry.ts';
 import { GRAPHQL_SDL_FILE } from '../../build/gen-api-reference.ts';
@@ -39,6 +39,19 @@ test('every operation has a generated document, valid against the committed SDL'
     assert.deepEqual(errors.map((error) => error.message), [], `the document of ${name} is not valid: ${document}`);
     assert.ok(document.includes(` ${field}`), `the document of ${name} does not select ${field}`);
   }
+});
+
+test('no generated document asks for a token: the browser apps are signed in by HttpOnly cookies', () => {
+  const asked: string[] = [];
+  for (const [name, { document }] of Object.entries(OPERATION_DOCUMENTS)) {
+    visit(parse(document), {
+      Field(node) {
+        if (/^(access|id|refresh)_token$/.test(node.name.value)) asked.push(`${name}: ${node.name.value}`);
+      },
+    });
+  }
+  assert.deepEqual(asked, []);
+  assert.match(OPERATION_DOCUMENTS.login.document, / user \{ id /, 'login still selects the signed-in user');
 });
 
 function* sourceFiles(dir: string): Generator<string> {

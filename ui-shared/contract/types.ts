@@ -64,9 +64,6 @@ export interface AuthResponse {
   should_offer_webauthn_mfa_setup?: boolean | null;
   should_offer_email_otp_mfa_setup?: boolean | null;
   should_offer_sms_otp_mfa_setup?: boolean | null;
-  access_token?: string | null;
-  id_token?: string | null;
-  refresh_token?: string | null;
   expires_in?: number | null;
   user?: User | null;
   authenticator_scanner_image?: string | null;
