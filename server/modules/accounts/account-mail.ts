@@ -5,7 +5,7 @@
  * or failing mail or SMS server neither holds the database nor changes the answer (OWASP ASVS 2.5.x).
  */
 import type { HandlerContext } from '../../ops/define.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { enqueueMessage, type LinkFlow } from '../messages/index.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
 

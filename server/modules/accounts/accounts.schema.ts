@@ -1,14 +1,14 @@
 /**
  * Request and response objects of the account operations, named exactly as the existing client SDK sends
- * them (reference.md "Compatibility": SignUpRequest, LoginRequest, ...; "Requests"; "Types").
+ * them (docs/sdk-compatibility.md: SignUpRequest, LoginRequest, ...; fields in docs/operations.md).
  */
 import { s } from '../../ops/schema.ts';
-import { UserSchema } from '../users/user.schema.ts';
+import { UserSchema } from '../users/index.ts';
 import { MAX_CHECKS, RequiredRelation } from '../fga/index.ts';
 
 const optionalString = () => s.optional(s.string());
 const optionalStrings = () => s.optional(s.list(s.string()));
-/** reference.md: `required_relations?` [{relation, object}], checked through the FGA engine (at most as many as one check_permissions call). */
+/** docs/operations.md#session: `required_relations?` [{relation, object}], checked through the FGA engine (at most as many as one check_permissions call). */
 const requiredRelations = () => s.optional(s.list(RequiredRelation, { maxItems: MAX_CHECKS }));
 
 export const AuthResponse = s.object('AuthResponse', {
@@ -24,7 +24,7 @@ export const AuthResponse = s.object('AuthResponse', {
   access_token: optionalString(),
   id_token: optionalString(),
   refresh_token: optionalString(),
-  /** Seconds until the access token expires (reference.md: the SDK schedules refreshes with it). */
+  /** Seconds until the access token expires (docs/sdk-compatibility.md: the SDK schedules refreshes with it). */
   expires_in: s.optional(s.int64()),
   user: s.optional(UserSchema),
   authenticator_scanner_image: optionalString(),
@@ -53,7 +53,7 @@ export const SignUpRequest = s.object('SignUpRequest', {
   scope: optionalStrings(),
   redirect_uri: optionalString(),
   state: optionalString(),
-  // Accepted and ignored (reference.md): MFA enrolment is the user's own choice after signup.
+  // Accepted and ignored, as the JavaScript SDK sends it (docs/sdk-compatibility.md): MFA enrolment is the user's own choice after signup.
   is_multi_factor_auth_enabled: s.optional(s.boolean()),
 });
 
@@ -152,7 +152,7 @@ export const VerifyOTPRequest = s.object('VerifyOTPRequest', {
   state: optionalString(),
   /**
    * With the `mfa` cookie: which code factor the code is for (`email_otp` or `sms_otp`), for a user with
-   * both; without it the newest code sent decides. An addition to reference.md's fields; last, so that the
+   * both; without it the newest code sent decides. An addition to the released API's fields; last, so that the
    * gRPC field numbers before it are unchanged.
    */
   mfa_method: s.optional(s.string({ maxLength: 16, description: 'email_otp or sms_otp: the code factor a code is for (with the mfa cookie)' })),

@@ -4,8 +4,8 @@
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { toPublicUser } from '../users/user.schema.ts';
+import type { UserRow } from '../users/index.ts';
+import { toPublicUser } from '../users/index.ts';
 import { issueSession } from '../tokens/index.ts';
 export { DEFAULT_SCOPE } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';

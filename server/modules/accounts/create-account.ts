@@ -1,10 +1,9 @@
 /**
  * Every way an account comes into being in the account flows (signup, magic link, invitation) records
- * `user.created` in the same unit of work (reference.md "Events"), so no flow can forget it.
+ * `user.created` in the same unit of work (docs/events.md), so no flow can forget it.
  */
 import type { HandlerContext } from '../../ops/define.ts';
-import { createUser, type NewUserData, type UserRow } from '../users/index.ts';
-import { toPublicUser } from '../users/user.schema.ts';
+import { createUser, type NewUserData, type UserRow, toPublicUser } from '../users/index.ts';
 import { recordEvent } from '../events/index.ts';
 
 /** `ctx` is a handler's context, or the message worker's unit of work and deps (magic link signups). */

@@ -30,6 +30,15 @@ export { adminAccessOperations };
 export { LOGIN_STEPS, runLogin, type LoginStep, type LoginState } from './login-flow.ts';
 export { deliverMessage } from './message-delivery.ts';
 export { takeOverUnprovenAccount, onAccountTakeover, type TakeoverContext, type TakeoverBy } from './clean-takeover.ts';
+// What the sign-in flows of the modules above (social, org-sso, webauthn) build on.
+export { AuthResponse } from './accounts.schema.ts';
+export { createAccount } from './create-account.ts';
+export { resolveFederatedAccount, type UpstreamLinks } from './federated-account.ts';
+export { SignInRefused } from './sign-in-refused.ts';
+export { signIn } from './sign-in-policy.ts';
+export { finishGatedLogin } from './mfa-complete.ts';
+export { requireRecentAuthentication } from './step-up.ts';
+export { callerUser } from './profile.ops.ts';
 
 export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
 /**

@@ -6,9 +6,8 @@
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { toPublicUser } from '../users/user.schema.ts';
-import { findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
+import type { UserRow } from '../users/index.ts';
+import { toPublicUser, findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
 import { lockoutKey } from './password-guard.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
@@ -80,8 +79,8 @@ const checkLockout: LoginStep = async (state, ctx) => {
 };
 
 /**
- * An unknown user and a wrong password answer the same message after about the same work (reference.md
- * "Defaults"): the unknown case still runs one argon2 verification against a dummy hash.
+ * An unknown user and a wrong password answer the same message after about the same work (docs/errors.md#messages-worth-knowing):
+ * the unknown case still runs one argon2 verification against a dummy hash.
  */
 const checkPassword: LoginStep = async (state, ctx) => {
   const { email, phone_number: phone, password } = state.input;

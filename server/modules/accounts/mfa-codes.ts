@@ -8,7 +8,7 @@
  */
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { Otp, consumeOtp } from '../verification/index.ts';
 import { enqueueMessage, MFA_CODE_FLOW } from '../messages/index.ts';
 import { enabledMfaMethods, pendingOtpMethods, MFA_OTP_PURPOSE, type MfaChallengeRow, type OtpMethod } from '../mfa/index.ts';

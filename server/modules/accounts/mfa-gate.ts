@@ -1,7 +1,7 @@
 /**
  * The MFA gate, a step of every sign-in after its first factor (a password, an emailed link, a texted code)
- * and before its tokens (specification part 3: the access token is withheld while an MFA challenge or a
- * first-time offer is pending; part 4.1 login "returns ... MFA challenge flags"; part 5 the `mfa` cookie).
+ * and before its tokens (docs/api-overview.md#states-and-transitions: the access token is withheld while an MFA challenge or a
+ * first-time offer is pending; docs/operations.md#login "returns ... MFA challenge flags"; docs/api-overview.md#authentication the `mfa` cookie).
  *
  * - A user with a verified factor this instance offers is challenged: the `mfa` cookie, no token, and a flag
  *   per factor (`should_show_totp_screen`, `should_offer_webauthn_mfa_verify`, `should_show_email_otp_screen`,
@@ -19,7 +19,7 @@ import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { mfaCookie } from '../../kernel/cookies.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { enabledMfaMethods, openChallenge, type MfaMethod, type NewChallenge } from '../mfa/index.ts';
 import type { AuthResponse } from './accounts.schema.ts';
 import { sendMfaCode } from './mfa-codes.ts';
@@ -50,7 +50,7 @@ function challengeFlags(factors: readonly MfaMethod[]): Answer {
 
 /**
  * The offer's flags. The code methods need somewhere to send the code: the user's own address or number.
- * The authenticator app has no offer flag of its own (reference.md: `should_offer_mfa_setup` is always
+ * The authenticator app has no offer flag of its own (docs/operations.md: `should_offer_mfa_setup` is always
  * unset): as in the released line, the answer carries `should_show_totp_screen` with a new enrolment (the
  * secret, its QR image and recovery codes), which verify_otp with `is_totp` and the offer's cookie confirms.
  */

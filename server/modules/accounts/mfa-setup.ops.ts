@@ -1,5 +1,5 @@
 /**
- * The MFA setup operations (specification part 4.1; part 3 "TOTP enrollment" and "MFA enrollment created,
+ * The MFA setup operations (docs/operations.md; docs/api-overview.md#states-and-transitions, "TOTP enrollment" and "MFA enrollment created,
  * unverified"), for a signed-in user adding a factor or for a user in a first-time offer (the `mfa` cookie of
  * a pending offer; modules/mfa/mfa-authenticator.ts). Each starts an enrolment that verify_otp completes with
  * a first right code (accounts/mfa-verify.ts); on the offer path that completion also issues the withheld
@@ -13,9 +13,8 @@
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { s, type Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserById } from '../users/index.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { toPublicUser } from '../users/user.schema.ts';
+import { findUserById, toPublicUser } from '../users/index.ts';
+import type { UserRow } from '../users/index.ts';
 import { beginOtpEnrolment, emailOtpEnabled, smsOtpEnabled, totpEnabled, MFA_SESSION_REFUSAL, type OtpMethod } from '../mfa/index.ts';
 import { newTotpEnrolment } from './totp-enrolment.ts';
 import { AuthResponse } from './accounts.schema.ts';
@@ -25,7 +24,7 @@ import { requireRecentAuthentication } from './step-up.ts';
 
 const optionalString = () => s.optional(s.string());
 
-/** reference.md: the MFA setup operations take `email?`, `phone_number?` (`state?`); the caller is itself. */
+/** The MFA setup operations (docs/operations.md#totp_mfa_setup) take `email?`, `phone_number?` (`state?`); the caller is itself. */
 export const MfaSetupRequest = s.object('MfaSetupRequest', {
   email: optionalString(),
   phone_number: optionalString(),

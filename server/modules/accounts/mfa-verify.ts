@@ -1,5 +1,5 @@
 /**
- * verify_otp as the MFA step (specification part 4.1 verify_otp, "none or MFA cookie"; part 3 the MFA states):
+ * verify_otp as the MFA step (docs/operations.md#verify_otp, "none or MFA cookie"; docs/api-overview.md#states-and-transitions the MFA states):
  * - With the `mfa` cookie of a challenge (stage `verify`): a right code of one of the user's factors (the
  *   authenticator app or a recovery code with `is_totp`; an emailed or texted code without) completes the
  *   sign-in the first step began (accounts/mfa-complete.ts).
@@ -14,8 +14,7 @@ import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { MFA_COOKIE } from '../../kernel/cookies.ts';
-import { findUserByEmail, findUserByPhone, findUserById } from '../users/index.ts';
-import { toPublicUser } from '../users/user.schema.ts';
+import { findUserByEmail, findUserByPhone, findUserById, toPublicUser } from '../users/index.ts';
 import {
   checkTotpFactor, confirmOtpFactor, liveChallenge, looksLikeRecoveryCode, pendingOtpMethods, spendAttempt, totpEnabled, useRecoveryCode,
   INVALID_MFA_CODE, MFA_SESSION_REFUSAL, type MfaChallengeRow, type OtpMethod,
@@ -135,7 +134,7 @@ async function guarded(ctx: HandlerContext, attempt: MfaAttempt, check: () => Pr
   await ctx.deps.limits.reset('otp_guess', guessKey);
 }
 
-/** A second factor's setup confirmed (reference.md "AuditLog"): the method only, never the code or secret. */
+/** A second factor's setup confirmed (docs/api-overview.md#resources-and-fields, "AuditLog"): the method only, never the code or secret. */
 async function auditEnrolment(ctx: HandlerContext, userId: string, method: string, email?: string | null): Promise<void> {
   await audit(ctx, { action: 'user.mfa_setup_verified', actor: { type: 'user', id: userId, email }, resourceType: 'user', resourceId: userId, metadata: { mfa_method: method } });
 }

@@ -22,7 +22,7 @@ import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { inTransaction } from '../../kernel/context.ts';
 import { mfaCookie } from '../../kernel/cookies.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { findUserById, toPublicUser } from '../users/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { auditNow } from '../audit/index.ts';

@@ -1,5 +1,5 @@
 /**
- * A new authenticator-app enrolment as an AuthResponse (reference.md AuthResponse `authenticator_scanner_image`,
+ * A new authenticator-app enrolment as an AuthResponse (the AuthResponse of docs/api-overview.md#resources-and-fields `authenticator_scanner_image`,
  * a base64 PNG data URL of the otpauth URI, `authenticator_secret`, `authenticator_recovery_codes`, each shown
  * this once; only the sealed secret and the codes' digests are stored, modules/mfa). Answered by
  * totp_mfa_setup and by the MFA gate's first-time offer, where the released line's SDK screens expect the
@@ -7,8 +7,8 @@
  */
 import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { beginTotpEnrolment, totpUri } from '../mfa/index.ts';
+import type { UserRow } from '../users/index.ts';
+import { beginTotpEnrolment, totpQrImage, totpUri } from '../mfa/index.ts';
 import type { AuthResponse } from './accounts.schema.ts';
 
 export type TotpEnrolmentFields = Pick<Static<typeof AuthResponse>, 'authenticator_scanner_image' | 'authenticator_secret' | 'authenticator_recovery_codes'>;
@@ -17,10 +17,8 @@ export async function newTotpEnrolment(ctx: HandlerContext, user: UserRow): Prom
   const { config } = ctx.deps;
   const enrolment = await beginTotpEnrolment(ctx.em, ctx.deps, user.id);
   const account = user.email ?? user.phoneNumber ?? user.id;
-  // qrcode loads with the first enrolment, not at start (most servers draw few QR codes).
-  const { totpQrDataUrl } = await import('../mfa/totp-qr.ts');
   return {
-    authenticator_scanner_image: await totpQrDataUrl(totpUri(enrolment.secret, config.organizationName, account)),
+    authenticator_scanner_image: await totpQrImage(totpUri(enrolment.secret, config.organizationName, account)),
     authenticator_secret: enrolment.secret,
     authenticator_recovery_codes: enrolment.recoveryCodes,
   };

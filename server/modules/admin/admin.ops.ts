@@ -1,11 +1,11 @@
 /**
- * Super-admin session operations (specification part 4.2 and part 5) and the three deprecated GraphQL
- * mutations that always fail with the exact messages of specification part 7 rule 3.
+ * Super-admin session operations (docs/operations.md and docs/api-overview.md#authentication) and the three deprecated GraphQL
+ * mutations that always fail with the exact messages of docs/errors.md#messages-worth-knowing.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { s, NoInput, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { AdminMeta, buildAdminMeta } from '../meta/meta.ts';
+import { AdminMeta, buildAdminMeta } from '../meta/index.ts';
 import { orgDiscoveryEnabled } from '../org-sso/index.ts';
 import { closeAdminSession, openAdminSession, renewAdminSession } from './admin.service.ts';
 import { checkAdminSecret } from './admin-secret-guard.ts';

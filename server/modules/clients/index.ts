@@ -1,5 +1,5 @@
 /**
- * The client registry (specification part 4.2): registered OAuth clients, their admin operations, and the
+ * The client registry (docs/operations.md): registered OAuth clients, their admin operations, and the
  * client-secret check the token endpoint builds on.
  */
 import { defineModule } from '../manifest.ts';
@@ -9,7 +9,7 @@ import { TrustedIssuer, UsedAssertion } from './trusted-issuer.entity.ts';
 import { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
 
 export { Client, type ClientRow, postLogoutRedirectUrisOf } from './client.entity.ts';
-export { verifyClientSecret, requireClient } from './clients.service.ts';
+export { verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId } from './clients.service.ts';
 export { toPublicClient, type PublicClient } from './clients.schema.ts';
 export { clientAdminOperations } from './admin-clients.ops.ts';
 

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlerContext } from '../../ops/define.ts';
-import { normaliseEmail, normalisePhoneNumber } from '../users/contact.ts';
+import { normaliseEmail, normalisePhoneNumber } from '../users/index.ts';
 import { MessageJob, type MessageOptions } from './message-job.entity.ts';
 import { requireChannel, type Channel, type CodeFlow, type LinkFlow, type MFA_CODE_FLOW, type MFA_LOCK_FLOW } from './flows.ts';
 

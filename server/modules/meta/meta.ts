@@ -4,7 +4,7 @@
  */
 import { s, type Static } from '../../ops/schema.ts';
 import type { Config } from '../../config/flags.ts';
-import { enabledMfaMethods } from '../mfa/mfa-flags.ts';
+import { enabledMfaMethods } from '../mfa/index.ts';
 import { emailConfigurationProblem } from '../email/index.ts';
 import { missingSmsFlags } from '../sms/index.ts';
 import { PORTCULLIS_VERSION } from '../../version.ts';

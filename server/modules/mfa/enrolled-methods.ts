@@ -1,11 +1,11 @@
 /**
- * The user's list of verified second factors (User `enrolledMfaMethods`, reference.md `enrolled_mfa_methods`),
+ * The user's list of verified second factors (User `enrolledMfaMethods`, docs/api-overview.md#resources-and-fields `enrolled_mfa_methods`),
  * written when a factor is verified or removed. Through the unit of work, so the token state cache hears of
  * the change like any other user write (tokens/state-cache/transaction-hooks.ts).
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { Clock } from '../../kernel/deps.ts';
-import { User } from '../users/user.entity.ts';
+import { User } from '../users/index.ts';
 
 export type MfaMethod = 'totp' | 'email_otp' | 'sms_otp' | 'webauthn';
 

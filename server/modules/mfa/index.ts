@@ -1,5 +1,5 @@
 /**
- * Second factors (specification parts 3, 4.1 and 5): the TOTP factor and its recovery codes, and the MFA
+ * Second factors (docs/api-overview.md#states-and-transitions, docs/operations.md, docs/api-overview.md#authentication): the TOTP factor and its recovery codes, and the MFA
  * challenge of a login waiting for its second factor. Its operations live with the account flows they are
  * steps of (accounts/mfa-setup.ops.ts, accounts/mfa-gate.ts, verify_otp in accounts/otp.ops.ts).
  */
@@ -13,6 +13,7 @@ export { RecoveryCode, type RecoveryCodeRow } from './recovery-code.entity.ts';
 export { MfaChallenge, type MfaChallengeRow } from './mfa-challenge.entity.ts';
 export { beginTotpEnrolment, checkTotpFactor, useRecoveryCode, type TotpEnrolment } from './totp-factor.ts';
 export { totpUri } from './totp.ts';
+export { totpQrImage } from './totp-qr-image.ts';
 export { looksLikeRecoveryCode } from './recovery-codes.ts';
 export { addEnrolledMethod, removeEnrolledMethod, hasEnrolledMethod, type MfaMethod } from './enrolled-methods.ts';
 export { openChallenge, liveChallenge, callerChallenge, closeChallenge, dropChallenges, spendAttempt, type NewChallenge, type ChallengeStage, MAX_CHALLENGE_ATTEMPTS, MFA_SESSION_REFUSAL, INVALID_MFA_CODE } from './mfa-challenge.ts';

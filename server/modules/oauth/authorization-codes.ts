@@ -10,9 +10,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../kernel/crypto.ts';
 import { findActiveUser, findSession } from '../sessions/index.ts';
-import { OFFLINE_ACCESS, revokeTokenRecords, type TokenSet } from '../tokens/index.ts';
-import { mintTokens } from '../tokens/mint-tokens.ts';
-import { invalidateTokenState } from '../tokens/state-cache/index.ts';
+import { OFFLINE_ACCESS, revokeTokenRecords, type TokenSet, mintTokens, invalidateTokenState } from '../tokens/index.ts';
 import { AuthorizationCode, type AuthorizationCodeRow } from './authorization-code.entity.ts';
 import type { ResponseMode } from './authorization-response.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Who an organization SSO sign-in signs in, and into what (reference.md "Events": SSO callbacks fire signup
+ * Who an organization SSO sign-in signs in, and into what (docs/events.md: SSO callbacks fire signup
  * or login): the one federated find-link-create rule (accounts/federated-account.ts) with the organization's
  * IdP as upstream, the same for OpenID Connect and SAML connections (SAML: NameID with its format,
  * saml-identity.ts).
@@ -21,12 +21,8 @@ import type { Static } from '../../ops/schema.ts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.ts';
 import { markEmailVerified, normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
-import { createAccount } from '../accounts/create-account.ts';
-import { resolveFederatedAccount, type UpstreamLinks } from '../accounts/federated-account.ts';
-import { takeOverUnprovenAccount } from '../accounts/clean-takeover.ts';
-import { SignInRefused } from '../accounts/sign-in-refused.ts';
-import { signIn } from '../accounts/sign-in-policy.ts';
-import type { AuthResponse } from '../accounts/accounts.schema.ts';
+import { createAccount, resolveFederatedAccount, type UpstreamLinks, takeOverUnprovenAccount, SignInRefused, signIn } from '../accounts/index.ts';
+import type { AuthResponse } from '../accounts/index.ts';
 import { OrgMember, type OrganizationRow } from '../organizations/index.ts';
 import { emailDomain, verifiedOrganizationForDomain } from '../org-domains/index.ts';
 import type { UpstreamIdentity } from '../social/index.ts';

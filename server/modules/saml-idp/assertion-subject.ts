@@ -1,6 +1,6 @@
 /**
- * What an assertion says about the user to one service provider (specification part 2 "SAML service
- * provider": NameID format and attribute mapping). NameID by the SP's format (SAML 2.0 Core 8.3):
+ * What an assertion says about the user to one service provider
+ * (docs/api-overview.md#resources-and-fields, "SAML service provider": NameID format and attribute mapping). NameID by the SP's format (SAML 2.0 Core 8.3):
  * emailAddress is the user's address; persistent is an opaque identifier for this user at this SP of this
  * organization (Core 8.3.7: pairwise, so two SPs cannot join their records), an HMAC under the server's
  * secret; unspecified is the user id. Attributes are the mapped fields that have a value. An address or a
@@ -10,8 +10,8 @@
  */
 import type { Config } from '../../config/flags.ts';
 import { hmacSha256Hex } from '../../kernel/crypto.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { emailProven, phoneProven } from '../users/address-proof.ts';
+import type { UserRow } from '../users/index.ts';
+import { emailProven, phoneProven } from '../users/index.ts';
 import type { SamlServiceProviderRow } from './saml-idp.entities.ts';
 import { NAMEID_FORMATS } from './sp-fields.ts';
 

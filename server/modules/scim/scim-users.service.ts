@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { createUser, emailProven, findUserByEmail, isValidEmail, normaliseEmail, rolesForSignup, toPublicUser, updateUserContact, User, type UserRow } from '../users/index.ts';
-import { takeOverUnprovenAccount } from '../accounts/clean-takeover.ts';
+import { takeOverUnprovenAccount } from '../accounts/index.ts';
 import { OrgMember } from '../organizations/index.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { User, type UserRow } from '../users/user.entity.ts';
+import { User, type UserRow } from '../users/index.ts';
 
 /**
  * The user behind a session or token, when it may still act: not deleted, not revoked by an admin
  * (revoke_access), not deactivated (deactivate_account). Checked on every authentication so that a
- * revocation takes effect at once (reference.md "Tokens"), whatever state the token records are in.
+ * revocation takes effect at once (docs/tokens.md), whatever state the token records are in.
  */
 export async function findActiveUser(em: EntityManager, userId: string): Promise<UserRow | null> {
   return activeUser(await em.findOne(User, { id: userId }));

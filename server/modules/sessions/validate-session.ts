@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { inTransaction, type OpContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { findLiveSessionByToken, sessionIsLive } from './session-store.ts';
 import type { SessionRow } from './session.entity.ts';
 import { activeUser, findActiveUser } from './active-user.ts';

@@ -4,17 +4,14 @@
  * asserts email_verified; it is never authoritative for a domain, so an existing account is linked only when
  * this server proved its address too. A new account needs --enable-signup. Then the one sign-in policy
  * (accounts/sign-in-policy.ts). Events: user.created and user.signup for a new account, user.login always
- * (reference.md "Events").
+ * (docs/events.md).
  */
 import type { HandlerContext } from '../../ops/define.ts';
 import type { SocialProvider } from '../../config/flags.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { normaliseEmail, rolesForLogin, rolesForSignup, type UserRow } from '../users/index.ts';
-import { createAccount } from '../accounts/create-account.ts';
-import { resolveFederatedAccount, type UpstreamLinks } from '../accounts/federated-account.ts';
-import { SignInRefused } from '../accounts/sign-in-refused.ts';
-import { signIn } from '../accounts/sign-in-policy.ts';
-import type { AuthResponse } from '../accounts/accounts.schema.ts';
+import { createAccount, resolveFederatedAccount, type UpstreamLinks, SignInRefused, signIn } from '../accounts/index.ts';
+import type { AuthResponse } from '../accounts/index.ts';
 import type { Static } from '../../ops/schema.ts';
 import { SocialIdentity } from './social.entities.ts';
 import type { UpstreamIdentity } from './profiles.ts';

@@ -24,7 +24,8 @@ export {
 } from './token-records.ts';
 // The session lifecycle with its tokens: what account flows call.
 export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
-export type { TokenSet } from './mint-tokens.ts';
+export { mintTokens, type TokenSet } from './mint-tokens.ts';
+export { invalidateTokenState, type StateChange } from './state-cache/index.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';

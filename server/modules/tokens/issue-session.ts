@@ -1,13 +1,13 @@
 /**
- * Opens a login session: the session row, the cookie_session/cookie_session_domain pair (specification
- * part 5 "User credentials") and its tokens (reference.md "Tokens"): access and ID token always, a refresh
+ * Opens a login session: the session row, the cookie_session/cookie_session_domain pair
+ * (docs/api-overview.md#authentication) and its tokens (docs/tokens.md): access and ID token always, a refresh
  * token (starting a new refresh family) only when the scope holds offline_access.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { HandlerContext } from '../../ops/define.ts';
 import { randomToken } from '../../kernel/crypto.ts';
 import { sessionCookies } from '../../kernel/cookies.ts';
-import type { UserRow } from '../users/user.entity.ts';
+import type { UserRow } from '../users/index.ts';
 import { deleteSessions, expiredSessionsOf, openSession } from '../sessions/index.ts';
 import { sessionsWithLiveRecords, sweepExpiredTokenRecords } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
@@ -15,7 +15,7 @@ import { absoluteEndOf } from './lifetimes.ts';
 import { sweepScheduleOf } from './sweep-schedule.ts';
 import { AppError } from '../../kernel/errors.ts';
 
-/** Scope of a login that asks for none (specification part 4.3: default openid email profile). */
+/** Scope of a login that asks for none (docs/api-overview.md#http-endpoints-outside-v1: default openid email profile). */
 export const DEFAULT_SCOPE: readonly string[] = ['openid', 'email', 'profile'];
 export const OFFLINE_ACCESS = 'offline_access';
 

@@ -6,10 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
-import { toPublicUser } from '../users/user.schema.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { heldRoles } from '../users/roles.ts';
-import { provenAddressClaims } from '../users/address-proof.ts';
+import { toPublicUser, heldRoles, provenAddressClaims } from '../users/index.ts';
+import type { UserRow } from '../users/index.ts';
 import { claimsForScope } from './scope-claims.ts';
 import { authTimeOf, type SessionRow } from '../sessions/index.ts';
 import { absoluteEndOf } from './lifetimes.ts';
@@ -19,7 +17,7 @@ import { signToken } from './jwt.ts';
 import { recordToken } from './token-records.ts';
 import { orgClaimsFor, orgIdOfLoginMethod } from './org-claims.ts';
 
-/** What login and refresh answer; expires_in is seconds until the access token expires (reference.md). */
+/** What login and refresh answer; expires_in is seconds until the access token expires (docs/tokens.md). */
 export interface TokenSet {
   access_token: string;
   id_token: string;

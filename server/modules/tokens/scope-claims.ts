@@ -14,9 +14,8 @@
  * granted `email`. Nothing of this server's own User object (app_data, signup methods, MFA state) is a
  * claim of any scope: only the instance client, the first-party application, reads those (in its ID token).
  */
-import type { UserRow } from '../users/user.entity.ts';
-import { unixSeconds } from '../users/user.schema.ts';
-import { emailProven, phoneProven } from '../users/address-proof.ts';
+import type { UserRow } from '../users/index.ts';
+import { unixSeconds, emailProven, phoneProven } from '../users/index.ts';
 
 type ScopedUser = Pick<UserRow,
   'givenName' | 'familyName' | 'middleName' | 'nickname' | 'preferredUsername' | 'gender' | 'birthdate' | 'picture' | 'updatedAt'

@@ -1,5 +1,5 @@
 /**
- * The `user` auth kind (architecture.md "auth is declarative"; specification part 5 "User credentials"):
+ * The `user` auth kind (docs/architecture.md#one-operation-three-protocols; docs/api-overview.md#authentication):
  * a bearer access token or the session cookie pair. Either one that is valid is enough, so a stale bearer
  * header next to a live cookie still works; with neither valid the call is refused.
  *
@@ -12,7 +12,7 @@ import { presentedSession } from '../../kernel/cookies.ts';
 import type { Caller, OpContext } from '../../kernel/context.ts';
 import type { Authenticator } from '../../ops/auth.ts';
 import { validateSessionToken } from '../sessions/index.ts';
-import { heldRoles } from '../users/roles.ts';
+import { heldRoles } from '../users/index.ts';
 import { checkIssuedToken } from './validate-token.ts';
 import { FIRST_PARTY } from './audience.ts';
 

@@ -1,16 +1,16 @@
 /**
  * Validation of a presented token against signature, claims and the stored state: a token counts only
  * while its record is live and its user is still active. This is what makes logout and revocation
- * immediate (reference.md "Tokens are stateful").
+ * immediate (docs/tokens.md#tokens-are-stateful).
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { inTransaction, type OpContext } from '../../kernel/context.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { UserRow } from '../users/user.entity.ts';
-import { heldRoles } from '../users/roles.ts';
+import type { UserRow } from '../users/index.ts';
+import { heldRoles } from '../users/index.ts';
 import { activeUser, findActiveUser } from '../sessions/index.ts';
-import { isActiveClientId, knownActiveClientId } from '../clients/clients.service.ts';
+import { isActiveClientId, knownActiveClientId } from '../clients/index.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { rememberedClaims, verifyToken, type Claims, type TokenType } from './jwt.ts';
 import { ANY_CLIENT, registeredClientOf, type Audience } from './audience.ts';

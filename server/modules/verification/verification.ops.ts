@@ -1,12 +1,12 @@
 /**
- * `_verification_requests` (specification part 4.2: POST /v1/admin/verification_requests, pagination
+ * `_verification_requests` (docs/operations.md: POST /v1/admin/verification_requests, pagination
  * optional, answers {verification_requests, pagination}). Pending requests only (a used link is spent),
- * newest first. `token` is part of the reference.md type but is never filled: only hashes are stored.
+ * newest first. `token` is part of the VerificationRequest type (docs/api-overview.md#resources-and-fields) but is never filled: only hashes are stored.
  */
 import { defineOperation } from '../../ops/define.ts';
 import { s, type Static } from '../../ops/schema.ts';
 import { PaginatedRequest, Pagination, paginate } from '../../ops/pagination.ts';
-import { unixSeconds } from '../users/user.schema.ts';
+import { unixSeconds } from '../users/index.ts';
 import { VerificationRequest, type VerificationRequestRow } from './verification-request.entity.ts';
 
 export const VerificationRequestSchema = s.object('VerificationRequest', {

@@ -1,5 +1,5 @@
 /**
- * A signed-in user's own passkeys (specification part 4.1 webauthn_credentials, webauthn_delete_credential).
+ * A signed-in user's own passkeys (docs/operations.md#webauthn_credentials, webauthn_delete_credential).
  * Only the caller's: the list is filtered by the caller's id, and deleting another user's passkey answers
  * the not-found of an unknown id (passkeys.ts deletePasskey). Neither the public key nor the credential id is
  * shown: the list is for naming and removing devices.
@@ -7,7 +7,7 @@
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse, NoInput, type Static } from '../../ops/schema.ts';
 import { unixSeconds } from '../users/index.ts';
-import { callerUser } from '../accounts/profile.ops.ts';
+import { callerUser } from '../accounts/index.ts';
 import { deletePasskey, passkeysOf } from './passkeys.ts';
 import { WebauthnCredentialsResponse, WebauthnDeleteCredentialRequest } from './webauthn.schema.ts';
 import { audit } from '../audit/index.ts';

@@ -1,6 +1,6 @@
 /**
- * Passkey sign-in (specification part 4.1 webauthn_login_options / _verify; W3C WebAuthn Level 3 section
- * 7.2), both passwordless and as the second factor of the MFA gate (part 3: the token withheld while a
+ * Passkey sign-in (docs/operations.md#webauthn_login_options / _verify; W3C WebAuthn Level 3 section
+ * 7.2), both passwordless and as the second factor of the MFA gate (docs/api-overview.md#states-and-transitions: the token withheld while a
  * challenge is pending).
  *
  * Verify takes the ceremony first (single use, even when what follows fails), finds the passkey by the
@@ -28,10 +28,8 @@ import { AppError } from '../../kernel/errors.ts';
 import { clientKey } from '../limits/index.ts';
 import { findUserById, rolesForLogin } from '../users/index.ts';
 import { closeChallenge } from '../mfa/index.ts';
-import { AuthResponse } from '../accounts/accounts.schema.ts';
-import { DEFAULT_SCOPE } from '../accounts/complete-login.ts';
-import { finishGatedLogin } from '../accounts/mfa-complete.ts';
-import { signIn } from '../accounts/sign-in-policy.ts';
+import { AuthResponse, finishGatedLogin, signIn } from '../accounts/index.ts';
+import { DEFAULT_SCOPE } from '../tokens/index.ts';
 import { auditNow } from '../audit/index.ts';
 import { CEREMONY_SECONDS, issueCeremony, takeCeremony } from './ceremony-challenge.ts';
 import { parseAuthenticationCredential } from './credential-json.ts';

@@ -1,6 +1,6 @@
 /**
- * Passkey registration (specification part 4.1 webauthn_registration_options / _verify; part 3 "MFA offer
- * pending, token withheld" -> "MFA gate completed, access token issued"; W3C WebAuthn Level 3 section 7.1).
+ * Passkey registration (docs/operations.md#webauthn_registration_options / _verify;
+ * docs/api-overview.md#states-and-transitions, "MFA offer pending, token withheld" -> "MFA gate completed, access token issued"; W3C WebAuthn Level 3 section 7.1).
  *
  * Options: a fresh challenge bound to the user (and to the offer's MFA challenge on that path), the user's
  * passkeys as `excludeCredentials` (section 5.4.3: the authenticator refuses to make a second credential for
@@ -12,7 +12,7 @@
  * asks (type, challenge, origin of --url, RP ID hash of its host, user presence, algorithm). User
  * verification is not demanded here: the caller is already signed in or past the password, and a passkey
  * without it never signs in alone (login.ops.ts asks for it). On the signed-in path the answer carries the
- * user and no token (part 2 AuthResponse: access_token null); on the offer path the offer is closed and the
+ * user and no token (docs/api-overview.md#resources-and-fields AuthResponse: access_token null); on the offer path the offer is closed and the
  * withheld sign-in is issued (`amr` with hwk and mfa).
  *
  * A signed-in user adds a passkey only after a recent sign-in, checked at both steps (accounts/step-up.ts):
@@ -21,11 +21,9 @@
 import { defineOperation } from '../../ops/define.ts';
 import type { Static } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { toPublicUser } from '../users/user.schema.ts';
-import { findUserById } from '../users/index.ts';
+import { toPublicUser, findUserById } from '../users/index.ts';
 import { callerChallenge, closeChallenge } from '../mfa/index.ts';
-import { AuthResponse } from '../accounts/accounts.schema.ts';
-import { finishGatedLogin } from '../accounts/mfa-complete.ts';
+import { AuthResponse, finishGatedLogin, requireRecentAuthentication } from '../accounts/index.ts';
 import { CEREMONY_SECONDS, issueCeremony, takeCeremony } from './ceremony-challenge.ts';
 import { parseRegistrationCredential } from './credential-json.ts';
 import { passkeysOf, savePasskey } from './passkeys.ts';
@@ -35,7 +33,6 @@ import {
   WebauthnOptionsResponse, WebauthnRegistrationOptionsRequest, WebauthnRegistrationVerifyRequest,
 } from './webauthn.schema.ts';
 import { audit } from '../audit/index.ts';
-import { requireRecentAuthentication } from '../accounts/step-up.ts';
 
 export const REGISTRATION_REFUSED = 'the passkey could not be registered: start again';
 

@@ -2,8 +2,8 @@
  * What the cache keeps of a row: a frozen plain copy, never the managed entity (which would keep its whole
  * unit of work alive and could be changed by whoever holds it).
  */
-import type { UserRow } from '../../users/user.entity.ts';
-import type { SessionRow } from '../../sessions/session.entity.ts';
+import type { UserRow } from '../../users/index.ts';
+import type { SessionRow } from '../../sessions/index.ts';
 import type { TokenRecordRow } from '../token-record.entity.ts';
 
 /** The fields of a token record validation reads. */

@@ -1,7 +1,7 @@
 /**
  * The cache behind Deps.tokenState: verified claims by token hash, and the token records, users and sessions
- * validation reads, each answered from memory while it may be trusted (reference.md "Tokens are stateful";
- * architecture.md "Horizontal scale").
+ * validation reads, each answered from memory while it may be trusted (docs/tokens.md#tokens-are-stateful;
+ * docs/architecture.md#horizontal-scale).
  *
  * How long an answer may be trusted without reading the database again:
  * - 10 s while a broadcast channel delivers (channel.ts: heartbeats arrive), because every instance then
@@ -18,8 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Storage } from '../../../storage/types.ts';
-import { User, type UserRow } from '../../users/user.entity.ts';
-import { Session, type SessionRow } from '../../sessions/session.entity.ts';
+import { User, type UserRow } from '../../users/index.ts';
+import { Session, type SessionRow } from '../../sessions/index.ts';
 import { TokenRecord } from '../token-record.entity.ts';
 import type { Claims } from '../jwt.ts';
 import { BoundedMap } from '../../../kernel/bounded-map.ts';

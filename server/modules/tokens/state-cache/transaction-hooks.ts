@@ -14,8 +14,8 @@
  * (nativeUpdate, nativeDelete) do not pass through it, so their callers call invalidateTokenState.
  */
 import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
-import { User } from '../../users/user.entity.ts';
-import { Session } from '../../sessions/session.entity.ts';
+import { User } from '../../users/index.ts';
+import { Session } from '../../sessions/index.ts';
 import { TokenRecord } from '../token-record.entity.ts';
 
 /** What a write ended or changed: everything cached for that user, or for that session. */
