@@ -25,7 +25,7 @@ const AUTH_TEXT: Record<AuthKind, string> = {
 
 /** GraphQL-style type text of a field schema: `String`, `[User]`, `Pagination`. */
 function typeText(schema: TSchema): string {
-  if (isListSchema(schema)) return `[${typeText((schema as { items: TSchema }).items)}]`;
+  if (isListSchema(schema)) return `[${typeText(schema.items as TSchema)}]`;
   const scalar = scalarKind(schema);
   if (scalar) return scalar;
   if (isObjectSchema(schema)) return objectName(schema);
