@@ -14,6 +14,7 @@
  */
 import { celUint, CelScalar, listType, mapType, objectType, type CelInput, type CelType } from '@bufbuild/cel';
 import { create } from '@bufbuild/protobuf';
+import { reflect } from '@bufbuild/protobuf/reflect';
 import { DurationSchema, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { IPADDRESS, ipAddress } from './cel-ipaddress.ts';
 
@@ -83,7 +84,7 @@ function timestamp(text: string) {
     const valid = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
     if (valid && year >= 1 && Number(match[9] ?? 0) < 24 && Number(match[10] ?? 0) < 60) {
       const nanos = Number((match[7] ?? '').padEnd(9, '0'));
-      return create(TimestampSchema, { seconds: BigInt(ms / 1000 - offsetMinutes * 60), nanos });
+      return reflect(TimestampSchema, create(TimestampSchema, { seconds: BigInt(ms / 1000 - offsetMinutes * 60), nanos }));
     }
   }
   throw new TypeError(`'${text}' is not an RFC 3339 timestamp`);
@@ -102,7 +103,7 @@ function duration(text: string) {
   }
   if (text.startsWith('-')) nanos = -nanos;
   if (nanos > INT64_MAX || nanos < INT64_MIN) throw new TypeError(`'${text}' is out of the duration range`);
-  return create(DurationSchema, { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) });
+  return reflect(DurationSchema, create(DurationSchema, { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) }));
 }
 
 /** Converts a JSON context value to the CEL input of the parameter's type; throws a TypeError when it does not fit. */
