@@ -19,7 +19,7 @@ export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 export { SOCIAL_PROVIDERS };
 
 export const FLAGS = [
-  // Storage (part 1: --database-type, --database-url or host/port/name/user/password, TLS material).
+  // Storage (docs/configuration.md: --database-type, --database-url or host/port/name/user/password, TLS material).
   { name: 'database-type', kind: 'string', default: 'sqlite', help: 'database kind: sqlite, postgres (also cockroachdb, yugabyte), mysql, mariadb, mongodb' },
   { name: 'database-url', kind: 'string', help: 'database connection URL (for sqlite: a file path)', secret: true },
   { name: 'database-host', kind: 'string', help: 'database host (instead of --database-url)' },

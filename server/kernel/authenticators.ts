@@ -1,13 +1,13 @@
 /**
  * The authenticator table Deps carries, declared here so that the kernel imports nothing of the app
- * (architecture.md "Inside server/"). ops/auth.ts re-exports these types with the declarative requirement
+ * (docs/architecture.md#inside-server). ops/auth.ts re-exports these types with the declarative requirement
  * kinds of operations; modules implement the authenticators and buildApp() assembles the table.
  */
 import type { Caller, OpContext } from './context.ts';
 
 /**
  * `user_or_admin`: a user, or a super-admin acting on a user's behalf (the permission operations of
- * specification part 4.1, whose subject rule honours an explicit user for super-admins).
+ * docs/operations.md, whose subject rule honours an explicit user for super-admins).
  */
 export type AuthKind = 'public' | 'admin' | 'user' | 'user_or_admin' | 'mfa_cookie' | 'user_or_mfa_cookie';
 

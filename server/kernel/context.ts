@@ -13,7 +13,7 @@ export type Protocol = 'graphql' | 'rest' | 'grpc' | 'internal';
 export interface RequestMeta {
   requestId: string;
   protocol: Protocol;
-  /** Client IP per --trusted-proxies (specification part 1). */
+  /** Client IP per --trusted-proxies (docs/configuration.md). */
   ip: string;
   userAgent?: string;
   origin?: string;
@@ -32,7 +32,7 @@ export type Caller =
   | { kind: 'super_admin'; via: 'header' | 'cookie' }
   | { kind: 'user'; userId: string; sessionId?: string; claims?: Record<string, unknown> }
   /**
-   * A sign-in waiting for its second factor, named by the `mfa` cookie (specification part 5): `verify` while
+   * A sign-in waiting for its second factor, named by the `mfa` cookie (docs/api-overview.md#authentication): `verify` while
    * a challenge of an enrolled factor is pending, `offer` while a first-time offer withholds the token.
    */
   | { kind: 'mfa'; userId: string; challengeId: string; stage: 'verify' | 'offer' };

@@ -1,6 +1,6 @@
 /**
- * The session cookie pair and the MFA cookie (specification part 5 "User credentials"; reference.md
- * "Lifetimes"): `cookie_session` is host-scoped, `cookie_session_domain` carries a Domain attribute for the
+ * The session cookie pair and the MFA cookie
+ * (docs/api-overview.md#authentication; docs/tokens.md#lifetimes): `cookie_session` is host-scoped, `cookie_session_domain` carries a Domain attribute for the
  * registrable domain of --url so sibling applications see it. Both HttpOnly, SameSite=None by default, Secure per
  * --app-cookie-secure. The admin cookie lives in modules/admin.
  */
@@ -12,7 +12,7 @@ import type { CookieSpec } from './effects.ts';
 export const SESSION_COOKIE = 'cookie_session';
 export const SESSION_DOMAIN_COOKIE = 'cookie_session_domain';
 export const MFA_COOKIE = 'mfa';
-/** reference.md: session and its cookies 24 h. */
+/** docs/tokens.md#lifetimes: session and its cookies 24 h. */
 export const SESSION_COOKIE_SECONDS = 24 * 3600;
 /** Short-lived MFA challenge session. */
 export const MFA_COOKIE_SECONDS = 5 * 60;

@@ -20,7 +20,7 @@ export const systemClock: Clock = { now: () => new Date() };
 /**
  * What the whole server reaches is declared here. A module whose service only that module reads adds its
  * member by declaration merging (modules/fga/fga.service.ts adds `fga`), so that the kernel imports nothing
- * of the app (architecture.md "Inside server/").
+ * of the app (docs/architecture.md#inside-server).
  */
 export interface Deps {
   readonly config: Config;

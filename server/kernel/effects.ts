@@ -1,6 +1,6 @@
 /**
  * What an operation asks the transport to do besides returning its result. HTTP turns cookies into real
- * Set-Cookie headers (specification part 1, REST convention 5); gRPC sends them as `set-cookie` metadata;
+ * Set-Cookie headers (docs/api-overview.md#three-protocols-one-registry); gRPC sends them as `set-cookie` metadata;
  * GraphQL over HTTP uses the HTTP response. Handlers never see a transport's types.
  */
 export interface CookieSpec {

@@ -1,7 +1,7 @@
 /**
  * Encryption of secrets at rest (TOTP seeds, OTP digests, upstream client secrets): AES-256-GCM with a key
- * derived by HKDF-SHA256 from --encryption-key, or from --jwt-secret on HMAC deployments (specification
- * part 1 "--encryption-key"). Never a constant fallback (reference.md "Security lessons").
+ * derived by HKDF-SHA256 from --encryption-key, or from --jwt-secret on HMAC deployments
+ * (docs/configuration.md#required). Never a constant fallback (docs/security-lessons.md).
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Config } from '../config/flags.ts';

@@ -1,6 +1,6 @@
 /**
  * One error type for the whole server. Handlers throw AppError with a kind; each transport maps the kind
- * with its own table (architecture.md "One operation, three protocols"; specification part 7).
+ * with its own table (docs/architecture.md#one-operation-three-protocols; docs/errors.md).
  * `message` is public and must never carry secrets; `detail` goes to the log only.
  */
 export const ERROR_KINDS = [
@@ -110,7 +110,7 @@ export function boundedMessage(message: string): string {
   return `${message.slice(0, end)}...`;
 }
 
-/** HTTP status and REST `code` per kind (specification part 7, architecture.md table). */
+/** HTTP status and REST `code` per kind (docs/errors.md, docs/architecture.md table). */
 export const HTTP_ERROR_MAP: Record<ErrorKind, { status: number; code: string }> = {
   invalid_argument: { status: 400, code: 'invalid_argument' },
   unauthenticated: { status: 401, code: 'unauthenticated' },

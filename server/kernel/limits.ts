@@ -1,6 +1,6 @@
 /**
- * Abuse limits as the rest of the server sees them (architecture.md "Growing from seven modules to
- * fifteen": an interface in kernel/, implemented by a module). A bucket is a named policy (how many
+ * Abuse limits as the rest of the server sees them
+ * (docs/architecture.md#modules-and-the-registry: an interface in kernel/, implemented by a module). A bucket is a named policy (how many
  * points in what window, how long a key stays blocked); modules/limits defines the buckets and backs them
  * with memory or, with --redis-url, Redis, so that several instances share one count.
  */

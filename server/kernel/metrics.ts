@@ -1,7 +1,7 @@
 /**
- * What modules and transports count, as an interface in kernel/ (architecture.md: modules never import
+ * What modules and transports count, as an interface in kernel/ (docs/architecture.md: modules never import
  * transports). transports/http/metrics.ts implements it with prom-client and serves it on the metrics
- * listener only (specification part 4.3).
+ * listener only (docs/api-overview.md#http-endpoints-outside-v1).
  */
 import type { LimitBucket } from './limits.ts';
 
@@ -20,7 +20,7 @@ export interface Metrics {
   limited(route: string, bucket: LimitBucket): void;
   /** A password login's outcome: right password, wrong password (or unknown account), refused by lockout. */
   login(outcome: LoginOutcome): void;
-  /** One webhook attempt's outcome, by event name (reference.md "Events"). */
+  /** One webhook attempt's outcome, by event name (docs/events.md). */
   webhookDelivery(event: string, outcome: WebhookOutcome): void;
   /** Registers how to count the webhook backlog; read on each scrape only. */
   webhookBacklog(probe: () => Promise<WebhookBacklog>): void;

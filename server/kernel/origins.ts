@@ -1,5 +1,5 @@
 /**
- * Matching an Origin against --allowed-origins (specification part 1): entries are exact origins or a
+ * Matching an Origin against --allowed-origins (docs/configuration.md): entries are exact origins or a
  * `*.` subdomain pattern (optionally with a scheme); the bare `*` allows any origin for uncredentialed
  * CORS but names none, so it never grants credentials or a redirect target. Shared by the HTTP policy
  * (CORS, CSRF) and the redirect allow-list of the account flows.

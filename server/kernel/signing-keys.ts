@@ -1,6 +1,6 @@
 /**
  * The token signing keys Deps carries, declared here so that the kernel imports nothing of the app
- * (architecture.md "Growing from seven modules to fifteen": an interface in kernel/, implemented by a
+ * (docs/architecture.md#modules-and-the-registry: an interface in kernel/, implemented by a
  * module). modules/tokens/signing-keys.ts loads them from --jwt-type and its key flags.
  */
 import type { KeyObject } from 'node:crypto';

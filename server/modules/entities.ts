@@ -1,6 +1,6 @@
 /**
  * Every MikroORM entity of the server: those of each module in modules/index.ts MODULES, in that order
- * (the single executable cannot discover folders, stack-notes.md "Single executable").
+ * (the single executable cannot discover folders, docs/architecture.md#the-single-executable).
  */
 import { MODULES } from './index.ts';
 

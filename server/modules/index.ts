@@ -1,7 +1,7 @@
 /**
- * Every module that contributes entities or operations, listed once (architecture.md "Growing from seven
- * modules to fifteen"). Written out by hand: the single executable cannot discover folders (stack-notes.md
- * "Single executable"). modules/entities.ts and ops/registry.ts derive their lists from this one, in this
+ * Every module that contributes entities or operations, listed once
+ * (docs/architecture.md#modules-and-the-registry). Written out by hand: the single executable cannot discover folders
+ * (docs/architecture.md#the-single-executable). modules/entities.ts and ops/registry.ts derive their lists from this one, in this
  * order, which is the order of today's registry (REST routes, GraphQL fields) and entity list.
  *
  * email, sms, passwords and limits have no manifest: they hold neither entities nor operations.

@@ -1,6 +1,6 @@
 /**
- * What one module contributes to the server, exported from its index.ts (architecture.md "Growing from seven
- * modules to fifteen"): its MikroORM entities and its registry operations. modules/index.ts lists every
+ * What one module contributes to the server, exported from its index.ts
+ * (docs/architecture.md#modules-and-the-registry): its MikroORM entities and its registry operations. modules/index.ts lists every
  * manifest once; modules/entities.ts and ops/registry.ts derive their lists from it, so a new module adds one
  * line there instead of one in each list.
  *

@@ -1,5 +1,5 @@
 /**
- * Declarative authentication requirements of operations (architecture.md). Each kind is served by one
+ * Declarative authentication requirements of operations (docs/architecture.md#one-operation-three-protocols). Each kind is served by one
  * authenticator function; modules contribute theirs (admin here, user and MFA cookie in the accounts
  * module) and buildApp() assembles the table. A kind without an authenticator is a wiring bug and fails
  * loudly as an internal error rather than letting a caller through.
@@ -8,7 +8,7 @@ import type { OpContext } from '../kernel/context.ts';
 import type { Authenticator } from '../kernel/authenticators.ts';
 
 // Declared in kernel/ because Deps carries the table, and the kernel imports nothing of the app
-// (architecture.md "Inside server/").
+// (docs/architecture.md#inside-server).
 export type { AuthKind, Authenticator, Authenticators } from '../kernel/authenticators.ts';
 
 export const publicAuthenticator: Authenticator = async () => ({ kind: 'anonymous' });

@@ -1,6 +1,6 @@
 /**
- * An operation is a value, defined once and served by GraphQL, REST and gRPC (architecture.md
- * "One operation, three protocols"). The protocol names are derived from the specification name:
+ * An operation is a value, defined once and served by GraphQL, REST and gRPC
+ * (docs/architecture.md#one-operation-three-protocols). The protocol names are derived from the specification name:
  * GraphQL `name` (admin: `_name`), REST `POST /v1/name` (admin: `/v1/admin/name`), gRPC `Name` on the
  * public or admin service. Overrides exist for the paths the specification spells differently.
  */
@@ -33,7 +33,7 @@ export interface OperationSpec<I extends TObject, O extends TObject> {
     name?: string;
     /** Name of the single input argument; default `params`. */
     argName?: string;
-    /** The argument may be omitted (reference.md: `session`, `validate_session`). */
+    /** The argument may be omitted (docs/operations.md#session: `session`, `validate_session`). */
     nullableArg?: boolean;
     /** Input fields become top-level arguments instead of one input object. */
     flatArgs?: boolean;

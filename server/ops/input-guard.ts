@@ -1,6 +1,6 @@
 /**
  * The first look at every operation input, whatever the protocol, before the schema check (OWASP ASVS 5.0
- * V1.3 / V2.2 input validation; specification part 1 "bad input is invalid_argument"):
+ * V1.3 / V2.2 input validation; docs/errors.md):
  * - nesting is bounded (MAX_INPUT_DEPTH): free-form Map values could otherwise nest until a recursive walk
  *   overflows the stack and the request answers 500;
  * - text is checked once, here, for every field of every operation: control characters other than tab, LF

@@ -1,6 +1,6 @@
 /**
  * Length limits of every operation input (OWASP ASVS 4.0 5.1.4 and 13.1.x: structured data is checked for
- * length; specification part 1 "bad input is invalid_argument"). Each input string and list without its own
+ * length; docs/errors.md). Each input string and list without its own
  * bound gets one no real user reaches: RFC 5321 section 4.5.3.1 for email addresses (254 in a path), E.164
  * plus formatting for phone numbers, 2048 for URLs, 4096 for tokens and opaque values, 256 for everything
  * else (names, roles, scopes, ids), and 100 items for a list. A field raises or lowers its bound by

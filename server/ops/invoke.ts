@@ -58,7 +58,7 @@ export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record
     afterCommit: (task) => void (queue.pending ??= []).push(task),
   };
   const { afterCommit } = queue;
-  // Every admin mutation leaves an audit entry (reference.md "AuditLog"): in its own transaction when it has
+  // Every admin mutation leaves an audit entry (docs/api-overview.md#resources-and-fields, "AuditLog"): in its own transaction when it has
   // one, so the entry exists exactly when the change was committed; reads are not audited.
   const audited = op.admin && op.kind === 'mutation';
   let result: Record<string, unknown>;
@@ -86,7 +86,7 @@ async function runInUnitOfWork(op: AnyOperation, ctx: OpContext, input: Record<s
 
 /**
  * What a failed operation answers: an AppError, with anything unexpected logged in full and answered as a
- * generic internal error naming the request id (architecture.md, error table).
+ * generic internal error naming the request id (docs/errors.md#the-shape-on-each-protocol).
  */
 export function refusalOf(op: AnyOperation, ctx: OpContext, err: unknown): AppError {
   const appError = toAppError(err, ctx.req.requestId);
@@ -107,7 +107,7 @@ export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown
   }
 }
 
-/** Refusal for an operation that exists but is not carried by the calling protocol (spec part 4.2). */
+/** Refusal for an operation that exists but is not carried by the calling protocol (docs/operations.md). */
 export function notOnThisProtocol(op: AnyOperation, protocol: string): AppError {
   const where = [op.restRoute ? 'REST' : '', op.grpcMethod ? 'gRPC' : '', 'GraphQL'].filter(Boolean).join(', ');
   return new AppError('unimplemented', `operation ${op.name} is not available over ${protocol}; use ${where}`);

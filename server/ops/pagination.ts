@@ -1,5 +1,5 @@
 /**
- * Pagination of admin list operations (reference.md "Types: Pagination"): request `{limit?, page?}`,
+ * Pagination of admin list operations (docs/api-overview.md#resources-and-fields): request `{limit?, page?}`,
  * response `{limit, page, offset, total}`; default limit 10.
  */
 import type { EntityManager, EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/core';

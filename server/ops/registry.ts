@@ -1,7 +1,7 @@
 /**
  * The operation registry: every operation of the server, in one list. Transports, the proto generator and
  * the parity test all walk this list. It is derived from the module manifests (modules/index.ts MODULES,
- * architecture.md "Growing from seven modules to fifteen"): a module's operations are served three ways
+ * docs/architecture.md#modules-and-the-registry): a module's operations are served three ways
  * once its manifest lists them.
  */
 import type { AnyOperation } from './define.ts';

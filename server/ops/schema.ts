@@ -1,7 +1,7 @@
 /**
  * The one schema vocabulary of operations (TypeBox, so it is JSON Schema underneath). It is restricted to
  * what maps cleanly onto GraphQL and protobuf: named objects, strings, booleans, 32-bit and 64-bit integers,
- * lists, and a JSON object scalar ("Map" in reference.md). The GraphQL and proto generators read the
+ * lists, and a JSON object scalar ("Map" in docs/api-overview.md#resources-and-fields). The GraphQL and proto generators read the
  * `x-portcullis` annotation and `$id` names written here; nothing else describes operation shapes.
  */
 import { Type, type TSchema, type TObject, type TProperties, type Static } from '@sinclair/typebox';
@@ -68,5 +68,5 @@ export function isRequired(parent: TObject, field: string): boolean {
 
 /** The empty input of operations that take no argument. */
 export const NoInput = s.object('Empty', {});
-/** The `{message}` answer most mutations return (reference.md `Response`). */
+/** The `{message}` answer most mutations return (the Response of docs/api-overview.md#resources-and-fields). */
 export const MessageResponse = s.object('Response', { message: s.string() });

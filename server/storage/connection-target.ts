@@ -1,5 +1,5 @@
 /**
- * Where to connect, from the --database-* flags (specification part 1: --database-url, or
+ * Where to connect, from the --database-* flags (docs/configuration.md: --database-url, or
  * --database-host/-port/-name/-username/-password; TLS material from --database-cert, -ca-cert,
  * -cert-key). Parts given as flags win over the same parts of the URL, so a password can stay out of
  * the URL. `label` names the target for messages and logs and never carries the password.

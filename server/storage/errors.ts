@@ -1,7 +1,7 @@
 /**
  * Driver-neutral answers about database errors: a unique-key clash (so a service can answer
- * already_exists instead of internal), and connection failures worded without secrets (specification
- * part 7: nothing secret in logs or error messages).
+ * already_exists instead of internal), and connection failures worded without secrets
+ * (docs/errors.md: nothing secret in logs or error messages).
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 

@@ -1,5 +1,5 @@
 /**
- * Opens the main database for --database-type (specification part 1; reference.md "Database kinds":
+ * Opens the main database for --database-type (docs/configuration.md#defaults:
  * sqlite, postgres and its wire-compatible engines, mysql, mariadb, mongodb), checks that it answers,
  * and migrates it (migrations/run-migrations.ts) before the server takes requests.
  */

@@ -1,7 +1,7 @@
 /**
  * MikroORM options for one connection target. Everything the single executable needs is explicit here:
  * driver classes are imported statically, entities are passed as objects, no config file is looked for,
- * and metadata is discovered synchronously (stack-notes.md "Single executable": no dynamic import()).
+ * and metadata is discovered synchronously (docs/architecture.md#the-single-executable: no dynamic import()).
  */
 import { DateTimeType, MongoNamingStrategy, type EntityMetadata, type EntitySchema, type Options } from '@mikro-orm/core';
 import { BoundSqliteDriver } from './sqlite-driver.ts';

@@ -1,5 +1,5 @@
 /**
- * Health probe of the database for /healthz and /readyz (specification part 4.3, part 7 rule 1): a
+ * Health probe of the database for /healthz and /readyz (docs/api-overview.md#http-endpoints-outside-v1, docs/errors.md): a
  * trivial round trip, bounded in time so a vanished database gives a quick "unhealthy" instead of a
  * request that hangs until the driver's own timeouts fire.
  */

@@ -22,7 +22,7 @@
  *    is `p.text()`; structured data is `p.json<T>()`.
  * 7. Uniqueness that the specification wants enforced by a database index uses `.unique()`; catch the
  *    clash with isUniqueViolation(err) from errors.ts. Email and phone number uniqueness is service-side
- *    (specification part 9 rule 7), never a UNIQUE index.
+ *    (docs/api-overview.md#versioning), never a UNIQUE index.
  * 8. Queries go through the EntityManager with plain filters; no raw SQL in modules. Case-insensitive
  *    matching uses equalsIgnoreCase/containsIgnoreCase from case-insensitive.ts (SQL `ilike` is
  *    PostgreSQL-only and SQLite has no REGEXP). The one exception is the FGA engine's hot read paths

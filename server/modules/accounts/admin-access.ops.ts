@@ -1,5 +1,5 @@
 /**
- * Super-admin account operations (specification part 4.2 and part 3): delete_user, revoke_access,
+ * Super-admin account operations (docs/operations.md and docs/api-overview.md#states-and-transitions): delete_user, revoke_access,
  * enable_access and invite_members (create_user, in its own file, is listed with them). Revocation takes
  * effect at once: the user's sessions and tokens are revoked in the same transaction, and the authenticators
  * check revoked_timestamp on every call.

@@ -1,5 +1,5 @@
 /**
- * The emailed-link flows (specification part 4.1): verify_email completes signup verification, magic-link
+ * The emailed-link flows (docs/operations.md): verify_email completes signup verification, magic-link
  * sign-in, an email change or an invitation; resend_verify_email sends a fresh link; magic_link_login starts
  * passwordless sign-in. Tokens are single use and stored only as hashes.
  *
@@ -78,7 +78,7 @@ export const verifyEmailOp = defineOperation({
       scope: [],
       nonce: request.nonce ?? undefined,
       message: 'Email verified successfully.',
-      // reference.md "Events": the first email verification fires signup and login.
+      // docs/events.md: the first email verification fires signup and login.
       signup: firstVerification,
     });
     return outcome.response;

@@ -1,6 +1,6 @@
 /**
- * resend_otp with the `mfa` cookie (specification part 4.1 resend_otp "none or MFA cookie"; part 5 "Cookie
- * mfa ... set by ... resend_otp"): a fresh code of the user's email or SMS factor, sent to the address or
+ * resend_otp with the `mfa` cookie (docs/operations.md#resend_otp "none or MFA cookie";
+ * docs/api-overview.md#authentication, "Cookie mfa ... set by ... resend_otp"): a fresh code of the user's email or SMS factor, sent to the address or
  * number on the account, never to one the request names, after the cool-down (accounts/mfa-codes.ts).
  * During a challenge only enrolled factors get codes; during an offer, the factor being set up.
  */

@@ -1,7 +1,7 @@
 /**
- * verify_otp and resend_otp (specification part 4.1): the SMS code of phone verification at signup
+ * verify_otp and resend_otp (docs/operations.md): the SMS code of phone verification at signup
  * (--enable-phone-verification), where a verified code marks the phone number verified and signs the user
- * in (session cookies as for login; specification part 5); and, with `is_totp`, the authenticator app's
+ * in (session cookies as for login; docs/api-overview.md#authentication); and, with `is_totp`, the authenticator app's
  * code, which completes a login's MFA challenge or a new app's enrolment; with the `mfa` cookie, or from a
  * signed-in user adding a factor, an emailed or texted second-factor code (mfa-verify.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * forgot_password and reset_password (specification part 4.1). Neither may tell a known address or phone
+ * forgot_password and reset_password (docs/operations.md). Neither may tell a known address or phone
  * number from an unknown one (OWASP ASVS 2.5.x): forgot_password checks only the flags and the input and
  * queues the message, and the outbox worker decides whether an account gets it; reset_password by phone
  * looks the code up by the number first, so an unknown number fails exactly like a wrong code. A reset

@@ -1,5 +1,5 @@
 /**
- * profile, update_profile and deactivate_account (specification part 4.1 and part 3). The caller is the
+ * profile, update_profile and deactivate_account (docs/operations.md and docs/api-overview.md#states-and-transitions). The caller is the
  * user of the bearer token or session cookie; deactivation is a soft delete that ends every session and
  * token at once.
  */
@@ -127,7 +127,7 @@ export const updateProfileOp = defineOperation({
     }
     user.updatedAt = ctx.deps.clock.now();
     const signedOut = changes.includes('email') && (await changeEmail(ctx, user, input.email!));
-    // The credential changes are security events (reference.md "AuditLog"); the entries name no value.
+    // The credential changes are security events (docs/api-overview.md#resources-and-fields, "AuditLog"); the entries name no value.
     const audited: string[] = [];
     if (input.new_password !== undefined) audited.push('user.password_changed');
     if (changes.includes('email')) audited.push('user.email_changed');

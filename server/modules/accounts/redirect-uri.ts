@@ -1,5 +1,5 @@
 /**
- * Which redirect_uri an emailed link may carry back to the application (reference.md "Security lessons":
+ * Which redirect_uri an emailed link may carry back to the application (docs/security-lessons.md:
  * no open redirect after verification or reset; OWASP ASVS 5.1.5: redirects only to allow-listed
  * destinations). Allowed: an exact --redirect-uris entry; otherwise an absolute http(s) URL without
  * credentials whose origin is --url's own or an origin named explicitly in --allowed-origins (exact or a

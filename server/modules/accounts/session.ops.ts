@@ -1,5 +1,5 @@
 /**
- * login, logout and session (specification part 4.1 and part 5): the cookie pair is set as real
+ * login, logout and session (docs/operations.md and docs/api-overview.md#authentication): the cookie pair is set as real
  * Set-Cookie headers by the transports from ctx.effects; the same credentials are in the body.
  */
 import { defineOperation } from '../../ops/define.ts';

@@ -1,9 +1,9 @@
 /**
- * signup (specification part 4.1; reference.md "Requests"). Email signups need
+ * signup (docs/operations.md). Email signups need
  * --enable-basic-authentication, phone-only signups --enable-mobile-basic-authentication, and both
  * --enable-signup. With --enable-email-verification the account waits for its emailed link (no tokens yet);
  * otherwise the user is signed in at once. Events: user.created always; user.signup (and user.login) when
- * the account becomes usable (reference.md "Events").
+ * the account becomes usable (docs/events.md).
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import type { Static } from '../../ops/schema.ts';

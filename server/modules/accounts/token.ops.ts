@@ -1,5 +1,5 @@
 /**
- * revoke, validate_jwt_token and validate_session (specification part 4.1). Validation checks the
+ * revoke, validate_jwt_token and validate_session (docs/operations.md). Validation checks the
  * signature, issuer, audience, expiry and the stored record, so a logged-out or revoked token fails at once.
  */
 import { defineOperation } from '../../ops/define.ts';
@@ -58,7 +58,7 @@ export const validateJwtTokenOp = defineOperation({
     const roleClaim = ctx.deps.config.jwtRoleClaim;
     requireRoles(currentRolesOf(issued, roleClaim), input.roles);
     const claims = withCurrentRoles(issued, roleClaim);
-    // The token's subject, and its agent when an `act` claim says an agent holds it (specification part 7 rule 7).
+    // The token's subject, and its agent when an `act` claim says an agent holds it (docs/errors.md#messages-worth-knowing).
     await requireRelations(ctx.deps, subjectOfClaims(claims), input.required_relations, ctx.permissionChecks);
     return { is_valid: true, claims };
   },

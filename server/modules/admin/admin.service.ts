@@ -1,5 +1,5 @@
 /**
- * Super-admin authentication (specification part 5 "Super-admin credentials"): the x-service-admin-secret
+ * Super-admin authentication (docs/api-overview.md#authentication): the x-service-admin-secret
  * header (unless --disable-admin-header-auth) or the HTTP-only `service-admin` cookie set by admin login.
  */
 import type { EntityManager } from '@mikro-orm/core';
@@ -13,7 +13,7 @@ import { AdminSession } from './admin-session.entity.ts';
 import { checkAdminSecret } from './admin-secret-guard.ts';
 
 export const ADMIN_COOKIE = 'service-admin';
-/** reference.md "Lifetimes": admin cookie 1 h, SameSite=Strict. */
+/** docs/tokens.md#lifetimes: admin cookie 1 h, SameSite=Strict. */
 export const ADMIN_SESSION_SECONDS = 3600;
 /**
  * Absolute end of an admin session, counted from the login whatever the renewals (OWASP ASVS 3.3.4: an

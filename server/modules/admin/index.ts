@@ -1,4 +1,4 @@
-/** Super-admin sessions (specification part 4.2 and part 5): their operations and their AdminSession rows. */
+/** Super-admin sessions (docs/operations.md and docs/api-overview.md#authentication): their operations and their AdminSession rows. */
 import { defineModule } from '../manifest.ts';
 import { AdminSession } from './admin-session.entity.ts';
 import { adminOperations } from './admin.ops.ts';

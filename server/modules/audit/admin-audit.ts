@@ -62,7 +62,7 @@ export function adminAuditEntry(operation: string, input: Record<string, unknown
 
 /**
  * The entry as the caller made it: org-scoped admin operations are open to an organization's org-admins
- * (specification part 4.2 "Organizations"), who are signed-in users and are named as such.
+ * (docs/operations.md, "Organizations"), who are signed-in users and are named as such.
  */
 function entryOf(ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): AuditEntry {
   const entry = adminAuditEntry(operation, input, result);

@@ -1,11 +1,11 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One audit entry (reference.md "AuditLog": actor, action, resource, client IP, user agent, metadata). Rows
+ * One audit entry (docs/api-overview.md#resources-and-fields, "AuditLog": actor, action, resource, client IP, user agent, metadata). Rows
  * are only ever inserted: nothing in the server updates or deletes them. Absent values are stored as '' so
  * the filters of `_audit_logs` compare plain strings on every driver.
  *
- * The indexes serve the filters of `_audit_logs` (specification part 4.2) with the newest-first order:
+ * The indexes serve the filters of `_audit_logs` (docs/operations.md) with the newest-first order:
  * each filter column leads an index that ends in created_at, so a filtered page is an index range scan.
  */
 export const AuditLog = defineEntity({
@@ -21,7 +21,7 @@ export const AuditLog = defineEntity({
     action: p.string().length(64),
     resourceType: p.string().length(64),
     resourceId: p.string().length(255),
-    /** Client IP per --trusted-proxies (specification part 1), as the transport resolved it. */
+    /** Client IP per --trusted-proxies (docs/configuration.md), as the transport resolved it. */
     ipAddress: p.string().length(64),
     userAgent: p.string().length(512),
     /** A JSON object of ids and changed field names only; never a secret (audit.ts safeMetadata). */

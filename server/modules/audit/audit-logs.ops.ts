@@ -1,5 +1,5 @@
 /**
- * `_audit_logs` (specification part 4.2; reference.md "AuditLog" and the `_audit_logs` request): filters by
+ * `_audit_logs` (docs/operations.md; docs/api-overview.md#resources-and-fields, "AuditLog" and the `_audit_logs` request): filters by
  * actor, action, resource type and id, and a time window in Unix seconds with inclusive bounds; paginated,
  * newest first. Entries are written by audit.ts and by the one pipeline (admin-audit.ts).
  */

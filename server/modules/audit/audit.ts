@@ -1,5 +1,5 @@
 /**
- * Writing audit entries (reference.md "AuditLog"; specification part 1 `--trusted-proxies`: the client IP
+ * Writing audit entries (docs/api-overview.md#resources-and-fields, "AuditLog"; docs/configuration.md `--trusted-proxies`: the client IP
  * is the one the transport resolved per that flag, RequestMeta.ip). Two ways in:
  *
  * - `audit(ctx, entry)` inside the operation's transaction: the row joins the unit of work and is flushed

@@ -1,5 +1,5 @@
 /**
- * The audit log (reference.md "AuditLog"; architecture.md lists `audit` among the modules): entries for every
+ * The audit log (docs/api-overview.md#resources-and-fields, "AuditLog"; docs/architecture.md lists `audit` among the modules): entries for every
  * admin mutation (written by the one pipeline, admin-audit.ts) and for the security events of users (audit.ts,
  * called from the handlers), and the `_audit_logs` admin query.
  */

@@ -1,8 +1,8 @@
 /**
- * Admin operations of the client registry (specification part 4.2 "Client registry"): `_create_client`,
+ * Admin operations of the client registry (docs/operations.md, "Client registry"): `_create_client`,
  * `_update_client`, `_delete_client`, `_rotate_client_secret`, `_client`, `_clients`, served over GraphQL,
  * REST (/v1/admin/<name>) and gRPC (AdminService) from these definitions. Only create and rotate answer a
- * secret; get and list never return a secret or its digest (reference.md "Client").
+ * secret; get and list never return a secret or its digest (docs/api-overview.md#resources-and-fields, "Client").
  */
 import { defineOperation } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';

@@ -1,6 +1,6 @@
 /**
  * Client identifiers and secrets: generation, the digest kept at rest, and the check the token endpoint
- * will make (specification part 5 "client credentials").
+ * will make (docs/api-overview.md#authentication, "client credentials").
  *
  * Why a plain SHA-256 and not a password hash or an HMAC: the secret is 32 bytes from the CSPRNG (256 bits),
  * never chosen by a person, so a stolen digest cannot be reversed by guessing; a slow hash defends low-entropy

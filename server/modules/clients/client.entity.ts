@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A registered OAuth 2.0 client (specification part 4.2 "Client registry"; reference.md "Client"). The
+ * A registered OAuth 2.0 client (docs/operations.md, "Client registry"; docs/api-overview.md#resources-and-fields, "Client"). The
  * secret is never stored: only its digest (client-secret.ts), and during a rotation's grace window the
- * digest of the secret it replaced (specification part 3: "old secret keeps validating during a grace
+ * digest of the secret it replaced (docs/api-overview.md#states-and-transitions: "old secret keeps validating during a grace
  * window"). Neither digest is ever returned (clients.schema.ts toPublicClient).
  */
 export const Client = defineEntity({

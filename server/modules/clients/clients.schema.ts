@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the client registry (reference.md "Client": `id`, `client_id`, `name`, `description`,
+ * Wire shapes of the client registry (docs/api-overview.md#resources-and-fields, "Client": `id`, `client_id`, `name`, `description`,
  * `allowed_scopes`, `is_active`, `created_at`, `updated_at`; create and rotate answer `{client,
  * client_secret}`), plus `redirect_uris` and `consent_required` that /authorize needs and
  * `post_logout_redirect_uris` that /logout needs, and the checks of their values. New fields go last in each
@@ -38,7 +38,7 @@ export const ClientSchema = s.object('Client', {
 export const ClientWithSecret = s.object('ClientWithSecret', {
   client: ClientSchema,
   client_secret: s.string({ description: 'shown only in this answer; store it now' }),
-  // Specification part 3 "rotate_client_secret": the replaced secret keeps validating for the grace window; the
+  // docs/api-overview.md#states-and-transitions, "rotate_client_secret": the replaced secret keeps validating for the grace window; the
   // answer says until when (Unix seconds), so an admin knows how long relying parties have to switch. Absent on
   // create and when the grace is 0 (the old secret stopped at once).
   previous_secret_expires_at: s.optional(s.int64({ description: 'when the secret this rotation replaced stops working' })),

@@ -1,6 +1,6 @@
 /**
- * The client registry (specification part 4.2 "Client registry"; part 3 "Client secret valid |
- * rotate_client_secret"): create, update, delete, rotate, read, and the secret check the token endpoint
+ * The client registry (docs/operations.md, "Client registry";
+ * docs/api-overview.md#states-and-transitions, "Client secret valid | rotate_client_secret"): create, update, delete, rotate, read, and the secret check the token endpoint
  * makes. Secrets leave this file only in the answers of create and rotate.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -93,7 +93,7 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
 
 export async function deleteClient(em: EntityManager, id: string): Promise<void> {
   const client = await requireClient(em, id);
-  // Specification part 4.2 "Client registry": delete cascades to the client's trusted issuers, in this
+  // docs/operations.md, "Client registry": delete cascades to the client's trusted issuers, in this
   // transaction, so no issuer outlives its client to vouch for a later client given the same client_id.
   await deleteTrustedIssuersOfClient(em, client.clientId);
   em.remove(client);
@@ -102,7 +102,7 @@ export async function deleteClient(em: EntityManager, id: string): Promise<void>
 }
 
 /**
- * A new secret; the one it replaces keeps validating for `graceSeconds` (specification part 3), so a relying
+ * A new secret; the one it replaces keeps validating for `graceSeconds` (docs/api-overview.md#states-and-transitions), so a relying
  * party can roll its configuration without an outage. Only one earlier secret is kept: rotating again inside
  * the window ends the older one at once. A grace of 0 ends the old secret now.
  */

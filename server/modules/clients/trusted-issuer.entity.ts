@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * An external token issuer a registered client trusts (specification part 2 "Trusted issuer": name, JWKS URL,
+ * An external token issuer a registered client trusts (docs/api-overview.md#resources-and-fields, "Trusted issuer": name, JWKS URL,
  * expected audience, active state, SPIFFE hint, subject_claim, owning client). Its JWKS verifies the
  * client's private_key_jwt assertions (RFC 7523 section 2.2) and the jwt-bearer grant's assertions whose
  * iss is `issuer` (RFC 7523 section 2.1). Deleted with its client (clients.service.ts deleteClient).

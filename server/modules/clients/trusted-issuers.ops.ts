@@ -1,5 +1,5 @@
 /**
- * Admin operations of the trusted issuers (specification part 4.2 "Trusted issuers"): `_add_trusted_issuer`,
+ * Admin operations of the trusted issuers (docs/operations.md, "Trusted issuers"): `_add_trusted_issuer`,
  * `_update_trusted_issuer`, `_delete_trusted_issuer`, `_trusted_issuer`, `_trusted_issuers`, served over
  * GraphQL, REST (/v1/admin/<name>) and gRPC (AdminService) from these definitions.
  */

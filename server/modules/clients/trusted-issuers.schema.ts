@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the trusted issuers (specification part 2 "Trusted issuer"; part 4.2 "Trusted issuers":
+ * Wire shapes of the trusted issuers (docs/api-overview.md#resources-and-fields, "Trusted issuer"; docs/operations.md, "Trusted issuers":
  * add, update, delete, get, list filtered by client id) and the checks of their values. The owning client is
  * named by its client_id, or by `service_account_id`, the name the specification also gives it.
  */
@@ -50,7 +50,7 @@ export const AddTrustedIssuerRequest = s.object('AddTrustedIssuerRequest', {
   is_active: s.optional(s.boolean()),
 });
 
-/** Specification part 4.2: update changes name, JWKS URL, expected audience, active state or SPIFFE hint. */
+/** docs/operations.md: update changes name, JWKS URL, expected audience, active state or SPIFFE hint. */
 export const UpdateTrustedIssuerRequest = s.object('UpdateTrustedIssuerRequest', {
   id: s.string({ minLength: 1, maxLength: 64 }),
   name: s.optional(name),

@@ -1,5 +1,5 @@
 /**
- * Trusted issuers of registered clients (specification part 2 "Trusted issuer"; part 4.2 "Trusted issuers"):
+ * Trusted issuers of registered clients (docs/api-overview.md#resources-and-fields, "Trusted issuer"; docs/operations.md, "Trusted issuers"):
  * add, update, delete, read, list, and the lookups client assertions and the jwt-bearer grant make.
  */
 import { randomUUID } from 'node:crypto';
@@ -85,7 +85,7 @@ export async function deleteTrustedIssuer(em: EntityManager, id: string): Promis
   await em.flush();
 }
 
-/** Specification part 4.2: deleting a client deletes its trusted issuers (called in deleteClient's transaction). */
+/** docs/operations.md: deleting a client deletes its trusted issuers (called in deleteClient's transaction). */
 export function deleteTrustedIssuersOfClient(em: EntityManager, clientId: string): Promise<number> {
   return em.nativeDelete(TrustedIssuer, { clientId });
 }

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A stored email template (reference.md "EmailTemplate": event_name, subject, template, design). At most one
+ * A stored email template (docs/api-overview.md#resources-and-fields, "EmailTemplate": event_name, subject, template, design). At most one
  * per event: the unique index settles two concurrent adds at the database. It overrides the built-in template
  * of its event when mail is sent (email/template-overrides.ts, template-cache.ts).
  */

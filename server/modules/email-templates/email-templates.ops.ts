@@ -1,5 +1,5 @@
 /**
- * Admin operations on stored email templates (specification part 4.2 `add_email_template`,
+ * Admin operations on stored email templates (docs/operations.md#add_email_template,
  * `update_email_template`, `delete_email_template`, `email_templates`) and `preview_email_template`, which
  * renders a draft with sample values for the console. At most one template per event (already_exists);
  * every saved template passes template-check.ts first. A write drops the mail worker's cached copy once it

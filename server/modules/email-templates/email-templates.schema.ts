@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the email template operations (reference.md "EmailTemplate": `id`, `event_name`, `template`,
+ * Wire shapes of the email template operations (docs/api-overview.md#resources-and-fields, "EmailTemplate": `id`, `event_name`, `template`,
  * `design`, `subject`, `created_at`, `updated_at`; `_add_email_template`: `event_name!`, `subject!`,
  * `template!`, `design?`; update takes `id!` and the rest optional).
  */

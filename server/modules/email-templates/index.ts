@@ -1,5 +1,5 @@
 /**
- * Stored email templates (reference.md "EmailTemplate", "Email template events"): the admin operations, the
+ * Stored email templates (docs/api-overview.md#resources-and-fields, "EmailTemplate", "Email template events"): the admin operations, the
  * save-time checks and the cached lookup the mail worker reads (wired in app.ts as Deps.templateOverrides).
  */
 import { defineModule } from '../manifest.ts';

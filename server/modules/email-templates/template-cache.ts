@@ -14,7 +14,7 @@ export const TEMPLATE_CACHE_TTL_MS = 5_000;
 /** A lookup that can be told its copy is stale. */
 export type CachedTemplateLookup = TemplateOverrideLookup & { invalidate(): void };
 
-// Deps gets the member from this module (the kernel imports nothing of the app, architecture.md). The name is
+// Deps gets the member from this module (the kernel imports nothing of the app, docs/architecture.md). The name is
 // EmailDeps' own, so `{ ...deps, mailer }` in the message worker hands it to sendTemplatedEmail unchanged.
 declare module '../../kernel/deps.ts' {
   interface Deps {
@@ -27,7 +27,7 @@ type Copy = ReadonlyMap<string, RenderableTemplate>;
 
 async function readAll(em: EntityManager): Promise<Copy> {
   const rows = await em.find(EmailTemplate, {}, { disableIdentityMap: true });
-  // A stored template has HTML only (reference.md "EmailTemplate"): no plain-text alternative is sent.
+  // A stored template has HTML only (docs/api-overview.md#resources-and-fields, "EmailTemplate"): no plain-text alternative is sent.
   return new Map(rows.map((row) => [row.eventName, { subject: row.subject, html: row.template }]));
 }
 

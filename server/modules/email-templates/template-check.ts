@@ -1,7 +1,7 @@
 /**
  * The checks a stored template passes when it is saved, so that a broken template is refused to the admin
- * (invalid_argument) instead of failing, or mailing nonsense, when a user needs the mail (reference.md "Email
- * template events": placeholders reach `user`, `organization`, `verification_url` and `otp`).
+ * (invalid_argument) instead of failing, or mailing nonsense, when a user needs the mail
+ * (docs/events.md#email-template-events: placeholders reach `user`, `organization`, `verification_url` and `otp`).
  *
  * Every `{{...}}` must be one of the renderer's forms (email/render-template.ts: `{{path}}`, `{{.path}}`,
  * `{{#path}}...{{/path}}`), name a known placeholder, and sections may not nest (the renderer expands one

@@ -1,5 +1,5 @@
 /**
- * The built-in email of each event (reference.md "Events": a stored template overrides it). Every
+ * The built-in email of each event (docs/events.md: a stored template overrides it). Every
  * template is placeholder text rendered by render-template.ts, so built-ins and stored overrides go
  * through the same escaping. `user.name` is a convenience the renderer's context adds (given and family
  * name, else the email address).
@@ -9,7 +9,7 @@ import type { EmailEvent } from './email-events.ts';
 export interface EmailTemplate {
   subject: string;
   html: string;
-  /** Plain-text alternative; a stored override may have none (reference.md EmailTemplate has HTML only). */
+  /** Plain-text alternative; a stored override may have none (the EmailTemplate of docs/api-overview.md#resources-and-fields has HTML only). */
   text?: string;
 }
 

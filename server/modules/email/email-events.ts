@@ -1,5 +1,5 @@
 /**
- * The six email events of reference.md "Events": each has a built-in template, and each is also the
+ * The six email events of docs/events.md: each has a built-in template, and each is also the
  * `identifier` of a verification request.
  */
 export const EMAIL_EVENTS = [

@@ -1,7 +1,7 @@
 /**
  * Every link this server emails is built here from --url (or --reset-password-url), never from request
- * headers: links derived from Host were the reset-link poisoning of the released line (reference.md
- * "Security lessons"). The caller's redirect_uri rides along so the link can land on the application;
+ * headers: links derived from Host were the reset-link poisoning of the released line
+ * (docs/security-lessons.md). The caller's redirect_uri rides along so the link can land on the application;
  * the operation that accepts a redirect_uri is responsible for checking it against the allowed origins.
  */
 import type { Config } from '../../config/flags.ts';
@@ -15,7 +15,7 @@ export interface LinkParams {
 
 type LinkConfig = Pick<Config, 'url' | 'resetPasswordUrl'>;
 
-/** --url without a trailing slash. The server refuses to start without it (specification part 1). */
+/** --url without a trailing slash. The server refuses to start without it (docs/configuration.md). */
 export function publicBaseUrl(config: Pick<Config, 'url'>): string {
   if (!config.url) throw new Error('--url is not set; emailed links cannot be built');
   return config.url.replace(/\/+$/, '');

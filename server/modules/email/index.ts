@@ -1,4 +1,4 @@
-/** Email: the six event templates, link building from --url, and SMTP delivery (reference.md "Events"). */
+/** Email: the six event templates, link building from --url, and SMTP delivery (docs/events.md). */
 export { EMAIL_EVENTS, isEmailEvent, type EmailEvent } from './email-events.ts';
 export { renderTemplate, renderSubject, escapeHtml, type TemplateContext, type Escaping } from './render-template.ts';
 export { BUILT_IN_TEMPLATES, type EmailTemplate } from './built-in-templates.ts';

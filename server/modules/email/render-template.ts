@@ -1,5 +1,5 @@
 /**
- * Placeholder rendering for email templates (reference.md "Events": placeholders reach `user`,
+ * Placeholder rendering for email templates (docs/events.md: placeholders reach `user`,
  * `organization`, `verification_url` and `otp`). Two spellings are accepted so that templates written
  * for the released line keep working: `{{user.given_name}}` and the Go-template form `{{.user.given_name}}`.
  * `{{#path}}...{{/path}}` keeps its inner text only when the value is present and not empty.

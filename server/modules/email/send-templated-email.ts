@@ -1,5 +1,5 @@
 /**
- * Sends the email of one event (reference.md "Events"): resolve the template (stored override, else the
+ * Sends the email of one event (docs/events.md): resolve the template (stored override, else the
  * built-in one), render it with the user, the organization (--organization-name, --organization-logo),
  * the link and the code, and hand it to the mailer.
  *

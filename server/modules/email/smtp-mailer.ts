@@ -1,6 +1,6 @@
 /**
- * Outgoing mail over SMTP with nodemailer, configured by the --smtp-* flags (specification part 1
- * "Outgoing mail"). Port 465 speaks TLS from the first byte; other ports upgrade with STARTTLS when the
+ * Outgoing mail over SMTP with nodemailer, configured by the --smtp-* flags
+ * (docs/email-and-sms.md). Port 465 speaks TLS from the first byte; other ports upgrade with STARTTLS when the
  * server offers it. --smtp-skip-tls-verification accepts any server certificate (self-signed relays).
  *
  * Without --smtp-host nothing can be sent: send() refuses with a failed_precondition that names the flag,

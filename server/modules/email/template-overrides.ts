@@ -1,5 +1,5 @@
 /**
- * The seam for stored templates (reference.md "Events": a stored template for an event overrides the
+ * The seam for stored templates (docs/events.md: a stored template for an event overrides the
  * built-in one). The table and its admin operations come in a later issue; until then no lookup is
  * wired and every event falls back to its built-in template.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook event names of reference.md "Events"; anything else is rejected, so a typo in a flow
+ * The webhook event names of docs/events.md; anything else is rejected, so a typo in a flow
  * fails its tests instead of recording an event no webhook can subscribe to.
  */
 export const EVENT_NAMES = [

@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * The durable outbox of user and group events (reference.md "Events"): a row is written in the same
+ * The durable outbox of user and group events (docs/events.md): a row is written in the same
  * transaction as the change it reports, so an event exists exactly when its change was committed. Webhook
- * delivery (specification part 6, modules/webhooks) reads rows without `deliveredAt`, turns each into one
+ * delivery (docs/events.md, modules/webhooks) reads rows without `deliveredAt`, turns each into one
  * delivery per webhook and sets `deliveredAt` (handed over) and `attempts` in the same transaction.
  */
 export const EventOutbox = defineEntity({

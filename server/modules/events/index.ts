@@ -1,4 +1,4 @@
-/** The event outbox (reference.md "Events"): events recorded in the transaction of their change. */
+/** The event outbox (docs/events.md): events recorded in the transaction of their change. */
 import { defineModule } from '../manifest.ts';
 import { EventOutbox } from './event-outbox.entity.ts';
 

@@ -11,7 +11,7 @@ import { isEventName, type EventName } from './event-names.ts';
 
 /**
  * Adds an event to the unit of work of `em` (no flush, no await needed). Throws on a name outside
- * reference.md's list: that is a wiring mistake, not a caller's.
+ * the list of docs/events.md: that is a wiring mistake, not a caller's.
  */
 export function recordEvent(em: EntityManager, name: EventName | string, payload: Record<string, unknown>, clock: Clock): EventOutboxRow {
   if (!isEventName(name)) throw new Error(`unknown event name ${JSON.stringify(name)}`);

@@ -1,5 +1,5 @@
 /**
- * The super-admin FGA operations (specification part 4.2 `/v1/admin/fga/*`, part 3 "fga reset"). Paths
+ * The super-admin FGA operations (docs/operations.md `/v1/admin/fga/*`, docs/api-overview.md#states-and-transitions, "fga reset"). Paths
  * are the specification's, so they override the derived `/v1/admin/<name>`; GraphQL names are `_fga_*` and
  * gRPC methods `Fga*` as derived. No handler holds the main database's transaction: the FGA store may be a
  * separate database, and it keeps its own writes atomic.
@@ -17,12 +17,12 @@ import { requireFga, type LoadedModel } from './fga.service.ts';
 import { validateTuple } from './model/validate-tuple.ts';
 import { resolvePageSize } from './store/index.ts';
 
-/** Part 4.2: an empty store answers an empty model, not an error. */
+/** docs/operations.md: an empty store answers an empty model, not an error. */
 function modelAnswer(model: LoadedModel | undefined): { id: string; dsl: string } {
   return { id: model?.id ?? '', dsl: model?.dsl ?? '' };
 }
 
-/** Only the fields of a tuple; conditions are not part of the operations' Tuple (part 2). */
+/** Only the fields of a tuple; conditions are not part of the operations' Tuple (docs/api-overview.md#resources-and-fields). */
 function keysOf(tuples: readonly TupleKey[]): TupleKey[] {
   return tuples.map(({ user, relation, object }) => ({ user, relation, object }));
 }
@@ -172,7 +172,7 @@ export const fgaExpandOp = defineOperation({
     const service = requireFga(ctx.deps);
     const model = await service.requireModel();
     const { tree } = await service.engineFor(model).expand({ object: input.object, relation: input.relation });
-    // OpenFGA's Expand shape, `{root: ...}`, serialised (part 4.2: "the userset tree as a JSON string").
+    // OpenFGA's Expand shape, `{root: ...}`, serialised (docs/operations.md: "the userset tree as a JSON string").
     return { tree: JSON.stringify(tree) };
   },
 });
@@ -189,11 +189,11 @@ export const fgaResetOp = defineOperation({
   transaction: false,
   handler: async (_input, ctx) => {
     const service = requireFga(ctx.deps);
-    // Part 3: refused while any tuple still exists; the store is then unchanged.
+    // docs/api-overview.md#states-and-transitions: refused while any tuple still exists; the store is then unchanged.
     const tuples = await service.store.countTuples();
     if (tuples > 0) throw AppError.precondition(`the FGA store still holds ${tuples} tuple(s): delete them before a reset`);
     await service.store.reset();
-    // Audited (part 4.2). Until the audit log exists, the log line is the record; it names no secret.
+    // Audited (docs/operations.md). Until the audit log exists, the log line is the record; it names no secret.
     ctx.log.info({ audit: 'fga.reset', caller: describeCaller(ctx.caller), requestId: ctx.req.requestId, ip: ctx.req.ip }, 'FGA store reset');
     return { message: 'FGA store reset' };
   },

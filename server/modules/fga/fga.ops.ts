@@ -1,5 +1,5 @@
 /**
- * The public permission operations (specification part 4.1 `check_permissions` and `list_permissions`).
+ * The public permission operations (docs/operations.md#check_permissions and `list_permissions`).
  * They take user credentials, and super-admin credentials too (auth kind user_or_admin; then `user` names
  * the subject, subject.ts). Nothing here uses the
  * main database's unit of work: the FGA store may be elsewhere, so no transaction is held open around it.

@@ -1,13 +1,13 @@
 /**
- * Request and response objects of the FGA operations (specification part 2 "Permission types", part 4.1
- * `check_permissions` / `list_permissions`, part 4.2 `/v1/admin/fga/*`; part 8 limits).
+ * Request and response objects of the FGA operations (docs/api-overview.md#resources-and-fields, "Permission types", docs/operations.md
+ * `check_permissions` / `list_permissions`, docs/operations.md `/v1/admin/fga/*`; docs/limits.md limits).
  */
 import { s } from '../../ops/schema.ts';
 import { MAX_MODEL_DSL_BYTES } from './model/model-limits.ts';
 
-/** Part 8: minimum 1, maximum 100 checks per check_permissions call. */
+/** docs/limits.md: minimum 1, maximum 100 checks per check_permissions call. */
 export const MAX_CHECKS = 100;
-/** Part 8: list_permissions answers at most 1,000 entries, then `truncated` is true. */
+/** docs/limits.md: list_permissions answers at most 1,000 entries, then `truncated` is true. */
 export const MAX_PERMISSIONS = 1000;
 /** A bound on one write or delete batch, so one request cannot hold a store transaction without end. */
 export const MAX_TUPLES_PER_WRITE = 1000;
@@ -18,14 +18,14 @@ const MAX_DSL_LENGTH = MAX_MODEL_DSL_BYTES;
 
 const id = (description: string) => s.string({ minLength: 1, maxLength: 512, description });
 
-/** Part 2: `user` is `type:id`, `type:*` or `type:id#relation`; `object` is `type:id`. */
+/** docs/api-overview.md#resources-and-fields: `user` is `type:id`, `type:*` or `type:id#relation`; `object` is `type:id`. */
 export const Tuple = s.object('Tuple', {
   user: id('subject: type:id, type:* or type:id#relation'),
   relation: id('relation name'),
   object: id('object: type:id'),
 });
 
-/** Part 2: one check; contextual tuples apply to this check only and are never stored. */
+/** docs/api-overview.md#resources-and-fields: one check; contextual tuples apply to this check only and are never stored. */
 export const PermissionCheckInput = s.object('PermissionCheckInput', {
   relation: id('relation name'),
   object: id('object: type:id'),
@@ -33,8 +33,8 @@ export const PermissionCheckInput = s.object('PermissionCheckInput', {
 });
 
 export const CheckPermissionsRequest = s.object('CheckPermissionsRequest', {
-  // The bounds are checked by the handler, so that 0 and 101 get the message of part 8 on every protocol.
-  // Part 8: minimum 1, maximum 100; refused by the pipeline's input check on every protocol alike.
+  // The bounds are checked by the handler, so that 0 and 101 get the message of docs/limits.md on every protocol.
+  // docs/limits.md: minimum 1, maximum 100; refused by the pipeline's input check on every protocol alike.
   checks: s.list(PermissionCheckInput, { minItems: 1, maxItems: MAX_CHECKS }),
   user: s.optional(s.string({ maxLength: 512, description: 'explicit subject; super-admins, or the caller itself' })),
 });
@@ -66,7 +66,7 @@ export const ListPermissionsResponse = s.object('ListPermissionsResponse', {
   truncated: s.boolean(),
 });
 
-/** The `{relation, object}` pairs of `required_relations` (reference.md: session, validate_*). */
+/** The `{relation, object}` pairs of `required_relations` (docs/operations.md#session: session, validate_*). */
 export const RequiredRelation = s.object('RequiredRelation', {
   relation: id('relation name'),
   object: id('object: type:id'),

@@ -1,11 +1,11 @@
 /**
- * The FGA service of one server: the store (specification part 1 --fga-store), the current model with what
+ * The FGA service of one server: the store (docs/configuration.md --fga-store), the current model with what
  * is derived from it cached by model id, and a fresh engine per request (so the engine's per-request cache
  * never outlives the request). FGA is off (no service in Deps) on a MongoDB main database without
- * --fga-store, and then every FGA operation answers failed_precondition (part 7).
+ * --fga-store, and then every FGA operation answers failed_precondition (docs/errors.md).
  *
  * The current model is read from the store on each request rather than trusted from memory: models are
- * append-only and several instances may share one store (architecture.md "Horizontal scale"), so another
+ * append-only and several instances may share one store (docs/architecture.md#horizontal-scale), so another
  * instance may have written a newer one. Only the derived data of a model id is kept, which never changes.
  */
 import { AppError } from '../../kernel/errors.ts';
@@ -20,7 +20,7 @@ export interface LoadedModel {
   readonly id: string;
   readonly dsl: string;
   readonly model: AuthorizationModel;
-  /** Part 7 agent rule: whether the model declares `type agent`. */
+  /** docs/errors.md#messages-worth-knowing, the agent rule: whether the model declares `type agent`. */
   readonly declaresAgent: boolean;
 }
 
@@ -40,7 +40,7 @@ export interface FgaService {
 }
 
 // Deps gets its `fga` member from this module rather than kernel/deps.ts importing it, so the arrow points
-// from module to kernel (architecture.md "Inside server/"). The type names this module's store, model and
+// from module to kernel (docs/architecture.md#inside-server). The type names this module's store, model and
 // engine, which the kernel has no reason to know; only this module reads the member (requireFga below).
 declare module '../../kernel/deps.ts' {
   interface Deps {

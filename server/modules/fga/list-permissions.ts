@@ -1,5 +1,5 @@
 /**
- * list_permissions (specification part 4.1, part 8): every `{object, relation}` the subject holds, over the
+ * list_permissions (docs/operations.md, docs/limits.md): every `{object, relation}` the subject holds, over the
  * types and relations of the current model, narrowed by `object_type` and `relation`; at most 1,000
  * entries, with `truncated` when more exist. The agent rule applies as for checks: an agent sees only what
  * both it and its user hold, and nothing when the model cannot constrain agents (unless allowed by flag).
@@ -54,8 +54,8 @@ async function heldObjects(run: CheckRun, type: string, relation: string, limit:
 }
 
 /**
- * Each (type, relation) pair listed is one reverse check against the request's checks budget (specification
- * part 8 "Checks per request"), capped at the whole budget so a large model can still be listed alone.
+ * Each (type, relation) pair listed is one reverse check against the request's checks budget
+ * (docs/limits.md, "Checks per request"), capped at the whole budget so a large model can still be listed alone.
  */
 export async function listPermissions(run: CheckRun, filters: PermissionFilters, budget: RequestBudget): Promise<PermissionListing> {
   const pairs = pairsToList(run, filters);

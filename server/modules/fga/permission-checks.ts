@@ -1,5 +1,5 @@
 /**
- * Checks on behalf of a subject, with the agent rule (specification part 7 rule 7): when an
+ * Checks on behalf of a subject, with the agent rule (docs/errors.md#messages-worth-knowing): when an
  * agent acts for a user, a check passes only when both `user:<sub>` and `agent:<id>` hold the relation; a
  * model without `type agent` cannot constrain agents, so such checks are denied unless
  * --fga-allow-unconstrained-agents. Used by check_permissions and by `required_relations`.

@@ -1,6 +1,6 @@
 /**
- * `required_relations` of `session`, `validate_jwt_token` and `validate_session` (reference.md "Requests";
- * specification part 4.1): every `{relation, object}` pair must be allowed for the token's or session's
+ * `required_relations` of `session`, `validate_jwt_token` and `validate_session` (docs/operations.md#session):
+ * every `{relation, object}` pair must be allowed for the token's or session's
  * subject through the same engine and agent rule as check_permissions, else permission_denied naming the
  * first missing pair. With FGA off, asking for relations is failed_precondition like any FGA operation.
  */

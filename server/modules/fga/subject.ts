@@ -1,6 +1,6 @@
 /**
- * Who a permission call is about (specification part 5 "Subject rule for FGA checks", part 2 "Subject
- * form", part 7 "agent rule"): the subject is the caller; an explicit `user` is honoured only for
+ * Who a permission call is about (docs/api-overview.md#authentication, "Subject rule for FGA checks",
+ * docs/api-overview.md#resources-and-fields, "Subject form", docs/errors.md#messages-worth-knowing): the subject is the caller; an explicit `user` is honoured only for
  * super-admins or when it equals the caller's own subject; a bare id means `user:<id>`. A token carrying an
  * RFC 8693 `act` claim is an agent acting for its `sub`, so its checks also name `agent:<act.sub>`.
  */
@@ -14,7 +14,7 @@ export interface Subject {
   agent?: string;
 }
 
-/** Part 2: `type:id` as given, a bare id as `user:<id>`. */
+/** docs/api-overview.md#resources-and-fields: `type:id` as given, a bare id as `user:<id>`. */
 export function qualifySubject(raw: string): string {
   const subject = raw.trim();
   if (!subject) throw AppError.invalid('user must not be empty');

@@ -93,7 +93,7 @@ export interface FgaStore extends TupleSource {
   writeTuples(writes: readonly TupleKey[], deletes: readonly TupleKey[]): Promise<void>;
   read(filter: ReadFilter, pageSize: number, continuationToken?: string): Promise<ReadPage>;
   countTuples(): Promise<number>;
-  /** Deletes models and tuples. The caller refuses while tuples exist (specification part 3). */
+  /** Deletes models and tuples. The caller refuses while tuples exist (docs/api-overview.md#states-and-transitions). */
   reset(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /**
  * --redis-url: the RateLimiter's counters in Redis (rate-limiter-flexible's RateLimiterRedis over ioredis),
- * so several instances behind one load balancer share every limit (architecture.md "Several instances").
+ * so several instances behind one load balancer share every limit (docs/architecture.md#horizontal-scale).
  *
  * Startup needs Redis: an unreachable --redis-url is refused with a one-line message, like an unreachable
  * database, because starting with per-instance counters would quietly multiply every limit by the number

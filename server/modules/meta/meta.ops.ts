@@ -3,7 +3,7 @@ import { NoInput } from '../../ops/schema.ts';
 import { Meta, buildMeta } from './meta.ts';
 import { orgDiscoveryEnabled } from '../org-sso/index.ts';
 
-/** GET /v1/meta (specification part 4.1): the feature flags clients use to draw their login screens. */
+/** GET /v1/meta (docs/operations.md): the feature flags clients use to draw their login screens. */
 export const metaOp = defineOperation({
   name: 'meta',
   admin: false,

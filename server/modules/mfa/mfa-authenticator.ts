@@ -1,6 +1,6 @@
 /**
- * The `mfa_cookie` and `user_or_mfa_cookie` auth kinds (specification part 5 "Cookie mfa": the short-lived
- * session of a sign-in waiting for its second factor; part 4.1: the MFA setup and WebAuthn registration
+ * The `mfa_cookie` and `user_or_mfa_cookie` auth kinds (docs/api-overview.md#authentication, "Cookie mfa": the short-lived
+ * session of a sign-in waiting for its second factor; docs/operations.md: the MFA setup and WebAuthn registration
  * operations take "auth or MFA cookie").
  *
  * `user_or_mfa_cookie` takes the cookie only while a first-time offer is pending (stage `offer`). During a

@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A login waiting for its second factor: the session behind the `mfa` cookie (specification part 5 "Cookie
- * mfa"). The id is the SHA-256 of the cookie's random value, so a database reader cannot present it. It
+ * A login waiting for its second factor: the session behind the `mfa` cookie
+ * (docs/api-overview.md#authentication, "Cookie mfa"). The id is the SHA-256 of the cookie's random value, so a database reader cannot present it. It
  * keeps what the first step decided (roles, scope, login method, nonce) for the login the second factor
  * completes, the wrong codes spent on it, and its end (the cookie's five minutes). Deleted when completed.
  */
@@ -14,7 +14,7 @@ export const MfaChallenge = defineEntity({
     userId: p.string().length(36).index(),
     /**
      * `verify`: the user has a verified factor and must pass it. `offer`: the user has none and is offered
-     * to enrol one (specification part 3 "MFA offer pending, token withheld"); only this stage may enrol a
+     * to enrol one (docs/api-overview.md#states-and-transitions, "MFA offer pending, token withheld"); only this stage may enrol a
      * factor with the cookie alone, or someone holding just the password could add their own factor.
      */
     stage: p.string().length(8),

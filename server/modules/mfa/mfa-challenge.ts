@@ -1,6 +1,6 @@
 /**
- * The MFA challenge of a login (specification part 3: the access token is withheld while a challenge is
- * pending; part 5: the short-lived `mfa` cookie identifies it). The password step opens one for a user with
+ * The MFA challenge of a login (docs/api-overview.md#states-and-transitions: the access token is withheld while a challenge is
+ * pending; docs/api-overview.md#authentication: the short-lived `mfa` cookie identifies it). The password step opens one for a user with
  * a verified second factor; verify_otp completes it with a right code, once.
  *
  * Guessing is bounded twice: five wrong codes end a challenge (the row counts them by compare-and-set, so

@@ -1,5 +1,5 @@
 /**
- * Which second factors this instance offers (specification part 9: TOTP, email OTP, SMS OTP and
+ * Which second factors this instance offers (docs/api-overview.md#versioning: TOTP, email OTP, SMS OTP and
  * WebAuthn-as-MFA on by default; `--disable-mfa` turns every one off, `--disable-*` one each). A code factor
  * is offered only where its channel can deliver (SMTP for email, the SMS provider's flags for SMS): a
  * factor whose code never arrives would lock its user out. meta reports these same functions, so a client

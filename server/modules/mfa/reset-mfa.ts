@@ -1,6 +1,6 @@
 /**
- * Clearing a user's MFA state (reference.md `_update_user` `reset_mfa`: "clears all MFA state"; specification
- * part 3: a locked account needs an admin's recovery): every factor and recovery code, pending challenges,
+ * Clearing a user's MFA state (docs/operations.md#update_user `reset_mfa`: "clears all MFA state";
+ * docs/api-overview.md#states-and-transitions: a locked account needs an admin's recovery): every factor and recovery code, pending challenges,
  * the lock and the recorded decline of the offer. The user then signs in with the first factor alone, or
  * is offered a new second factor where the instance or the user asks for one.
  */

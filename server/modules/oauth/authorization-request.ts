@@ -1,6 +1,6 @@
 /**
  * Validation of an authorization request (RFC 6749 sections 4.1.1 and 4.2.1; RFC 7636 section 4.3; OpenID
- * Connect Core sections 3.1.2.1 and 3.2.2.1; specification part 4.3 "GET /authorize query parameters").
+ * Connect Core sections 3.1.2.1 and 3.2.2.1; docs/api-overview.md#http-endpoints-outside-v1, "GET /authorize query parameters").
  *
  * Two kinds of refusal (RFC 6749 section 4.1.2.1): while the client or its redirect_uri is not established,
  * nothing may be sent to the redirect_uri (it could be anyone's), so the browser gets an error page
@@ -108,7 +108,7 @@ export async function parseAuthorizationRequest({ config, raw, findClient }: Par
   if (!modeKnown) return refuse('invalid_request', `unsupported response_mode ${JSON.stringify(modeText)}`);
   if (!responseType) return refuse('unsupported_response_type', 'response_type must be code or token');
   if (!modeFits) return refuse('invalid_request', 'response_mode query cannot carry tokens: use fragment, form_post or web_message');
-  // Specification part 4.3: state is required (it is the client's CSRF defence, RFC 6749 section 10.12).
+  // docs/api-overview.md#http-endpoints-outside-v1: state is required (it is the client's CSRF defence, RFC 6749 section 10.12).
   if (!state) return refuse('invalid_request', 'state is required');
 
   const scope = params.scope ? [...new Set(params.scope.split(' ').filter(Boolean))] : [...DEFAULT_SCOPE];
@@ -137,7 +137,7 @@ export async function parseAuthorizationRequest({ config, raw, findClient }: Par
   const nonce = params.nonce;
   let codeChallenge: string | undefined;
   if (responseType === 'code') {
-    // RFC 7636 section 4.4.1 and the released line's lesson (reference.md "Security lessons"): no code without
+    // RFC 7636 section 4.4.1 and the released line's lesson (docs/security-lessons.md): no code without
     // a challenge, and only S256. A challenge without a method is read as S256 (the client SDK sends none and
     // computes S256); that can only fail closed: a plain challenge would never match S256 of its verifier.
     const method = params.code_challenge_method ?? 'S256';

@@ -1,7 +1,7 @@
 /**
  * Where and how an authorization response goes (RFC 6749 sections 4.1.2 and 4.2.2; OAuth 2.0 Multiple
  * Response Type Encoding Practices section 2.1; OAuth 2.0 Form Post Response Mode; web_message of
- * reference.md "Compatibility"). query and fragment are redirects built here; form_post and web_message
+ * docs/sdk-compatibility.md). query and fragment are redirects built here; form_post and web_message
  * are pages the HTTP transport renders from the same fields.
  */
 export const RESPONSE_MODES = ['query', 'fragment', 'form_post', 'web_message'] as const;
@@ -16,7 +16,7 @@ export interface ResponseTarget {
 
 /**
  * The mode used when the request names none (or names one it cannot use): --default-authorize-response-mode
- * for codes (specification part 1 default query); fragment for tokens when that default is query (Multiple
+ * for codes (docs/configuration.md#defaults: query); fragment for tokens when that default is query (Multiple
  * Response Type Encoding Practices section 2.1: tokens never in the query).
  */
 export function defaultResponseMode(responseType: 'code' | 'token', configured: string): ResponseMode {

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * A user's consent to a registered client that asks for it (consentRequired), for a set of scopes
- * (specification part 4.2 "consent_required"; OpenID Connect Core section 3.1.2.4). One row per user and
+ * (docs/operations.md, "consent_required"; OpenID Connect Core section 3.1.2.4). One row per user and
  * client: a later consent to more scopes widens it. Revoked by deleting the row (revoke_consent).
  */
 export const Consent = defineEntity({

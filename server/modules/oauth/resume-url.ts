@@ -1,5 +1,5 @@
 /**
- * URLs that send the browser back into /authorize, built from --url only (reference.md "Security lessons":
+ * URLs that send the browser back into /authorize, built from --url only (docs/security-lessons.md:
  * never from the Host header).
  */
 import type { Config } from '../../config/flags.ts';

@@ -1,6 +1,6 @@
 /**
  * Which organization an email domain routes to (docs/api-overview.md#what-portcullis-does: verified domains for home-realm
- * discovery; part 3: a removed domain stops routing at once). Only a verified domain of an enabled
+ * discovery; docs/api-overview.md#states-and-transitions: a removed domain stops routing at once). Only a verified domain of an enabled
  * organization routes; a pending challenge never does. Read fresh on each call (no cache), so that
  * delete_org_domain and disabling the organization take effect for the very next sign-in.
  */

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the org domain operations (docs/operations.md, "Org domains"; REVIEW "Domain
- * challenge"). The challenge record is part of every OrgDomain: DNS publishes it anyway, and an org-admin
+ * Wire shapes of the org domain operations (docs/operations.md, "Org domains"; the domain
+ * challenge of docs/api-overview.md#resources-and-fields). The challenge record is part of every OrgDomain: DNS publishes it anyway, and an org-admin
  * who lost it can read it again. Timestamps in Unix seconds, as the other admin records.
  */
 import { s, type Static } from '../../ops/schema.ts';

@@ -99,7 +99,7 @@ export async function completeVerification(em: EntityManager, now: Date, claimId
   return markVerified(em, now, row);
 }
 
-/** The super-admin's claim (part 3: verified, DNS skipped): a pending claim is promoted, a missing one created. */
+/** The super-admin's claim (docs/api-overview.md#states-and-transitions: verified, DNS skipped): a pending claim is promoted, a missing one created. */
 export async function addVerifiedClaim(em: EntityManager, now: Date, orgId: string, domain: string): Promise<OrgDomainRow> {
   let row = await findClaim(em, orgId, domain);
   if (row?.state === 'verified') return row;

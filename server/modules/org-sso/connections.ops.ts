@@ -1,8 +1,8 @@
 /**
- * Organization OIDC connection operations (specification part 4.2 "Org SSO connections"): open to the
+ * Organization OIDC connection operations (docs/operations.md, "Org SSO connections"): open to the
  * super-admin and to the organization's org-admins (organizations/org-access.ts). A caller who may not
  * administer the connection's organization hears permission denied whether or not the connection exists,
- * so ids cannot be probed. No answer carries the client secret (part 2).
+ * so ids cannot be probed. No answer carries the client secret (docs/api-overview.md#resources-and-fields).
  */
 import { defineOperation, type HandlerContext } from '../../ops/define.ts';
 import { MessageResponse } from '../../ops/schema.ts';

@@ -1,6 +1,6 @@
 /**
- * Storage of organization OIDC connections (specification part 2 "Upstream org connections", part 4.2
- * "Org SSO connections"): one per organization (the unique index on orgId is the last word under
+ * Storage of organization OIDC connections
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization (the unique index on orgId is the last word under
  * concurrency), the client secret sealed at rest and replaced only when a new one is given.
  */
 import { randomUUID } from 'node:crypto';
@@ -89,7 +89,7 @@ export async function updateConnection(em: EntityManager, deps: Pick<Deps, 'conf
     row.issuer = issuer;
   }
   if (input.client_id !== undefined) row.clientId = checkedClientId(input.client_id);
-  // Specification part 2: a new secret replaces the stored one; none given keeps it.
+  // docs/api-overview.md#resources-and-fields: a new secret replaces the stored one; none given keeps it.
   if (input.client_secret) row.clientSecret = deps.sealer.seal(input.client_secret);
   if (input.scopes !== undefined && input.scopes.length > 0) row.scopes = checkedScopes(input.scopes);
   if (input.allowed_email_domains !== undefined && input.allowed_email_domains.length > 0) row.allowedEmailDomains = checkedDomains(input.allowed_email_domains);

@@ -1,5 +1,5 @@
 /**
- * Meta's `is_org_discovery_enabled` (reference.md "Meta"): true when home-realm discovery can route
+ * Meta's `is_org_discovery_enabled` (docs/api-overview.md#resources-and-fields, "Meta"): true when home-realm discovery can route
  * someone, that is when an enabled organization holds a verified domain and an enabled OIDC or SAML
  * connection.
  * Meta is read on every page load of every client, so the answer is kept for a few seconds per database

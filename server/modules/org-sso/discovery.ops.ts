@@ -1,5 +1,5 @@
 /**
- * Home-realm discovery (specification part 1: verified domains for home-realm discovery): given an email
+ * Home-realm discovery (docs/api-overview.md#what-portcullis-does: verified domains for home-realm discovery): given an email
  * address, which organization's IdP signs it in. Public, so it answers domain-level facts only (the same
  * answer for every address of a domain, whether or not an account exists), and only for a domain verified
  * by an enabled organization whose OIDC or SAML connection is enabled; anything else is `sso: false` with

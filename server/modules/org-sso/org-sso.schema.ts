@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the organization OIDC connection operations (specification part 4.2 "Org SSO
- * connections"; part 2: the client secret is never returned, `has_client_secret` says whether one is held)
+ * Wire shapes of the organization OIDC connection operations
+ * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: the client secret is never returned, `has_client_secret` says whether one is held)
  * and of home-realm discovery. snake_case, timestamps in Unix seconds, as the other admin records.
  * New optional request fields go last in their object: gRPC field numbers follow the order.
  */
@@ -39,7 +39,7 @@ export const CreateOrgOidcConnectionRequest = s.object('CreateOrgOidcConnectionR
   enabled: s.optional(s.boolean()),
 });
 
-/** Omitted fields stay; a new client_secret replaces the stored one, an omitted one keeps it (part 2). */
+/** Omitted fields stay; a new client_secret replaces the stored one, an omitted one keeps it (docs/api-overview.md#resources-and-fields). */
 export const UpdateOrgOidcConnectionRequest = s.object('UpdateOrgOidcConnectionRequest', {
   id,
   issuer: s.optional(issuer),
@@ -52,7 +52,7 @@ export const UpdateOrgOidcConnectionRequest = s.object('UpdateOrgOidcConnectionR
 
 export const DeleteOrgOidcConnectionRequest = s.object('DeleteOrgOidcConnectionRequest', { id });
 
-/** Exactly one of `id` and `org_id` (part 4.2). */
+/** Exactly one of `id` and `org_id` (docs/operations.md). */
 export const OrgOidcConnectionRequest = s.object('OrgOidcConnectionRequest', {
   id: s.optional(id),
   org_id: s.optional(id),

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * An organization's upstream SAML 2.0 identity provider, this server being the service provider
- * (specification part 2 "Upstream org connections", part 4.2 "Org SSO connections"): one per organization
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization
  * (`orgId` unique). Nothing here is secret: the IdP's certificates are public keys, and the SP signs
  * nothing (its metadata says AuthnRequestsSigned="false"), so no key is held.
  *

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the organization SAML connection operations (specification part 4.2 "Org SSO
- * connections"; part 2: on update a new IdP certificate replaces the stored ones, none given keeps them).
+ * Wire shapes of the organization SAML connection operations
+ * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: on update a new IdP certificate replaces the stored ones, none given keeps them).
  * The answer names the service provider's own addresses to register at the IdP. snake_case, timestamps in
  * Unix seconds, as the other admin records. New optional request fields go last in their object: gRPC
  * field numbers follow the order.
@@ -55,7 +55,7 @@ export const CreateOrgSamlConnectionRequest = s.object('CreateOrgSamlConnectionR
   enabled: s.optional(s.boolean()),
 });
 
-/** Omitted fields stay; a new idp_certificate replaces the stored ones, an omitted one keeps them (part 2). */
+/** Omitted fields stay; a new idp_certificate replaces the stored ones, an omitted one keeps them (docs/api-overview.md#resources-and-fields). */
 export const UpdateOrgSamlConnectionRequest = s.object('UpdateOrgSamlConnectionRequest', {
   id,
   idp_entity_id: s.optional(idpEntityId),
@@ -70,7 +70,7 @@ export const UpdateOrgSamlConnectionRequest = s.object('UpdateOrgSamlConnectionR
 
 export const DeleteOrgSamlConnectionRequest = s.object('DeleteOrgSamlConnectionRequest', { id });
 
-/** Exactly one of `id` and `org_id` (part 4.2). */
+/** Exactly one of `id` and `org_id` (docs/operations.md). */
 export const OrgSamlConnectionRequest = s.object('OrgSamlConnectionRequest', {
   id: s.optional(id),
   org_id: s.optional(id),

@@ -1,5 +1,5 @@
 /**
- * Organization SAML connection operations (specification part 4.2 "Org SSO connections"): open to the
+ * Organization SAML connection operations (docs/operations.md, "Org SSO connections"): open to the
  * super-admin and to the organization's org-admins (organizations/org-access.ts). A caller who may not
  * administer the connection's organization hears permission denied whether or not the connection exists,
  * so ids cannot be probed. Deleting stops sign-ins through the connection at once, those in flight included.

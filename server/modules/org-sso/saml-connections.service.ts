@@ -1,6 +1,6 @@
 /**
- * Storage of organization SAML connections (specification part 2 "Upstream org connections", part 4.2
- * "Org SSO connections"): one per organization (the unique index on orgId is the last word under
+ * Storage of organization SAML connections
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization (the unique index on orgId is the last word under
  * concurrency), the IdP certificates checked when given (saml-certificates.ts) and replaced only when new
  * ones are given.
  */
@@ -95,7 +95,7 @@ export async function updateSamlConnection(em: EntityManager, deps: Pick<Deps, '
     row.idpEntityId = entityId;
   }
   if (input.idp_sso_url !== undefined) row.idpSsoUrl = checkedSsoUrl(input.idp_sso_url, deps.config.orgSsoAllowPrivateAddresses);
-  // Specification part 2: a new certificate replaces the stored ones; none given keeps them.
+  // docs/api-overview.md#resources-and-fields: a new certificate replaces the stored ones; none given keeps them.
   if (input.idp_certificate !== undefined) row.idpCertificates = checkedCertificates(input.idp_certificate, now);
   if (input.email_attribute !== undefined) row.emailAttribute = checkedAttribute(input.email_attribute, 'email_attribute');
   if (input.given_name_attribute !== undefined) row.givenNameAttribute = checkedAttribute(input.given_name_attribute, 'given_name_attribute');

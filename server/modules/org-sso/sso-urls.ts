@@ -1,6 +1,6 @@
 /**
- * The addresses of an organization's SSO on this server, all built from --url (reference.md "Security
- * lessons": never from the request's Host). The OIDC callback is one for every organization (the flow's
+ * The addresses of an organization's SSO on this server, all built from --url
+ * (docs/security-lessons.md: never from the request's Host). The OIDC callback is one for every organization (the flow's
  * state names the organization); it is the redirect URI to register at each IdP. SAML's addresses are per
  * organization: the SP entityID each IdP issues assertions to must differ between organizations.
  */

@@ -1,5 +1,5 @@
 /**
- * Organizations for B2B (docs/api-overview.md#resources-and-fields and 4.2): organizations, their members with org roles, and the
+ * Organizations for B2B (docs/api-overview.md#resources-and-fields, docs/operations.md): organizations, their members with org roles, and the
  * org-admin rule every org-scoped operation applies (org-access.ts). Domains, SSO connections and SCIM
  * endpoints are records scoped to one organization (an `orgId` property), removed with it.
  */

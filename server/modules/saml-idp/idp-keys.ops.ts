@@ -1,5 +1,5 @@
 /**
- * SAML IdP key operations (specification part 4.2 "SAML IdP", part 3 "SAML IdP key"): open to the
+ * SAML IdP key operations (docs/operations.md, "SAML IdP", docs/api-overview.md#states-and-transitions, "SAML IdP key"): open to the
  * super-admin and to the organization's org-admins (organizations/org-access.ts). The list makes the first
  * key when the organization has none, as the metadata does, so what it shows is what SPs are given.
  */

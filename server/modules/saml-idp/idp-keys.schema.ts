@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the SAML IdP key operations (specification part 4.2 "SAML IdP": rotate_saml_idp_cert,
- * retire_saml_idp_key, saml_idp_keys; part 3 key states). The answer carries each key's public
+ * Wire shapes of the SAML IdP key operations (docs/operations.md, "SAML IdP": rotate_saml_idp_cert,
+ * retire_saml_idp_key, saml_idp_keys; docs/api-overview.md#states-and-transitions key states). The answer carries each key's public
  * certificate and state, and the IdP's addresses for this organization; never a private key.
  */
 import type { Config } from '../../config/flags.ts';

@@ -1,6 +1,6 @@
 /**
- * The signing keys of an organization's SAML identity provider and their states (specification part 3
- * "SAML IdP key"): exactly one current key signs; rotate_saml_idp_cert demotes it to published (still in
+ * The signing keys of an organization's SAML identity provider and their states
+ * (docs/api-overview.md#states-and-transitions, "SAML IdP key"): exactly one current key signs; rotate_saml_idp_cert demotes it to published (still in
  * the metadata, not signing, so SPs holding the old metadata keep validating while they roll over) and
  * makes a new current one; retire_saml_idp_key retires a published key (it leaves the metadata), and is
  * refused for the signing key. The first key is made on first use (the metadata, the first sign-in, or the
@@ -66,13 +66,13 @@ export async function listKeys(em: EntityManager, orgId: string): Promise<SamlId
   return rows.sort((a, b) => rank(a) - rank(b));
 }
 
-/** The keys in the IdP metadata: the current one and the published ones (part 3: retired keys leave it). */
+/** The keys in the IdP metadata: the current one and the published ones (docs/api-overview.md#states-and-transitions: retired keys leave it). */
 export async function publishedKeys(em: EntityManager, orgId: string): Promise<SamlIdpKeyRow[]> {
   return (await listKeys(em, orgId)).filter((row) => row.state !== 'retired');
 }
 
 /**
- * Part 3: the current key becomes published-not-signing and a new current key exists. The old key leaves
+ * docs/api-overview.md#states-and-transitions: the current key becomes published-not-signing and a new current key exists. The old key leaves
  * the signing slot before the new one takes it (the unique signingOrgId), inside the operation's
  * transaction, so a failure leaves the old key signing.
  */
@@ -89,7 +89,7 @@ export async function rotateKey(em: EntityManager, deps: KeyDeps, orgId: string,
   }
 }
 
-/** Part 3: only a published-not-signing key retires; the signing key is refused, a retired one too. */
+/** docs/api-overview.md#states-and-transitions: only a published-not-signing key retires; the signing key is refused, a retired one too. */
 export async function retireKey(em: EntityManager, deps: KeyDeps, orgId: string, keyId: string): Promise<SamlIdpKeyRow> {
   const row = await em.findOne(SamlIdpKey, { id: keyId, orgId });
   if (!row) throw AppError.notFound('SAML IdP key not found');

@@ -2,7 +2,7 @@
  * The organization's IdP metadata (SAML 2.0 Metadata 2.4.3 IDPSSODescriptor): its entity id (the metadata
  * address), WantAuthnRequestsSigned="false" (only SPs registered with a certificate must sign, a rule
  * kept per SP), the SingleLogoutService and SingleSignOnService for the HTTP-Redirect and HTTP-POST bindings, the NameID formats
- * served, and one KeyDescriptor use="signing" per current or published key (specification part 3: the
+ * served, and one KeyDescriptor use="signing" per current or published key (docs/api-overview.md#states-and-transitions: the
  * published key stays so SPs holding it keep validating during a rollover; retired keys leave). A few
  * fixed elements with escaped values: no XML library is loaded to write it.
  */

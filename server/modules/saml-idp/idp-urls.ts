@@ -1,6 +1,6 @@
 /**
- * The addresses of an organization's SAML identity provider, built from --url only (reference.md
- * "Security lessons": never from the request's Host). The entity id is the metadata address (SAML 2.0
+ * The addresses of an organization's SAML identity provider, built from --url only
+ * (docs/security-lessons.md: never from the request's Host). The entity id is the metadata address (SAML 2.0
  * Metadata 4.1, the well-known location convention), one per organization: each organization is its own
  * IdP with its own keys and service providers.
  */

@@ -1,12 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Specification part 3 "SAML IdP key": the one signing key, a published one kept for rollover, or retired. */
+/** docs/api-overview.md#states-and-transitions, "SAML IdP key": the one signing key, a published one kept for rollover, or retired. */
 export const SAML_IDP_KEY_STATES = ['current', 'published', 'retired'] as const;
 export type SamlIdpKeyState = (typeof SAML_IDP_KEY_STATES)[number];
 
 /**
- * One signing key of an organization's SAML identity provider (specification part 3 "SAML IdP key",
- * part 4.2 "SAML IdP"): RSA 2048 with a self-signed X.509 certificate (the form SAML metadata carries keys
+ * One signing key of an organization's SAML identity provider (docs/api-overview.md#states-and-transitions, "SAML IdP key",
+ * docs/operations.md, "SAML IdP"): RSA 2048 with a self-signed X.509 certificate (the form SAML metadata carries keys
  * in, Metadata 2.4.1.1 KeyDescriptor). The private key is sealed (kernel/encryption.ts); the certificate
  * is public.
  *
@@ -41,7 +41,7 @@ export interface AcsEndpoint {
 }
 
 /**
- * A downstream SAML service provider of one organization (specification part 2 "SAML service provider":
+ * A downstream SAML service provider of one organization (docs/api-overview.md#resources-and-fields, "SAML service provider":
  * name, endpoints, certificate, attribute mapping, active state). `entityId` is unique within the
  * organization (the composite unique index). With a certificate set, the SP's AuthnRequests must be signed
  * by it (Metadata 2.4.4 AuthnRequestsSigned, enforced by the IdP). `attributeMapping` maps our user fields

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the SAML service provider operations (specification part 2 "SAML service provider": name,
- * endpoints, certificate, attribute mapping, active state; part 4.2 "SAML IdP", list operations take
+ * Wire shapes of the SAML service provider operations (docs/api-overview.md#resources-and-fields, "SAML service provider": name,
+ * endpoints, certificate, attribute mapping, active state; docs/operations.md, "SAML IdP", list operations take
  * {page, limit}). snake_case, timestamps in Unix seconds, as the other admin records. The SP certificate
  * is public, answered as its fingerprint and PEM. New optional request fields go last in their object:
  * gRPC field numbers follow the order.

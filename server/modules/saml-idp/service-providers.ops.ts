@@ -1,5 +1,5 @@
 /**
- * SAML service provider operations (specification part 4.2 "SAML IdP": service providers are per
+ * SAML service provider operations (docs/operations.md, "SAML IdP": service providers are per
  * organization): open to the super-admin and to the organization's org-admins (organizations/
  * org-access.ts). A caller who may not administer the provider's organization hears permission denied
  * whether or not it exists, so ids cannot be probed.

@@ -1,6 +1,6 @@
 /**
- * Storage of an organization's SAML service providers (specification part 2 "SAML service provider", part
- * 4.2 "SAML IdP"). The entity id is unique within the organization: the composite unique index is the last
+ * Storage of an organization's SAML service providers (docs/api-overview.md#resources-and-fields, "SAML service provider",
+ * docs/operations.md, "SAML IdP"). The entity id is unique within the organization: the composite unique index is the last
  * word under concurrency, the read before it gives the clear message.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Checks of the service provider fields (specification part 2 "SAML service provider"). Entity ids and
+ * Checks of the service provider fields (docs/api-overview.md#resources-and-fields, "SAML service provider"). Entity ids and
  * attribute names are printable without spaces (an entityID is a URI, SAML 2.0 Core 8.3.6; a Name is an
  * XML attribute value). ACS and SLO addresses are absolute URLs without credentials or fragment, https: the
  * browser posts the signed assertion there, and a clear-text address would hand it to anyone on the path.

@@ -1,5 +1,5 @@
 /**
- * import_saml_sp_metadata (specification part 4.2 "SAML IdP": parses pasted SP metadata XML into prefill
+ * import_saml_sp_metadata (docs/operations.md, "SAML IdP": parses pasted SP metadata XML into prefill
  * fields; it creates no record and fetches nothing remotely). Reads the first SPSSODescriptor of an
  * EntityDescriptor (SAML 2.0 Metadata 2.3.2 and 2.4.4): the entityID, the HTTP-POST
  * AssertionConsumerServices (the binding this IdP answers with; others are left out), the signing

@@ -1,5 +1,5 @@
 /**
- * Inbound SCIM 2.0 per organization (specification part 4.2 "SCIM" and part 5; RFC 7643, RFC 7644): the
+ * Inbound SCIM 2.0 per organization (docs/operations.md, "SCIM" and docs/api-overview.md#authentication; RFC 7643, RFC 7644): the
  * endpoint records and their admin operations, and the Users and Groups services the /scim/v2/ routes
  * (transports/http/protocol/scim) call once the bearer token has named the organization.
  */

@@ -1,5 +1,5 @@
 /**
- * SCIM endpoint operations (specification part 4.2 "SCIM": create_scim_endpoint, rotate_scim_token,
+ * SCIM endpoint operations (docs/operations.md, "SCIM": create_scim_endpoint, rotate_scim_token,
  * delete_scim_endpoint, scim_endpoint). Org-scoped: the super-admin or that organization's org-admins
  * (organizations/org-access.ts). The token is in the create and rotate answers only; scim_endpoint never
  * returns it (nor its digest).

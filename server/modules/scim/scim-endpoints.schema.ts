@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the SCIM endpoint operations (specification part 4.2 "SCIM"; reference.md: create and rotate
+ * Wire shapes of the SCIM endpoint operations (docs/operations.md, "SCIM"; docs/api-overview.md#resources-and-fields: create and rotate
  * answer `{scim_endpoint, token}`). The record never holds the token or its digest; `base_url` is what the
  * organization's identity provider is configured with (`<--url>/scim/v2/`, one for every organization: the
  * token says which one).

@@ -1,7 +1,7 @@
 /**
- * Storage of SCIM endpoints (specification part 4.2 "SCIM"): one per organization (the unique orgId index is
+ * Storage of SCIM endpoints (docs/operations.md, "SCIM"): one per organization (the unique orgId index is
  * the last word under concurrency), a token that exists only in the create or rotate answer, and the lookup
- * the /scim/v2/ routes authenticate with (specification part 5).
+ * the /scim/v2/ routes authenticate with (docs/api-overview.md#authentication).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';

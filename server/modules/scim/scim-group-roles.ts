@@ -1,6 +1,6 @@
 /**
  * Groups drive org roles: a provisioned group's displayName is an org role its members hold in
- * OrgMember.roles (specification part 2: members carry org roles). Joining a group adds the role, leaving it
+ * OrgMember.roles (docs/api-overview.md#resources-and-fields: members carry org roles). Joining a group adds the role, leaving it
  * removes it, renaming the group renames the role of its members. A user who is not (or no longer) a member
  * of the organization is skipped: membership comes from provisioning the user, never from a group.
  */

@@ -1,5 +1,5 @@
 /**
- * SCIM endpoint tokens (specification part 5: a per-organization bearer token; part 9: one-time secrets are
+ * SCIM endpoint tokens (docs/api-overview.md#authentication: a per-organization bearer token; docs/api-overview.md#versioning: one-time secrets are
  * shown once). A token is `scim_` and 32 random bytes in base64url: the prefix lets secret scanners and
  * people recognise a leaked one. Kept only as a domain-separated SHA-256 digest, for the reason
  * clients/client-secret.ts gives: 256 random bits need no slow hash, and a keyed hash would tie every token

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * An organization's inbound SCIM endpoint (specification part 4.2 "SCIM": one per organization; part 5: the
+ * An organization's inbound SCIM endpoint (docs/operations.md, "SCIM": one per organization; docs/api-overview.md#authentication: the
  * identity provider authenticates with a per-organization bearer token). Only the token's SHA-256 digest is
  * kept (scim-token.ts); the token itself is shown once, by create and rotate. `lastUsedAt` is written at most
  * once a minute, so that provisioning traffic does not turn every read into a write.

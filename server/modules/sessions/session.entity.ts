@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A user login session (specification part 5 "User credentials": the cookie_session pair). The id is the
+ * A user login session (docs/api-overview.md#authentication: the cookie_session pair). The id is the
  * SHA-256 of the random token the cookies carry, so the database never holds a usable session secret.
- * The session also anchors the tokens issued for it: ending it revokes them (reference.md "Tokens").
+ * The session also anchors the tokens issued for it: ending it revokes them (docs/tokens.md).
  */
 export const Session = defineEntity({
   name: 'Session',

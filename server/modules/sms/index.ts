@@ -1,4 +1,4 @@
-/** SMS delivery behind a provider interface; one Twilio-style HTTP implementation (specification part 1). */
+/** SMS delivery behind a provider interface; one Twilio-style HTTP implementation (docs/email-and-sms.md). */
 import type { Logger } from 'pino';
 import type { SmsProvider } from './sms-provider.ts';
 import { createTwilioSmsProvider, type TwilioConfig } from './twilio-sms-provider.ts';

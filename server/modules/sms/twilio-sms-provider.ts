@@ -1,5 +1,5 @@
 /**
- * SMS through a Twilio-style HTTP API (specification part 1 "SMS sender flags"): a form-urlencoded POST
+ * SMS through a Twilio-style HTTP API (docs/email-and-sms.md): a form-urlencoded POST
  * of To, From and Body to `<base>/2010-04-01/Accounts/<sid>/Messages.json` with HTTP basic auth
  * (API key : API secret). --twilio-api-url sets the base (default https://api.twilio.com), so a
  * compatible gateway or a test sink can stand in.

@@ -1,5 +1,5 @@
 /**
- * The social sign-in catalogue (specification part 4.3 "/oauth_login/<oauth_provider>"): where each upstream
+ * The social sign-in catalogue (docs/api-overview.md#http-endpoints-outside-v1, "/oauth_login/<oauth_provider>"): where each upstream
  * authorises and exchanges codes, which scopes it is asked for by default, whether it takes PKCE (RFC 7636)
  * and how it wants the client secret (RFC 6749 section 2.3.1: HTTP Basic or the request body).
  *

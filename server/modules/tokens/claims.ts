@@ -1,5 +1,5 @@
 /**
- * Claim sets of the three tokens (reference.md "Tokens"). Every token carries the core claims iss (= --url),
+ * Claim sets of the three tokens (docs/tokens.md). Every token carries the core claims iss (= --url),
  * aud (the instance client id), sub, iat, exp, nonce, token_type, plus a random jti so that two tokens
  * issued in the same second never share a hash in token_records.
  */
@@ -9,7 +9,7 @@ import { randomToken } from '../../kernel/crypto.ts';
 import { issuerOf, type Claims, type TokenType } from './jwt.ts';
 import { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts';
 
-/** Claims a custom access-token script may never set (reference.md), plus the ones this server relies on. */
+/** Claims a custom access-token script may never set (docs/tokens.md), plus the ones this server relies on. */
 export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
   'sub', 'iss', 'aud', 'exp', 'iat', 'token_type', 'roles', 'allowed_roles', 'scope', 'nonce', 'login_method',
   'at_hash', 'c_hash', 'auth_time', 'amr', 'acr',

@@ -1,5 +1,5 @@
 /**
- * --custom-access-token-script (specification part 1; reference.md "Tokens"): operator-supplied JavaScript,
+ * --custom-access-token-script (docs/configuration.md; docs/tokens.md): operator-supplied JavaScript,
  * a function `(user, tokenPayload) => extraClaims`, whose claims are added to the access token, never over a
  * reserved claim. A failing script is logged (names only, never claim values) and ignored, so logins go on.
  *

@@ -1,6 +1,6 @@
 /**
  * Ending sessions and revoking tokens: logout, revoke_access, deactivation and password reset revoke at once
- * (reference.md "Tokens"); delete_user removes the rows altogether. Each one tells the token state cache
+ * (docs/tokens.md); delete_user removes the rows altogether. Each one tells the token state cache
  * what it ended (these are bulk statements, which the cache's flush hook does not see); the cache applies it
  * at once and again after the commit, and broadcasts it to the other instances.
  */
@@ -50,7 +50,7 @@ export async function purgeTokensForUser(em: EntityManager, userId: string): Pro
 }
 
 /**
- * Reuse of a rotated refresh token (reference.md "Tokens"): someone holds a copy, so every token of the
+ * Reuse of a rotated refresh token (docs/tokens.md): someone holds a copy, so every token of the
  * family and the session it belongs to are revoked.
  */
 export async function revokeFamily(em: EntityManager, now: Date, familyId: string, sessionId: string): Promise<void> {

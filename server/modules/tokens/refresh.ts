@@ -1,5 +1,5 @@
 /**
- * The refresh grant (RFC 6749 section 6; reference.md "Tokens"): a refresh token is exchanged once for a new
+ * The refresh grant (RFC 6749 section 6; docs/tokens.md): a refresh token is exchanged once for a new
  * access, ID and refresh token of the same family and session. Presenting an exchanged (rotated) token again
  * means it was copied: the whole family and its session are revoked and the call is refused.
  *

@@ -1,6 +1,6 @@
 /**
- * Token signing keys from --jwt-type and its key flags (specification part 1 "--jwt-type"). Keys are imported
- * once at start (stack-notes: never re-import per request). A key that does not fit the algorithm is a startup
+ * Token signing keys from --jwt-type and its key flags (docs/configuration.md, docs/tokens.md). Keys are imported
+ * once at start: importing a key costs more than signing with it, so never per request. A key that does not fit the algorithm is a startup
  * refusal naming the flag. Public keys are published at /.well-known/jwks.json with a thumbprint `kid`
  * (RFC 7638); nothing is published for HMAC.
  */
@@ -43,7 +43,7 @@ export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
   const alg = config.jwtType;
   if (alg.startsWith('HS')) {
     // A KeyObject, not the raw bytes: jose imports raw HMAC bytes into WebCrypto on every sign and verify,
-    // while a KeyObject is converted once and remembered (stack-notes: never re-import per request).
+    // while a KeyObject is converted once and remembered (never re-imported per request).
     const secret = createSecretKey(new TextEncoder().encode(config.jwtSecret ?? ''));
     // The kid names the key without revealing anything usable about the secret.
     const kid = createHmac('sha256', secret).update('portcullis-kid').digest('base64url').slice(0, 16);

@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One issued access, ID or refresh token, stored only as the SHA-256 of the token string (reference.md
- * "Tokens are stateful"). Kept in the database rather than in memory so that every instance honours a
- * logout, a revocation or a detected refresh-token reuse at once (architecture.md "Horizontal scale").
+ * One issued access, ID or refresh token, stored only as the SHA-256 of the token string
+ * (docs/tokens.md#tokens-are-stateful). Kept in the database rather than in memory so that every instance honours a
+ * logout, a revocation or a detected refresh-token reuse at once (docs/architecture.md#horizontal-scale).
  */
 export const TokenRecord = defineEntity({
   name: 'TokenRecord',

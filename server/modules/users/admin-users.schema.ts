@@ -1,4 +1,4 @@
-/** Request and response objects of the admin user operations (reference.md "Requests": `_users`, `_user`, `_update_user`). */
+/** Request and response objects of the admin user operations (docs/operations.md: `_users`, `_user`, `_update_user`). */
 import { s } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';
 import { UserSchema } from './user.schema.ts';
@@ -35,7 +35,7 @@ export const UpdateUserRequest = s.object('UpdateUserRequest', {
   is_multi_factor_auth_enabled: s.optional(s.boolean()),
   app_data: s.optional(s.map()),
   /**
-   * reference.md `_update_user`: clears all MFA state (modules/mfa/reset-mfa.ts). Last, so that the gRPC
+   * docs/operations.md#update_user: clears all MFA state (modules/mfa/reset-mfa.ts). Last, so that the gRPC
    * field numbers of the fields before it stay what clients were built with.
    */
   reset_mfa: s.optional(s.boolean()),

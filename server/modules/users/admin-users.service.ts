@@ -12,7 +12,7 @@ import { assignableRoles } from './roles.ts';
 import { clearEmailVerification, clearPhoneVerification, emailProven, markEmailVerified, markPhoneVerified } from './address-proof.ts';
 import type { GetUserRequest, UpdateUserRequest } from './admin-users.schema.ts';
 
-/** Specification part 4.2 `/v1/admin/users`: the fields `query` searches. */
+/** docs/operations.md `/v1/admin/users`: the fields `query` searches. */
 const SEARCHED_FIELDS = ['id', 'email', 'givenName', 'familyName', 'nickname'] as const;
 
 /** One page of users, newest first, optionally narrowed by a case-insensitive substring. */

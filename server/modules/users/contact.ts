@@ -1,5 +1,5 @@
 /**
- * Normalisation and validation of the two login identities (specification part 2; reference.md "Defaults").
+ * Normalisation and validation of the two login identities (docs/api-overview.md#resources-and-fields; docs/configuration.md#defaults).
  * Emails are compared case-insensitively, so they are stored and looked up trimmed and lower-cased;
  * phone numbers are trimmed and must be at least 10 characters long.
  */

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One row per email address or phone number in use (specification part 9 rule 7: uniqueness is the
+ * One row per email address or phone number in use (docs/api-overview.md#versioning: uniqueness is the
  * service's job, not a UNIQUE index on users). The primary key is the normalised identity itself
  * (`email:<address>`, `phone:<number>`, see identity-claims.ts), so two concurrent transactions that
  * claim the same identity collide on the primary key on every database, and the loser answers

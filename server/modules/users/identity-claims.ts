@@ -1,6 +1,6 @@
 /**
- * Service-side uniqueness of email and phone number (specification part 9 rule 7; architecture.md
- * "Storage": serialise on a normalised key, never a read-then-write race). Taking an identity inserts
+ * Service-side uniqueness of email and phone number (docs/api-overview.md#versioning;
+ * docs/architecture.md#storage: serialise on a normalised key, never a read-then-write race). Taking an identity inserts
  * its IdentityClaim row; the primary key makes the database refuse a second holder, even when 50
  * transactions race (PostgreSQL and MariaDB make the later inserts wait for the first transaction and
  * then fail with a duplicate key; SQLite runs one writer at a time). The reads before the insert only
@@ -16,7 +16,7 @@ import { User } from './user.entity.ts';
 
 export type ClaimKind = 'email' | 'phone';
 
-/** Specification part 9 rule 7 gives one message for both identities. */
+/** docs/api-overview.md#versioning gives one message for both identities. */
 export const DUPLICATE_USER_MESSAGE = 'user with given email already exists';
 
 const KEY_MAX_LENGTH = 255;

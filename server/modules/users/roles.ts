@@ -1,5 +1,5 @@
 /**
- * Role rules (specification part 1; reference.md "Defaults"): a user holds roles from --roles; signup gets
+ * Role rules (docs/configuration.md#defaults): a user holds roles from --roles; signup gets
  * --default-roles unless it asks for others, and may never ask for a --protected-roles role; login may
  * narrow the token to roles the user holds, never widen it.
  */

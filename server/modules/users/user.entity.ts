@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A user account (reference.md "User"). Email and phone uniqueness is the service's job (specification
- * part 9 rule 7): no UNIQUE index here; identity-claim.entity.ts serialises it. Stored but never returned:
+ * A user account (docs/api-overview.md#resources-and-fields, "User"). Email and phone uniqueness is the service's job
+ * (docs/api-overview.md#versioning): no UNIQUE index here; identity-claim.entity.ts serialises it. Stored but never returned:
  * the password hash, verified-at timestamps and how the email was verified, the SCIM external id and the deactivation (soft delete) time.
  */
 export const User = defineEntity({
@@ -43,15 +43,15 @@ export const User = defineEntity({
     appData: p.json<Record<string, unknown>>().nullable(),
     isMultiFactorAuthEnabled: p.boolean().nullable(),
     /**
-     * The verified second factors (reference.md User `enrolled_mfa_methods`), kept on the row by the MFA
+     * The verified second factors (the User of docs/api-overview.md#resources-and-fields `enrolled_mfa_methods`), kept on the row by the MFA
      * module when a factor is verified or removed, so that the password step of a login knows whether to
      * ask for one without another query.
      */
     enrolledMfaMethods: p.json<string[]>().nullable(),
-    /** When the user declined the first-time MFA offer (skip_mfa_setup; specification part 3). */
+    /** When the user declined the first-time MFA offer (skip_mfa_setup; docs/api-overview.md#states-and-transitions). */
     hasSkippedMfaSetupAt: p.datetime().nullable(),
     /**
-     * When the user reported their only factor lost (lock_mfa; specification part 3): no sign-in until an
+     * When the user reported their only factor lost (lock_mfa; docs/api-overview.md#states-and-transitions): no sign-in until an
      * admin's update_user with reset_mfa clears it.
      */
     mfaLockedAt: p.datetime().nullable(),
@@ -63,7 +63,7 @@ export const User = defineEntity({
      * 0002): only the administrator lifts it.
      */
     revokedBy: p.string().length(16).nullable(),
-    /** Soft delete by deactivate_account (specification part 3). */
+    /** Soft delete by deactivate_account (docs/api-overview.md#states-and-transitions). */
     deactivatedAt: p.datetime().nullable(),
     scimExternalId: p.string().length(255).nullable(),
     createdAt: p.datetime(),

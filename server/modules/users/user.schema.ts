@@ -1,5 +1,5 @@
 /**
- * The public User object (reference.md "Types: User") and the mapping from a stored row. Everything a
+ * The public User object (docs/api-overview.md#resources-and-fields, "User") and the mapping from a stored row. Everything a
  * protocol returns about a user goes through toPublicUser, so a stored-but-private field (the password
  * hash, verified-at times) cannot leak by being forgotten.
  */

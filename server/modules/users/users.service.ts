@@ -1,7 +1,7 @@
 /**
  * Creating, finding, re-addressing and purging users. Every write of an email or phone number goes
  * through identity-claims.ts in the same transaction as the user row, which is what keeps them unique
- * (specification part 9 rule 7). Emails are stored normalised (contact.ts), so lookups are exact matches
+ * (docs/api-overview.md#versioning). Emails are stored normalised (contact.ts), so lookups are exact matches
  * that use the users.email index.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** Verification tokens and one-time codes (specification part 4.1), and the `_verification_requests` admin list. */
+/** Verification tokens and one-time codes (docs/operations.md), and the `_verification_requests` admin list. */
 import { defineModule } from '../manifest.ts';
 import { VerificationRequest } from './verification-request.entity.ts';
 import { Otp } from './otp.entity.ts';

@@ -1,5 +1,5 @@
 /**
- * One-time codes for verify_otp and password reset by phone (specification part 4.1): six random digits,
+ * One-time codes for verify_otp and password reset by phone (docs/operations.md): six random digits,
  * the 20 bits of entropy OWASP ASVS 2.7.6 asks of an out-of-band code.
  *
  * At rest: the code is never stored. `codeDigest` = seal(SHA-256(rowId ":" code)) with deps.sealer

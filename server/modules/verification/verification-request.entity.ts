@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A pending email verification, magic link, email change, password reset or invitation (reference.md
- * "Types", VerificationRequest). Only the SHA-256 of the emailed token is stored: a database
+ * A pending email verification, magic link, email change, password reset or invitation (the
+ * VerificationRequest of docs/api-overview.md#resources-and-fields). Only the SHA-256 of the emailed token is stored: a database
  * dump cannot be turned into working links. Single use is `usedAt`; consuming is one conditional update.
  */
 export const VerificationRequest = defineEntity({

@@ -1,5 +1,5 @@
 /**
- * Verification tokens for the emailed links (specification part 4.1): random (32 bytes), single use, expiring,
+ * Verification tokens for the emailed links (docs/operations.md): random (32 bytes), single use, expiring,
  * stored only as SHA-256 hashes. The raw token exists once, in createVerification's answer, on its way
  * into the email link.
  */

@@ -1,5 +1,5 @@
 /**
- * What a passkey sign-in offers (specification part 4.1 webauthn_login_options; W3C WebAuthn Level 3
+ * What a passkey sign-in offers (docs/operations.md#webauthn_login_options; W3C WebAuthn Level 3
  * section 5.5 `allowCredentials`, `userVerification`).
  *
  * - At the MFA gate (a live `verify`-stage `mfa` cookie): that user's passkeys, user verification

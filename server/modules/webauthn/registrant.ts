@@ -1,5 +1,5 @@
 /**
- * Who registers a passkey (specification part 4.1 "auth or MFA cookie"; part 5 item 4): a signed-in user
+ * Who registers a passkey (docs/operations.md, "auth or MFA cookie"; docs/api-overview.md#authentication): a signed-in user
  * adding one, or a user whose sign-in waits on a first-time MFA offer (the `user_or_mfa_cookie` authenticator
  * takes only an `offer`-stage cookie, so a password alone cannot enrol a passkey that would then pass an
  * enrolled user's challenge). An email or phone number in the request (the SDK sends the login's) must name

@@ -23,7 +23,7 @@ export interface RelyingParty {
 
 export const WEBAUTHN_DISABLED = 'passkeys (WebAuthn) are disabled for this instance';
 
-/** The relying party of this instance; refuses when passkeys are off (specification part 9 flags). */
+/** The relying party of this instance; refuses when passkeys are off (docs/api-overview.md#versioning flags). */
 export function relyingParty(config: Config): RelyingParty {
   if (!webauthnEnabled(config)) throw AppError.precondition(WEBAUTHN_DISABLED);
   if (!config.url) throw AppError.precondition('passkeys need --url: it names the relying party');

@@ -1,6 +1,6 @@
 /**
- * Request and response objects of the passkey operations (reference.md "webauthn"; specification part 4.1).
- * Options travel as an opaque JSON string (part 4.1 "creation options as an opaque JSON string"): what
+ * Request and response objects of the passkey operations (docs/operations.md).
+ * Options travel as an opaque JSON string (docs/operations.md, "creation options as an opaque JSON string"): what
  * @simplewebauthn/browser's startRegistration / startAuthentication take as `optionsJSON`. The browser's
  * answer travels back the same way, as the JSON text of the PublicKeyCredential (`credential`).
  */

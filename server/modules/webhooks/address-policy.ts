@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may reach (reference.md "Events": outbound calls refuse private and loopback
+ * Which addresses a webhook may reach (docs/events.md: outbound calls refuse private and loopback
  * addresses unless explicitly allowed; OWASP SSRF Prevention Cheat Sheet): the server's one outbound address
  * policy (kernel/outbound-address.ts), lifted by --webhook-allow-private-addresses=true.
  *

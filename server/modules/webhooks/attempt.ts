@@ -1,5 +1,5 @@
 /**
- * One delivery attempt as the receiver sees it (reference.md "Events"): the JSON body
+ * One delivery attempt as the receiver sees it (docs/events.md): the JSON body
  * `{webhook_id, event_name, event_description, user, auth_recipe?}` (group events: `group`), signed with
  * `X-Service-Signature: hex(HMAC-SHA256(client secret, raw body))`, the webhook's own headers, and the
  * delivery id in `X-Service-Delivery`, the same on every retry: delivery is at least once (a crash between

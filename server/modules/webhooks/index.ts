@@ -1,5 +1,5 @@
 /**
- * Webhooks (specification parts 4.2 and 6; reference.md "Events"): the admin registry of endpoints, the
+ * Webhooks (docs/operations.md, docs/events.md): the admin registry of endpoints, the
  * delivery worker that drains the event outbox into signed POSTs with retries, and the delivery logs.
  */
 import { defineModule } from '../manifest.ts';

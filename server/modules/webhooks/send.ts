@@ -1,5 +1,5 @@
 /**
- * One outbound webhook request (reference.md "Events"), hardened against SSRF (OWASP SSRF Prevention Cheat
+ * One outbound webhook request (docs/events.md), hardened against SSRF (OWASP SSRF Prevention Cheat
  * Sheet): the host is resolved once and checked (address-policy.ts), and the socket connects to those very
  * addresses through a custom `lookup`, so DNS rebinding cannot swap the target between check and connect.
  * Redirects are not followed (node:http never does; a 3xx is just a non-2xx answer). The whole exchange,
@@ -11,7 +11,7 @@ import type { LookupFunction } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { resolveEndpoint, type ResolvedAddress } from './address-policy.ts';
 
-/** reference.md "Events": one WebhookLog per attempt, response capped at 1 MiB. */
+/** docs/events.md: one WebhookLog per attempt, response capped at 1 MiB. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface SendOptions {
@@ -28,7 +28,7 @@ export interface SendResult {
   text: string;
 }
 
-/** reference.md "Events": X-Service-Signature = hex(HMAC-SHA256(client secret, raw body)). */
+/** docs/events.md: X-Service-Signature = hex(HMAC-SHA256(client secret, raw body)). */
 export function signBody(clientSecret: string, body: string): string {
   return createHmac('sha256', clientSecret).update(body, 'utf8').digest('hex');
 }

@@ -1,5 +1,5 @@
 /**
- * Checks of what an admin registers (reference.md "Requests": `_add_webhook`, `_update_webhook`,
+ * Checks of what an admin registers (docs/operations.md: `_add_webhook`, `_update_webhook`,
  * `_test_endpoint`): one of the thirteen event names, an http(s) endpoint, and headers that cannot split
  * a request or impersonate the signature.
  */
@@ -30,7 +30,7 @@ export function checkedEventName(value: string): EventName {
   return value;
 }
 
-/** reference.md: the default description is the event name with dots as spaces. */
+/** docs/events.md: the default description is the event name with dots as spaces. */
 export function descriptionFor(eventName: string, description: string | undefined): string {
   const trimmed = description?.trim();
   return trimmed ? trimmed : eventName.replaceAll('.', ' ');

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A registered webhook (reference.md "Types: Webhook"): one endpoint subscribed to one event name.
+ * A registered webhook (docs/api-overview.md#resources-and-fields, "Webhook"): one endpoint subscribed to one event name.
  * `headers` are sent with every delivery; they may hold a receiver's credential, so they are never logged.
  */
 export const Webhook = defineEntity({
@@ -20,7 +20,7 @@ export const Webhook = defineEntity({
 });
 
 /**
- * One attempt to deliver to a webhook (reference.md "Types: WebhookLog"; "Events": one log per attempt).
+ * One attempt to deliver to a webhook (docs/api-overview.md#resources-and-fields, "WebhookLog"; docs/events.md: one log per attempt).
  * `request` is the exact JSON body sent, `response` the receiver's answer capped at 1 MiB. Both are JSON
  * columns holding a string: MariaDB's TEXT stops at 64 KiB, its JSON (LONGTEXT) does not.
  */

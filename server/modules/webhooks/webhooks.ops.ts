@@ -1,5 +1,5 @@
 /**
- * Admin webhook operations (specification part 4.2; reference.md "Requests"): `_add_webhook`,
+ * Admin webhook operations (docs/operations.md): `_add_webhook`,
  * `_update_webhook`, `_delete_webhook`, `_webhook`, `_webhooks`, `_webhook_logs`, `_test_endpoint`, served
  * over GraphQL, REST (/v1/admin/<name>) and gRPC from these definitions. Super-admin only: a webhook sends
  * user data to any address it names.
@@ -110,7 +110,7 @@ const SAMPLE_USER = {
   updated_at: 0,
 };
 
-/** reference.md "Events": group events carry `group {id, org_id, display_name, external_id}`. */
+/** docs/events.md: group events carry `group {id, org_id, display_name, external_id}`. */
 const SAMPLE_GROUP = { id: '00000000-0000-0000-0000-000000000000', org_id: '', display_name: 'Test group', external_id: '' };
 
 export const testEndpointOp = defineOperation({

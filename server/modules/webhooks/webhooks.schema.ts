@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the webhook operations (reference.md "Types: Webhook, WebhookLog"; "Requests":
- * `_add_webhook`, `_update_webhook`, `_test_endpoint`; specification part 4.2 endpoint table).
+ * Wire shapes of the webhook operations (docs/api-overview.md#resources-and-fields, "Webhook, WebhookLog"; docs/operations.md:
+ * `_add_webhook`, `_update_webhook`, `_test_endpoint`; docs/operations.md endpoint table).
  */
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';

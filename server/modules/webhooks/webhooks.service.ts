@@ -1,5 +1,5 @@
 /**
- * Storage of the webhook registry and its logs (specification part 4.2: add, update, delete, get, list,
+ * Storage of the webhook registry and its logs (docs/operations.md: add, update, delete, get, list,
  * logs). Deleting a webhook drops its pending deliveries and its logs with it.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The webhook delivery worker (reference.md "Events"; architecture.md "background workers"). It follows the
+ * The webhook delivery worker (docs/events.md; docs/architecture.md#background-workers). It follows the
  * message outbox's pattern (modules/messages/worker.ts): durable rows, a claim by one conditional update
  * (compare-and-set on `attempts` and `status`) that is a lease, so of several instances exactly one sends a
  * row and a row whose sender died is claimed again once its lease runs out; a poll finds whatever a crash,

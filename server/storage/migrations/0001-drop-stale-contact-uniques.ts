@@ -1,5 +1,5 @@
 /**
- * Specification part 9 rule 7: database-level UNIQUE constraints on email and phone_number of the user
+ * docs/api-overview.md#versioning: database-level UNIQUE constraints on email and phone_number of the user
  * and OTP tables were dropped in favour of service-side uniqueness; upgraded servers remove stale unique
  * objects automatically at startup. This finds single-column unique indexes or constraints on those
  * columns (never a primary key) and drops them. Where the tables do not exist it does nothing.

@@ -1,5 +1,5 @@
 /**
- * Serialises startup migrations between instances that share one database (architecture.md "Storage":
+ * Serialises startup migrations between instances that share one database (docs/architecture.md#storage:
  * several instances over one PostgreSQL behave as one server). PostgreSQL uses a session advisory lock,
  * MySQL/MariaDB GET_LOCK, MongoDB a lock document; each is held on its own connection while the schema
  * update and the data migrations run on the pool. SQLite is one process's embedded file: no lock.

@@ -1,5 +1,5 @@
 /**
- * Startup migrations (architecture.md "Storage": schema changes are migrations that run at startup).
+ * Startup migrations (docs/architecture.md#storage: schema changes are migrations that run at startup).
  * Under the migration lock: first the schema is brought up to date from the entity metadata (new tables,
  * columns and indexes; `safe` never drops a table or column), then every data migration of the ordered
  * list that is not yet recorded runs, in order, and is recorded. Running it again changes nothing.

@@ -1,6 +1,6 @@
 /**
  * GraphQL error shape: `{message, locations?, path?, extensions: {code}}` with the code from
- * GRAPHQL_ERROR_CODES (architecture.md error table). Three sources of errors:
+ * GRAPHQL_ERROR_CODES (docs/errors.md). Three sources of errors:
  * - an operation's AppError: its kind and public message;
  * - a request the server cannot run (bad JSON, syntax, validation, variables): the caller's mistake, so the
  *   message is kept and the code is INVALID_ARGUMENT unless a validation rule chose another;

@@ -1,5 +1,5 @@
 /**
- * Mounts GraphQL on the main HTTP listener (specification part 4.3) without loading graphql-js: the routes
+ * Mounts GraphQL on the main HTTP listener (docs/api-overview.md#http-endpoints-outside-v1) without loading graphql-js: the routes
  * are registered at start, the GraphQL stack with the first request (route.ts, runtime.ts).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 /**
- * POST /graphql (specification part 4.3). The route is ours rather than mercurius's so that every reply is
- * JSON in the GraphQL error shape (reference.md "Every reply of /graphql is JSON, errors included"): bad JSON,
+ * POST /graphql (docs/api-overview.md#http-endpoints-outside-v1). The route is ours rather than mercurius's so that every reply is
+ * JSON in the GraphQL error shape (docs/sdk-compatibility.md#graphql-requests): bad JSON,
  * a wrong content type, a malformed body or query. Only POST runs documents; GET is refused, so a query with
  * side effects (`_admin_session` renews a cookie) cannot be triggered by a cross-site link.
  *

@@ -1,5 +1,5 @@
 /**
- * The two custom scalars of the schema (reference.md): Int64 for timestamps and `expires_in`, and Map for
+ * The two custom scalars of the schema (docs/sdk-compatibility.md): Int64 for timestamps and `expires_in`, and Map for
  * free-form JSON objects (`claims`, `app_data`, the deprecated mutations' `params`).
  */
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';

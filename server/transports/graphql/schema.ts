@@ -1,9 +1,9 @@
 /**
- * The GraphQL schema, generated from the operation registry and nothing else (architecture.md "One operation,
- * three protocols"). Pure: operations in, GraphQLSchema out, so a test or a build step can print the SDL.
+ * The GraphQL schema, generated from the operation registry and nothing else
+ * (docs/architecture.md#one-operation-three-protocols). Pure: operations in, GraphQLSchema out, so a test or a build step can print the SDL.
  *
  * Mapping rules: a required property is non-null and an optional one nullable; lists are `[T!]`; named
- * objects keep their `$id` as type name (reference.md requires `SignUpRequest`, `LoginRequest`, ...), and an
+ * objects keep their `$id` as type name (docs/sdk-compatibility.md: the SDK sends `SignUpRequest`, `LoginRequest`, ...), and an
  * `$id` used both as input and as output gets the `Input` suffix on its input side. Each operation takes one
  * argument (`params` unless renamed, non-null unless `nullableArg`), none when its input has no properties,
  * or one argument per input property with `flatArgs`. Admin fields arrive `_`-prefixed in `graphqlName`.

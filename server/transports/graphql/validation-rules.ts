@@ -1,6 +1,6 @@
 /**
  * Extra validation rules run on every document before execution.
- * - Introspection off (`--enable-graphql-introspection=false`, specification part 1: "false prevents schema
+ * - Introspection off (`--enable-graphql-introspection=false`, docs/configuration.md: "false prevents schema
  *   discovery"): `__schema` and `__type` are refused; `__typename` stays, clients need it.
  * - A cap on root fields per operation: aliases would otherwise let one HTTP request run an operation (a
  *   login, say) hundreds of times, side-stepping any per-request limit.

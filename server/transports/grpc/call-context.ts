@@ -1,6 +1,6 @@
 /**
  * Builds the transport-neutral OpContext from a gRPC call and turns ResponseEffects into metadata.
- * Credentials are the metadata twins of the HTTP headers (specification part 5: `authorization: Bearer`,
+ * Credentials are the metadata twins of the HTTP headers (docs/api-overview.md#authentication: `authorization: Bearer`,
  * `cookie`, `x-service-admin-secret`); cookies an operation sets go back as `set-cookie` initial metadata,
  * one entry per cookie.
  */
@@ -37,7 +37,7 @@ export function peerAddress(peer: string): string {
 export type ClientIp = (call: ServerUnaryCall<unknown, unknown>) => string;
 
 /**
- * The client IP per --trusted-proxies (specification part 1), by the rule Fastify's trustProxy applies to
+ * The client IP per --trusted-proxies (docs/configuration.md), by the rule Fastify's trustProxy applies to
  * HTTP, from the same package (@fastify/proxy-addr, fastify's own dependency): the address list is the peer
  * followed by the `x-forwarded-for` entries from right to left, and the client is the first address whose
  * right neighbour is not trusted. Without --trusted-proxies the peer is the client and the metadata is

@@ -1,6 +1,6 @@
 /**
- * The gRPC contract, generated from the operation registry (architecture.md "One operation, three
- * protocols"; specification "Wire protocols": separate public and admin services). One proto3 file:
+ * The gRPC contract, generated from the operation registry
+ * (docs/architecture.md#one-operation-three-protocols; docs/api-overview.md#three-protocols-one-registry: separate public and admin services). One proto3 file:
  * package portcullis.v1, services PublicService and AdminService, one rpc per operation served over gRPC,
  * request and response messages named by the schemas' `$id`.
  *
@@ -83,8 +83,8 @@ function renderField(set: MessageSet, parent: TObject, field: string, prop: TSch
   if (!IDENTIFIER.test(field)) throw new Error(`${where}: not a valid protobuf field name`);
   const type = set.fieldType(prop, where);
   // Lists are `repeated`; every scalar is proto3 `optional`, required ones too, so that a missing required
-  // field reaches the pipeline as missing and is refused exactly as REST and GraphQL refuse it (specification
-  // part 1 "Wire protocols": the three behave identically). Messages, Struct included, carry presence already.
+  // field reaches the pipeline as missing and is refused exactly as REST and GraphQL refuse it
+  // (docs/api-overview.md#three-protocols-one-registry: the three behave identically). Messages, Struct included, carry presence already.
   const label = isListSchema(prop) ? 'repeated ' : scalarKind(prop) && scalarKind(prop) !== 'Map' ? 'optional ' : '';
   // A nested object's description is its message's comment, not repeated on every field that uses it.
   const description = isObjectSchema(prop) ? undefined : prop.description;

@@ -1,5 +1,5 @@
 /**
- * gRPC transport (specification "Wire protocols": native gRPC on --grpc-port, separate public and admin
+ * gRPC transport (docs/api-overview.md#three-protocols-one-registry: native gRPC on --grpc-port, separate public and admin
  * services). The service definitions come from the generated proto text, so the contract served is exactly
  * the checked-in proto/portcullis/v1/portcullis.proto. Each rpc builds an OpContext, runs invoke(), and
  * answers with the result or with the gRPC status of the AppError kind. Operations marked `grpc: false`
@@ -65,7 +65,7 @@ async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp:
   const ctx = buildGrpcContext(deps, call as unknown as ServerUnaryCall<unknown, unknown>, clientIp);
   let reply: Buffer;
   try {
-    // The per-IP limit of every method (specification part 1), before any work, as on HTTP.
+    // The per-IP limit of every method (docs/limits.md), before any work, as on HTTP.
     await deps.limits.consume('ip', clientKey(ctx.req.ip));
     const codec = await codecFor(route);
     const output = await invoke(op, ctx, fromWire(op.input, codec.decodeRequest(call.request)));

@@ -1,6 +1,6 @@
 /**
- * AppError kind -> gRPC status code: the one gRPC table (architecture.md "One operation, three protocols";
- * specification part 7). Protocol refusals (method_not_allowed, unimplemented) are UNIMPLEMENTED, the status
+ * AppError kind -> gRPC status code: the one gRPC table (docs/architecture.md#one-operation-three-protocols;
+ * docs/errors.md). Protocol refusals (method_not_allowed, unimplemented) are UNIMPLEMENTED, the status
  * grpc-js itself gives a method the contract does not have.
  */
 import { status } from '@grpc/grpc-js';

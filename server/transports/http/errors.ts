@@ -1,5 +1,5 @@
 /**
- * REST error envelope `{code, message}` with the HTTP statuses of specification part 7. Fastify's own
+ * REST error envelope `{code, message}` with the HTTP statuses of docs/errors.md. Fastify's own
  * client errors (malformed JSON, wrong content type, body too large) keep their 4xx status in that shape;
  * anything unexpected becomes a generic 500 naming the request id, with the detail in the log only.
  */
@@ -34,7 +34,7 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
 
 /**
  * A refusal from a hook that runs before any route (rate limit, CSRF): REST's `{code, message}`, except on
- * /graphql, whose every reply is GraphQL-shaped JSON (reference.md "Compatibility"), refusals included.
+ * /graphql, whose every reply is GraphQL-shaped JSON (docs/sdk-compatibility.md), refusals included.
  */
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (request.url.split('?')[0] !== GRAPHQL_PATH) return sendAppError(reply, error);

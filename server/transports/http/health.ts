@@ -1,4 +1,4 @@
-/** Liveness and readiness (specification part 4.3 and part 7 rule 1); /health is the SDK's alias. */
+/** Liveness and readiness (docs/api-overview.md#http-endpoints-outside-v1 and docs/errors.md); /health is the SDK's alias. */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (prom-client): process metrics, request counts and latency by route and status
  * (request-series.ts), requests refused by a limit by route and bucket, and password logins by outcome (the
- * kernel Metrics interface modules count through). Served only by the dedicated metrics listener (specification part
- * 4.3), never on the main port.
+ * kernel Metrics interface modules count through). Served only by the dedicated metrics listener
+ * (docs/api-overview.md#http-endpoints-outside-v1), never on the main port.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';

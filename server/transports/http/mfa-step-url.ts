@@ -1,6 +1,6 @@
 /**
  * Where a browser goes when a sign-in it started by a redirect (an emailed link, a social provider) is
- * stopped by the MFA gate (specification part 3: the token withheld while a challenge or an offer is
+ * stopped by the MFA gate (docs/api-overview.md#states-and-transitions: the token withheld while a challenge or an offer is
  * pending): the login UI's MFA step, told the stage and the methods by the same facts the gate's flags
  * carry in an AuthResponse. None of them is secret; the HttpOnly `mfa` cookie is what proves the first factor.
  */

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of REST /v1, generated from the operation registry (architecture.md "One
- * operation, three protocols"), as proto/ and the GraphQL SDL are. Each operation served over REST becomes
+ * The OpenAPI 3.1 document of REST /v1, generated from the operation registry
+ * (docs/architecture.md#one-operation-three-protocols), as proto/ and the GraphQL SDL are. Each operation served over REST becomes
  * one Operation Object: its method and path (rest-routes.ts), its input as the JSON request body (or query
  * parameters for a GET that takes any), its output as the 200 answer, the credentials its auth kind takes
  * as security requirements, and the `{code, message}` refusals with the statuses of HTTP_ERROR_MAP.

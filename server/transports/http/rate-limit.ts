@@ -1,12 +1,12 @@
 /**
- * Per-IP rate limit on every route of the main listener (specification part 1: "Per-IP rate limiting
- * exists and uses the client IP per --trusted-proxies"; OWASP ASVS 4.0 11.1.4 anti-automation). Its hook
+ * Per-IP rate limit on every route of the main listener (docs/limits.md: by the client IP
+ * per --trusted-proxies; OWASP ASVS 4.0 11.1.4 anti-automation). Its hook
  * is the first onRequest hook, so a refused request costs one counter update: no CORS, CSRF, body parsing
  * or operation runs. The client IP is Fastify's request.ip, which honours X-Forwarded-For only from peers
  * in --trusted-proxies (server.ts sets trustProxy from that flag alone).
  *
  * The refusal is HTTP 429 with Retry-After (RFC 6585 section 4): REST `{code: 'resource_exhausted',
- * message}`, and on /graphql the GraphQL error shape (reference.md "Every reply of /graphql is JSON").
+ * message}`, and on /graphql the GraphQL error shape (docs/sdk-compatibility.md#graphql-requests).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';

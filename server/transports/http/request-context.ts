@@ -1,6 +1,6 @@
 /**
  * Builds the transport-neutral OpContext from a Fastify request and applies ResponseEffects to the reply.
- * Client IP comes from Fastify's trustProxy, which is set from --trusted-proxies only (specification part 1:
+ * Client IP comes from Fastify's trustProxy, which is set from --trusted-proxies only (docs/configuration.md:
  * by default X-Forwarded-For is ignored).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +12,7 @@ import { permissionCheckBudget, type RequestBudget } from '../../kernel/request-
 
 /**
  * One permission-check budget per HTTP request: GraphQL builds a context per root field from the same
- * Fastify request, so aliased fields share it (specification part 8 "Checks per request"). A REST route
+ * Fastify request, so aliased fields share it (docs/limits.md, "Checks per request"). A REST route
  * builds the one context of its request, which gets a budget of its own without this table.
  */
 const checkBudgets = new WeakMap<FastifyRequest, RequestBudget>();
@@ -61,7 +61,7 @@ export function buildHttpContext(deps: Deps, request: FastifyRequest, protocol: 
   };
 }
 
-/** Real Set-Cookie headers (specification part 1, REST convention 5). */
+/** Real Set-Cookie headers (docs/api-overview.md#three-protocols-one-registry). */
 export function applyEffects(reply: FastifyReply, effects: ResponseEffects): void {
   if (effects.cookies.length > 0) {
     const existing = reply.getHeader('set-cookie');

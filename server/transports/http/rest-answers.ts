@@ -1,7 +1,7 @@
 /**
- * How a REST call answers (specification part 4.1 and 4.2): the operation's effects as real headers, then
- * 200 with the bare result object, or the `{code, message}` envelope with the status of specification
- * part 7. Shared by the generic route of every operation (rest-routes.ts) and the lean routes
+ * How a REST call answers (docs/operations.md): the operation's effects as real headers, then
+ * 200 with the bare result object, or the `{code, message}` envelope with the status of
+ * docs/errors.md. Shared by the generic route of every operation (rest-routes.ts) and the lean routes
  * (lean-routes.ts), so that both answer alike.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * REST under /v1 and /v1/admin, generated from the registry (specification part 4.1 and 4.2): flat JSON
+ * REST under /v1 and /v1/admin, generated from the registry (docs/operations.md): flat JSON
  * bodies in, bare objects out, GET where the specification says GET, 405 `method_not_allowed` for any other
  * method on a known path, and a clear refusal for operations that REST does not carry.
  */

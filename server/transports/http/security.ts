@@ -1,8 +1,8 @@
 /**
  * Cross-cutting HTTP policy, in one onRequest hook: security headers, CORS per --allowed-origins (cors.ts),
- * the CSRF rule of specification part 5 (state-changing POST needs Origin or Referer; with allowed origins
+ * the CSRF rule of docs/api-overview.md#authentication (state-changing POST needs Origin or Referer; with allowed origins
  * `*` the Origin host must equal the request host), and the SDK's x-authorizer-client-id check
- * (reference.md "Compatibility").
+ * (docs/sdk-compatibility.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/flags.ts';
@@ -18,7 +18,7 @@ export { originAllowed, originListed };
 export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 
 /**
- * Exempt from the CSRF rule: endpoints called by back-ends with client credentials (reference.md);
+ * Exempt from the CSRF rule: endpoints called by back-ends with client credentials (RFC 6749 §3.2; docs/sdk-compatibility.md#oauth-endpoints);
  * /userinfo, whose credential is a bearer token, never an ambient cookie (RFC 6750 section 2); and /logout,
  * which a relying party may post from its own origin and which checks its own proof (logout-endpoint.ts).
  */
@@ -43,7 +43,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The CSRF rule for one configuration (specification part 5). The Origin (or Referer) of a state-changing
+ * The CSRF rule for one configuration (docs/api-overview.md#authentication). The Origin (or Referer) of a state-changing
  * request must be the canonical origin (--url), or under `--allowed-origins *` have the request's own host,
  * or else be allowed by --allowed-origins.
  */

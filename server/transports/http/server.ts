@@ -52,7 +52,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   registerHealth(http, deps, options.isShuttingDown);
   registerVerifyEmailLink(http, deps);
   await registerProtocolRoutes(http, deps);
-  // REST is mounted only when the gRPC server is enabled (specification part 1, "Wire protocols").
+  // REST is mounted only when the gRPC server is enabled (docs/api-overview.md#three-protocols-one-registry).
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);
   // The document of /v1 (openapi-route.ts) is served where /v1 is.
   if (config.enableGrpc) registerOpenApiRoute(http, registry);

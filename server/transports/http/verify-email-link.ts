@@ -1,9 +1,9 @@
 /**
- * GET /verify_email?token=...&state=... (specification part 4.3): the emailed link. It completes the same
+ * GET /verify_email?token=...&state=... (docs/api-overview.md#http-endpoints-outside-v1): the emailed link. It completes the same
  * verify_email operation, sets the session cookies, and lands the browser on the redirect_uri that was
  * stored with the verification request when the link was issued (checked against the allow-list then, and
  * again now), else on this server's /app. The query's own redirect_uri is never followed: a redirect target
- * an attacker can put in a URL is an open redirect (OWASP ASVS 5.1.5; reference.md "Security lessons").
+ * an attacker can put in a URL is an open redirect (OWASP ASVS 5.1.5; docs/security-lessons.md).
  *
  * A token that is unknown, used or expired answers an HTML error page on this server, with no redirect and
  * nothing of the query in it. A sign-in the MFA gate stops lands on the login UI's MFA step (mfa-step-url.ts)

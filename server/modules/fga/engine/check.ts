@@ -1,5 +1,5 @@
 /**
- * Check (specification part 4.1): does `user` have `relation` on `object`? OpenFGA's local resolver over schema 1.1
+ * Check (docs/operations.md): does `user` have `relation` on `object`? OpenFGA's local resolver over schema 1.1
  * rewrites, written as a chain of resolvers behind one interface: the engine puts the per-request cache
  * in front of this local checker, and the checker hands every hop to another object (a userset tuple, a
  * tuple-to-userset parent) back to the head of the chain, so each hop is cached and counted.

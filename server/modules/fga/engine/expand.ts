@@ -1,5 +1,5 @@
 /**
- * Expand (specification part 4.2; OpenFGA Expand): the userset tree of `object#relation`, one level deep, as a
+ * Expand (docs/operations.md; OpenFGA Expand): the userset tree of `object#relation`, one level deep, as a
  * JSON-serialisable object in OpenFGA's shape:
  *
  *   { tree: { root: { name: 'document:1#viewer', union: { nodes: [ ... ] } } } }

@@ -1,5 +1,5 @@
 /**
- * The embedded FGA engine (specification part 1). `createEngine({ model, source })` answers:
+ * The embedded FGA engine (docs/api-overview.md#what-portcullis-does). `createEngine({ model, source })` answers:
  *
  * - `check({ user, relation, object, contextualTuples? })` -> `{ allowed }`
  * - `listObjects({ user, type, relation, contextualTuples?, maxResults? })` -> `{ objects, truncated }`

@@ -1,5 +1,5 @@
 /**
- * Resolution limits (OpenFGA's resolve-node limits; specification part 8): a resolution too deep answers
+ * Resolution limits (OpenFGA's resolve-node limits; docs/limits.md): a resolution too deep answers
  * an error, never a hang or a stack overflow. Every hop through a userset or a tuple-to-userset is one level, as in
  * OpenFGA's resolver (computed usersets on the same object do not count: they cannot recurse without a
  * cycle, which the visited-path check stops). Past the limit the whole request fails with OpenFGA's

@@ -1,5 +1,5 @@
 /**
- * List objects (specification part 4.1, list_permissions): the objects of `type` on which `user` has `relation`.
+ * List objects (docs/operations.md#list_permissions): the objects of `type` on which `user` has `relation`.
  *
  * Two phases. First a reverse expansion from the user upward collects candidates: every object that could
  * hold the relation, following only the granting side of each rewrite (a union or intersection child, the

@@ -1,5 +1,5 @@
 /**
- * List users (specification part 4.2): the users matching the type filters that have `relation` on `object`.
+ * List users (docs/operations.md): the users matching the type filters that have `relation` on `object`.
  * Results are strings: `user:1` (an object), `user:*` (a typed wildcard: every user of the type) or
  * `group:1#member` (a userset, for a filter with a relation), as OpenFGA's ListUsers returns them.
  *

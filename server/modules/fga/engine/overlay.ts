@@ -1,5 +1,5 @@
 /**
- * Contextual tuples (specification part 2; OpenFGA `contextual_tuples`): tuples that exist for one request only.
+ * Contextual tuples (docs/api-overview.md#resources-and-fields; OpenFGA `contextual_tuples`): tuples that exist for one request only.
  * They are overlaid on the store's answers and never written. A contextual tuple equal to a stored one
  * (same object, relation and user) replaces it, so its condition is the one evaluated, as in OpenFGA where
  * contextual tuples take precedence over stored ones.

@@ -1,6 +1,6 @@
 /**
  * OpenFGA's numeric error codes (openfga/api errors.proto, enum ErrorCode) for the cases this server
- * reproduces. Every one of them is an `invalid_argument` to our transports (specification part 7: a
+ * reproduces. Every one of them is an `invalid_argument` to our transports (docs/errors.md: a
  * validation failure is invalid_argument); the number travels in AppError.detail as `{fgaCode}` so the
  * conformance runner and the logs can tell them apart.
  */

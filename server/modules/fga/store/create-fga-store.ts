@@ -1,5 +1,5 @@
 /**
- * Which FGA store a server uses (specification part 1: --fga-store, --fga-store-url):
+ * Which FGA store a server uses (docs/configuration.md: --fga-store, --fga-store-url):
  *
  * - no --fga-store: the main database when it is SQL (its own tables, same connection); with a MongoDB
  *   main database FGA is off (undefined here; the operations then answer failed_precondition);

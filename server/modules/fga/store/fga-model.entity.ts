@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { AuthorizationModel } from '../types.ts';
 
 /**
- * One version of the FGA authorization model (specification part 4.2: versioned and append-only; the newest is
+ * One version of the FGA authorization model (docs/operations.md: versioned and append-only; the newest is
  * current). `id` is a sortable id (sortable-id.ts), so the current model is the greatest id; `dsl` is
  * what the administrator wrote and `model` the validated JSON the engine reads.
  */

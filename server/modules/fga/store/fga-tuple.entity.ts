@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { EXACT_COLLATION } from '../../../storage/orm-options.ts';
 
 /**
- * One relationship tuple (specification part 2), split into columns (tuple-rows.ts) for the engine's two read
+ * One relationship tuple (docs/api-overview.md#resources-and-fields), split into columns (tuple-rows.ts) for the engine's two read
  * paths, each one index:
  *
  * - (objectType, objectId, relation), every tuple on one object's relation (check, expand, list users):

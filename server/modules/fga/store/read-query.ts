@@ -1,5 +1,5 @@
 /**
- * The read API's inputs (specification part 4.2 `fga/tuples/read`: user, relation, object filters,
+ * The read API's inputs (docs/operations.md `fga/tuples/read`: user, relation, object filters,
  * page_size, continuation_token), shared by every store:
  *
  * - `object` is `type:id`, or `type:` for every object of the type; `user` is `type:id`, `type:*`,

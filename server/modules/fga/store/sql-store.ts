@@ -1,5 +1,5 @@
 /**
- * The FGA store on a SQL database through MikroORM (specification part 1: the main SQL database by default,
+ * The FGA store on a SQL database through MikroORM (docs/api-overview.md#what-portcullis-does: the main SQL database by default,
  * its own tables on the same connection, or a separate one for --fga-store sqlite|postgres|mysql): tables
  * fga_models and fga_tuples (fga-model.entity.ts, fga-tuple.entity.ts). A batch of writes and deletes is
  * one transaction: any refused tuple (duplicate in the batch, already stored, or missing for a delete)

@@ -1,6 +1,6 @@
 /**
- * The broadcast of invalidations between instances that share a database (architecture.md "Horizontal
- * scale"): PostgreSQL LISTEN/NOTIFY, or Redis pub/sub with --redis-url. A message names the keys a write
+ * The broadcast of invalidations between instances that share a database
+ * (docs/architecture.md#horizontal-scale): PostgreSQL LISTEN/NOTIFY, or Redis pub/sub with --redis-url. A message names the keys a write
  * ended or changed; heartbeats prove the channel still delivers, because the long trust window is only safe
  * while it does.
  */

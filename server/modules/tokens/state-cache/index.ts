@@ -1,6 +1,6 @@
 /**
  * The in-memory answer to "is this token still honoured?" that keeps the database off the validation path
- * while revocation stays immediate (reference.md "Tokens are stateful"). buildApp() opens one per app and
+ * while revocation stays immediate (docs/tokens.md#tokens-are-stateful). buildApp() opens one per app and
  * closes it before storage; Deps.tokenState is added here by declaration merging so the kernel imports
  * nothing of it.
  *

@@ -6,7 +6,7 @@
  * the reader stores what it read. The reader takes the epoch before reading and stores its answer only if
  * none of the answer's keys was invalidated after that epoch; a stored answer counts only while that still
  * holds. Writers invalidate after their commit (transaction-hooks.ts), so any read that may have seen the row
- * before the commit carries an older epoch and is refused (reference.md "Tokens are stateful": revocation
+ * before the commit carries an older epoch and is refused (docs/tokens.md#tokens-are-stateful: revocation
  * is immediate).
  *
  * The ledger is bounded: forgetting a key raises a floor below which every cached answer counts as stale,

@@ -43,7 +43,7 @@ export const ENDPOINTS: ReadonlyArray<{ field: string; method: HTTPMethods; path
 
 /**
  * What /authorize serves (authorize-endpoint): response types, modes (OAuth 2.0 Multiple Response Type
- * Encoding Practices, Form Post Response Mode, and web_message of reference.md) and PKCE methods (RFC 7636
+ * Encoding Practices, Form Post Response Mode, and the SDK's web_message, docs/sdk-compatibility.md#oauth-endpoints) and PKCE methods (RFC 7636
  * section 4.2: S256 only, plain is refused).
  */
 const AUTHORIZATION_VALUES = {

@@ -1,5 +1,5 @@
 /**
- * Specification-shaped endpoints outside /v1 (specification part 4.3): the well-known documents and the
+ * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1): the well-known documents and the
  * OAuth token and revocation endpoints. Mounted whatever --enable-grpc says (unlike REST), in their own
  * plugin scope so that their errors, malformed bodies included, answer in the OAuth shape.
  */

@@ -1,7 +1,7 @@
 /**
  * POST /oauth/introspect (RFC 7662; issue item 3): a protected resource asks whether a token is live.
  *
- * - The caller must authenticate as a client (RFC 7662 section 2.1; reference.md "Security lessons": an
+ * - The caller must authenticate as a client (RFC 7662 section 2.1; docs/security-lessons.md: an
  *   open introspection endpoint is a token-scanning oracle). A public caller (client_id alone, or nothing)
  *   is invalid_client with 401.
  * - The answer is {active: false} and nothing else for anything that is not a live access or refresh

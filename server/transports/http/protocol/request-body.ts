@@ -1,5 +1,5 @@
 /**
- * Bodies of the OAuth endpoints. reference.md "Compatibility": /oauth/token and /oauth/revoke take JSON as
+ * Bodies of the OAuth endpoints. docs/sdk-compatibility.md: /oauth/token and /oauth/revoke take JSON as
  * well as form-urlencoded bodies; the client SDK sends JSON text without a Content-Type, which fetch labels
  * text/plain, so a string body is read as JSON first and as a form second.
  */

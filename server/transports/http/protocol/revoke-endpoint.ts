@@ -1,5 +1,5 @@
 /**
- * POST /oauth/revoke (specification part 4.3 "/oauth/revoke body"; RFC 7009). The RFC's `token` parameter is
+ * POST /oauth/revoke (docs/api-overview.md#http-endpoints-outside-v1, "/oauth/revoke body"; RFC 7009). The RFC's `token` parameter is
  * accepted as well as the specification's `refresh_token`; token_type_hint (access_token or refresh_token)
  * is optional and only a hint (RFC 7009 section 2.1: the server looks the token up whatever it says).
  *

@@ -1,5 +1,5 @@
 /**
- * GET and POST /userinfo (specification part 4.3; OpenID Connect Core 1.0 section 5.3): the claims about the
+ * GET and POST /userinfo (docs/api-overview.md#http-endpoints-outside-v1; OpenID Connect Core 1.0 section 5.3): the claims about the
  * user an access token speaks for, by the token's scope (section 5.4). The token comes as a bearer token in
  * the Authorization header (RFC 6750 section 2.1), or with POST as `access_token` in the body (section 2.2);
  * never in the query (section 2.3 is a MAY with known leaks into logs and Referer), never by two methods at
@@ -56,7 +56,7 @@ function presentedToken(request: FastifyRequest): { token?: string; twoMethods?:
 /**
  * The UserInfo claims: sub always, then the standard claims the token's scope grants (OpenID Connect Core
  * section 5.4; modules/tokens/scope-claims.ts, the rule the ID token of a registered client follows too).
- * The roles the user still holds go under --jwt-role-claim, as in the ID token (reference.md "Tokens"),
+ * The roles the user still holds go under --jwt-role-claim, as in the ID token (docs/tokens.md),
  * whatever the scope: they are this server's authorization data, and the relying party reading them here must
  * not see a role removed since the token was signed.
  */

@@ -1,7 +1,7 @@
 /**
  * GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 section 4),
  * GET /.well-known/oauth-authorization-server (RFC 8414 section 3) and GET /.well-known/jwks.json (RFC 7517;
- * specification part 4.3). The documents' content is in discovery-metadata.ts. The JWKS holds the public key
+ * docs/api-overview.md#http-endpoints-outside-v1). The documents' content is in discovery-metadata.ts. The JWKS holds the public key
  * with its kid, and no key at all for HMAC (a shared secret is never published).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

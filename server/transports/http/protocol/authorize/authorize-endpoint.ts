@@ -1,5 +1,5 @@
 /**
- * GET and POST /authorize (specification part 4.3; RFC 6749 sections 4.1 and 4.2; OpenID Connect Core
+ * GET and POST /authorize (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 sections 4.1 and 4.2; OpenID Connect Core
  * sections 3.1.2 and 3.2.2). The request is validated in modules/oauth (authorization-request.ts); then:
  * - no usable session (none, prompt=login, older than max_age): the browser goes to the login UI, which
  *   returns to this same request afterwards ({--url}/app?redirect_uri={--url}/authorize?<query>); with

@@ -3,7 +3,7 @@
  * - form_post (OAuth 2.0 Form Post Response Mode section 2): a form of hidden fields that submits itself to
  *   the redirect_uri; it may not be framed (X-Frame-Options and frame-ancestors 'none', section 5 of that
  *   specification on clickjacking);
- * - web_message (reference.md "Compatibility"): a page for an iframe of the client that posts
+ * - web_message (docs/sdk-compatibility.md): a page for an iframe of the client that posts
  *   {type: "authorization_response", response} to window.parent, addressed to the redirect_uri's origin
  *   only, so no other window can read it; only that origin may frame it (frame-ancestors <origin>).
  * Each runs one inline script allowed by a fresh nonce (CSP Level 3 section 6.7.1): no other script runs.

@@ -1,5 +1,5 @@
 /**
- * grant_type=client_credentials (RFC 6749 section 4.4; specification part 5 "client credentials"): a
+ * grant_type=client_credentials (RFC 6749 section 4.4; docs/api-overview.md#authentication, "client credentials"): a
  * registered client, authenticated with its secret (or, once served, a private_key_jwt assertion), gets an
  * access token for itself. The instance client and public callers are unauthorized_client: the instance
  * client stands for the first-party browser application, which has no business acting as itself.

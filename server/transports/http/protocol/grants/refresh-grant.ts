@@ -1,7 +1,7 @@
 /**
- * grant_type=refresh_token (RFC 6749 section 6): the refresh token is rotated (reference.md "Tokens") and the
- * answer is the token response of RFC 6749 section 5.1, with expires_in in seconds (reference.md
- * "Compatibility").
+ * grant_type=refresh_token (RFC 6749 section 6): the refresh token is rotated (docs/tokens.md) and the
+ * answer is the token response of RFC 6749 section 5.1, with expires_in in seconds
+ * (docs/sdk-compatibility.md).
  */
 import { AppError } from '../../../../kernel/errors.ts';
 import { InvalidScopeError, refreshTokens } from '../../../../modules/tokens/index.ts';

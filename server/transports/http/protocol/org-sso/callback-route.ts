@@ -2,11 +2,11 @@
  * GET /sso/oidc/callback: where every organization's IdP returns the browser. The state must name a flow
  * this browser started, unused and unexpired (org-sso/login-state.ts), else a page and no redirect. The
  * connection and the organization are read again: one deleted, disabled or repointed to another issuer
- * since the start refuses the flow (specification part 4.2: deleting stops SSO logins at once). An IdP
+ * since the start refuses the flow (docs/operations.md: deleting stops SSO logins at once). An IdP
  * error goes back to the application's vetted target with `error` and its state (RFC 6749 section
  * 4.1.2.1). Otherwise the code is exchanged, the ID token validated, the account found, linked or created
  * (org-sso/sign-in.ts), and the session opened; the browser returns to the target with the application's
- * state and no token (specification part 5), or goes to the login UI's MFA step when the gate stops it.
+ * state and no token (docs/api-overview.md#authentication), or goes to the login UI's MFA step when the gate stops it.
  * An `iss` in the response that is not the flow's issuer is refused (RFC 9207 mix-up defence).
  * Nothing the IdP answered is shown or echoed.
  */

@@ -1,8 +1,8 @@
 /**
  * The end of every organization SSO sign-in, OIDC callback and SAML ACS alike, once the IdP's answer is
  * validated: the account found, linked or created by the one rule (org-sso/sign-in.ts) in one transaction,
- * then the browser back to the application's vetted target with its state and no token (specification
- * part 5), or to the login UI's MFA step when the gate stops the sign-in. A refusal is a page; nothing the
+ * then the browser back to the application's vetted target with its state and no token
+ * (docs/api-overview.md#authentication), or to the login UI's MFA step when the gate stops the sign-in. A refusal is a page; nothing the
  * IdP sent is shown.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

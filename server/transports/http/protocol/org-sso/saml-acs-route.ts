@@ -4,12 +4,12 @@
  * the RelayState must name a flow this browser started, unused and unexpired, for this very organization
  * (org-sso/saml-login-state.ts); an unsolicited (IdP-initiated) response has none and is refused, as it
  * would be open to login CSRF. The connection and the organization are read again: one deleted, disabled or
- * repointed to another IdP since the start refuses the flow (specification part 4.2: deleting stops SSO
+ * repointed to another IdP since the start refuses the flow (docs/operations.md: deleting stops SSO
  * logins at once). The response is then validated strictly (org-sso/saml-response.ts), its assertion used
  * once (org-sso/saml-replay.ts), and the sign-in finished by the same rule as OIDC (complete-sign-in.ts).
  * Every refusal is a fixed page: nothing of the XML is shown or echoed, and the log names only the rule.
  *
- * Exempt from the Origin rule of specification part 5 (security.ts): the post comes from the IdP's page by
+ * Exempt from the Origin rule of docs/api-overview.md#authentication (security.ts): the post comes from the IdP's page by
  * design, and its proof is the signed assertion bound to a request this browser made, not the Origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -16,7 +16,7 @@
  * the form_post response mode) carrying the signed Response to the ACS. Refusals are fixed pages that echo
  * nothing of the request; the log names the rule only.
  *
- * POST is exempt from the Origin rule of specification part 5 (security.ts): the SP's page posts it
+ * POST is exempt from the Origin rule of docs/api-overview.md#authentication (security.ts): the SP's page posts it
  * cross-site by design, and it only starts a sign-in whose answer goes to a registered ACS.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

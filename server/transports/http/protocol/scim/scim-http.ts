@@ -1,7 +1,7 @@
 /**
  * The HTTP shape of /scim/v2/ (RFC 7644 sections 3.1 and 3.12): answers in application/scim+json, errors as
  * SCIM error bodies with their status, bearer authentication of the organization's identity provider
- * (specification part 5; RFC 6750 section 3 for the challenge), the per-token limit, and one transaction per
+ * (docs/api-overview.md#authentication; RFC 6750 section 3 for the challenge), the per-token limit, and one transaction per
  * request with the organization the token named.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,10 +1,10 @@
 /**
- * GET /oauth_callback/<provider> (specification part 4.3): where the upstream returns the browser. The
+ * GET /oauth_callback/<provider> (docs/api-overview.md#http-endpoints-outside-v1): where the upstream returns the browser. The
  * state must name a flow this browser started, unused and unexpired (login-state.ts), else a page and no
  * redirect. An upstream error goes back to the application's vetted target with `error` and its state
  * (RFC 6749 section 4.1.2.1). Otherwise the code is exchanged, the identity established, the account found,
  * linked or created (modules/social/sign-in.ts), and the session opened with its cookies; the browser
- * returns to the target with the application's state and no token (specification part 5). A sign-in the
+ * returns to the target with the application's state and no token (docs/api-overview.md#authentication). A sign-in the
  * MFA gate stops goes to the login UI's MFA step instead, with the `mfa` cookie and the target to return to.
  *
  * POST serves Apple's form_post answer (OAuth 2.0 Form Post Response Mode): a cross-site POST carries no

@@ -1,5 +1,5 @@
 /**
- * Social sign-in routes (specification part 4.3): GET /oauth_login/<provider> and GET (POST for form_post
+ * Social sign-in routes (docs/api-overview.md#http-endpoints-outside-v1): GET /oauth_login/<provider> and GET (POST for form_post
  * providers) /oauth_callback/<provider>. Browser-facing, so in their own scope whose errors, malformed
  * bodies included, answer an HTML page rather than the OAuth JSON of the surrounding protocol scope.
  */

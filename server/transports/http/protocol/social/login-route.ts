@@ -1,8 +1,8 @@
 /**
- * GET /oauth_login/<provider> (specification part 4.3 "GET /oauth_login/<oauth_provider> query"): checks
+ * GET /oauth_login/<provider> (docs/api-overview.md#http-endpoints-outside-v1, "GET /oauth_login/<oauth_provider> query"): checks
  * what the application asks for, keeps it server-side with a fresh state, PKCE verifier and nonce
  * (login-state.ts), and sends the browser to the upstream's authorization endpoint. The target is
- * `redirectURL`, falling back to `redirect_uri`, which the SDK sends (reference.md "Compatibility"); one that
+ * `redirectURL`, falling back to `redirect_uri`, which the SDK sends (docs/sdk-compatibility.md); one that
  * is not allowed is refused with a page here, never redirected to (OWASP ASVS 5.1.5).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -46,7 +46,7 @@ function checkRequest(deps: Deps, query: Record<string, unknown>): Checked {
   const asked = (queryText(query, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
   let roles: string[];
   try {
-    // The roles of a new account must be within --roles and not protected (specification part 1).
+    // The roles of a new account must be within --roles and not protected (docs/configuration.md).
     rolesForSignup(deps.config, asked);
     roles = [...new Set(asked)];
   } catch (err) {

@@ -15,7 +15,7 @@ export const notFoundPage = (reply: FastifyReply) =>
 /**
  * A redirect to a target that passed isAllowedRedirect, with our parameters set over any of the same name
  * (an application's own `state` or `error` in its URL cannot masquerade as ours). No token ever goes in it:
- * the session travels in its cookies (specification part 5).
+ * the session travels in its cookies (docs/api-overview.md#authentication).
  */
 export function redirectToApplication(reply: FastifyReply, target: string, params: Record<string, string>): FastifyReply {
   const url = new URL(target);
