@@ -1,6 +1,6 @@
 /**
  * The one API client of both frontends: POST /graphql on the page's own origin, the surface the SDK uses
- * (specification part 1 "Wire protocols": GraphQL is the default and is mounted whatever --enable-grpc says).
+ * (docs/api-overview.md#three-protocols-one-registry: GraphQL is the default and is mounted whatever --enable-grpc says).
  * Cookies ride along (same origin), so the login UI's session and the console's admin cookie authenticate the
  * calls; no token is ever kept in script-readable storage.
  *
@@ -41,7 +41,7 @@ export function setGraphqlEndpoint(url: string): void {
 
 /**
  * Runs one GraphQL document. `signal` lets TanStack Query cancel a superseded search. The server's CSRF
- * rule (specification part 5) is met by the browser's own Origin header on this same-origin POST.
+ * rule (docs/api-overview.md#authentication) is met by the browser's own Origin header on this same-origin POST.
  */
 export async function graphql<T>(query: string, variables?: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
   let response: Response;

@@ -34,7 +34,7 @@ export async function revokeSession(userId: string, sessionId: string): Promise<
   return call('revoke_session', { user_id: userId, id: sessionId });
 }
 
-/** reference.md `_update_user` `reset_mfa`: clears every factor, recovery code, lock and skip of the user. */
+/** docs/operations.md#update_user `reset_mfa`: clears every factor, recovery code, lock and skip of the user. */
 export async function resetMfa(id: string): Promise<AdminUser> {
   return call('update_user', { id, reset_mfa: true });
 }

@@ -1,5 +1,5 @@
 /**
- * The audit log's server call (specification part 4.2; reference.md "AuditLog" and `_audit_logs`): filters by
+ * The audit log's server call (docs/operations.md; docs/api-overview.md#resources-and-fields, "AuditLog" and `_audit_logs`): filters by
  * actor, action, resource type and id and an inclusive window of Unix seconds, paginated, newest first
  * (server/modules/audit/audit-logs.ops.ts).
  */

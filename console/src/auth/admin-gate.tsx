@@ -2,7 +2,7 @@
  * Nothing of the console is drawn before the server has answered whether the admin cookie is valid
  * (no flash of unauthenticated content): a loader while `_admin_session` runs, the sign-in form when it says
  * UNAUTHENTICATED, the console only when it succeeds. The cookie itself is HttpOnly and SameSite=Strict
- * (specification part 5 "Admin credentials"); nothing about it is kept in script-readable storage.
+ * (docs/api-overview.md#authentication, "Admin credentials"); nothing about it is kept in script-readable storage.
  */
 import type { ReactNode } from 'react';
 import { Center, Container, Loader } from '@mantine/core';

@@ -1,4 +1,4 @@
-/** The console's only page for a signed-out visitor: the admin secret (specification part 5: `_admin_login` sets the admin cookie). */
+/** The console's only page for a signed-out visitor: the admin secret (docs/api-overview.md#authentication: `_admin_login` sets the admin cookie). */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Alert, Avatar, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';

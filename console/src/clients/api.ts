@@ -1,5 +1,5 @@
 /**
- * The client registry's server calls (specification part 4.2 "Client registry"): the admin GraphQL fields
+ * The client registry's server calls (docs/operations.md, "Client registry"): the admin GraphQL fields
  * `_clients`, `_client`, `_create_client`, `_update_client`, `_rotate_client_secret`, `_delete_client`
  * (server/modules/clients/admin-clients.ops.ts). Only create and rotate answer a secret; the console keeps it
  * in the answering dialog's memory and never in the query cache, so it cannot reappear after the dialog.
@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call, type Input, type Output } from '../../../ui-shared/contract/call.ts';
 import type { MessageAnswer, PageRequest } from '../api/types.ts';
 
-/** reference.md "Client"; timestamps are Unix seconds. */
+/** docs/api-overview.md#resources-and-fields, "Client"; timestamps are Unix seconds. */
 export type OAuthClient = Output<'client'>;
 
 /** The one answer that carries a secret. `previous_secret_expires_at`: after a rotation, when the old one stops. */

@@ -1,7 +1,7 @@
 /**
  * Activation and deletion of a client. Deactivating (`_update_client` is_active false) makes the token
  * endpoint refuse it while keeping its settings and secret; deleting (`_delete_client`) removes it with its
- * trusted issuers (specification part 4.2). Both ask first; activating again does not.
+ * trusted issuers (docs/operations.md). Both ask first; activating again does not.
  */
 import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';

@@ -1,7 +1,7 @@
 /**
  * A client's credentials: its public client_id, its secret (never readable again: only create and rotate
  * answer one), and rotation (`_rotate_client_secret`) after a confirmation. The new secret is shown once in
- * a dialog that says until when the old one keeps working (specification part 3: grace window).
+ * a dialog that says until when the old one keeps working (docs/api-overview.md#states-and-transitions: grace window).
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';

@@ -1,6 +1,6 @@
 /**
  * A client secret as create_client and rotate_client_secret answer it: shown this once (the server keeps a
- * one-way digest only, specification part 4.2), with a copy button and a warning. The secret lives in the
+ * one-way digest only, docs/operations.md), with a copy button and a warning. The secret lives in the
  * dialog's props, never in the query cache or the URL, so it is gone once the dialog closes.
  */
 import type { ReactNode } from 'react';

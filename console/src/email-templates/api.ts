@@ -1,5 +1,5 @@
 /**
- * The stored email templates' server calls (specification part 4.2; reference.md "EmailTemplate"):
+ * The stored email templates' server calls (docs/operations.md; docs/api-overview.md#resources-and-fields, "EmailTemplate"):
  * `_email_templates`, `_add_email_template`, `_update_email_template`, `_delete_email_template` and
  * `_preview_email_template` (server/modules/email-templates/email-templates.ops.ts). One template per event;
  * an event without one sends the built-in mail.
@@ -9,7 +9,7 @@ import { call, type Input, type Output } from '../../../ui-shared/contract/call.
 import { EMAIL_EVENTS, type EmailEvent } from '../../../ui-shared/contract/constants.ts';
 import type { MessageAnswer } from '../api/types.ts';
 
-/** reference.md "Email template events", the server's own list. */
+/** docs/events.md#email-template-events, the server's own list. */
 export { EMAIL_EVENTS, type EmailEvent };
 
 export function isEmailEvent(name: string): name is EmailEvent {

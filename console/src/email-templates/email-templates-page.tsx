@@ -1,5 +1,5 @@
 /**
- * The six email events (reference.md "Email template events"), each marked Custom when a template is
+ * The six email events (docs/events.md#email-template-events), each marked Custom when a template is
  * stored for it (`_email_templates`) and Built-in otherwise, with a link to its editor.
  */
 import { Anchor, Badge, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';

@@ -1,7 +1,7 @@
 /**
- * The FGA section's server calls: the admin `_fga_*` operations (specification part 4.2 `/v1/admin/fga/*`,
- * GraphQL names prefixed `_`) and the permission queries a super-admin may ask for any subject (part 4.1
- * `check_permissions` / `list_permissions` with an explicit `user`, honoured for super-admins, part 5).
+ * The FGA section's server calls: the admin `_fga_*` operations (docs/operations.md `/v1/admin/fga/*`,
+ * GraphQL names prefixed `_`) and the permission queries a super-admin may ask for any subject (docs/operations.md
+ * `check_permissions` / `list_permissions` with an explicit `user`, honoured for super-admins, docs/api-overview.md#authentication).
  * There is no admin check operation: check_permissions with `user` is the server's own way to test one.
  * All go through the console's one GraphQL client, authenticated by the admin cookie.
  */
@@ -10,7 +10,7 @@ import type { Tuple } from '../../../ui-shared/contract/types.ts';
 
 export type { Tuple };
 
-/** Model version id and DSL; both empty on an empty store (part 4.2: not an error). */
+/** Model version id and DSL; both empty on an empty store (docs/operations.md: not an error). */
 export type FgaModel = Output<'fga_read_model'>;
 
 /** The tuple browser's filter boxes, as typed (empty: any). */
@@ -31,7 +31,7 @@ export async function readModel(signal?: AbortSignal): Promise<FgaModel> {
   return call('fga_read_model', {}, signal);
 }
 
-/** Models are append-only versions (part 4.2): the server parses the DSL and refuses it with the problems listed. */
+/** Models are append-only versions (docs/operations.md): the server parses the DSL and refuses it with the problems listed. */
 export async function writeModel(dsl: string): Promise<FgaModel> {
   return call('fga_write_model', { dsl });
 }
@@ -63,7 +63,7 @@ export interface CheckQuestion {
   user: string;
   relation: string;
   object: string;
-  /** Apply to this check only and are never stored (part 2, PermissionCheckInput). */
+  /** Apply to this check only and are never stored (docs/api-overview.md#resources-and-fields, PermissionCheckInput). */
   contextualTuples: Tuple[];
 }
 
@@ -77,7 +77,7 @@ export async function checkPermission(question: CheckQuestion): Promise<boolean>
   return answer.results[0]?.allowed ?? false;
 }
 
-/** `truncated`: more than the server's cap of 1,000 entries exist (part 4.1). */
+/** `truncated`: more than the server's cap of 1,000 entries exist (docs/operations.md). */
 export type ObjectListing = Output<'list_permissions'>;
 
 /** list_permissions narrowed to one relation on one type is OpenFGA's ListObjects for that subject. */

@@ -1,7 +1,7 @@
 /**
  * The check tester: may this user hold this relation on this object? Asked with check_permissions and an
- * explicit `user` (specification part 4.1; the explicit subject is honoured for super-admins), with
- * optional contextual tuples that count for this one check and are never stored (part 2).
+ * explicit `user` (docs/operations.md; the explicit subject is honoured for super-admins), with
+ * optional contextual tuples that count for this one check and are never stored (docs/api-overview.md#resources-and-fields).
  */
 import { ActionIcon, Alert, Button, Grid, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';

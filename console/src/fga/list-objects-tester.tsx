@@ -1,6 +1,6 @@
 /**
  * List objects: every object of a type on which a user holds a relation. Asked with list_permissions
- * narrowed to that relation and type, with an explicit `user` (specification part 4.1, honoured for
+ * narrowed to that relation and type, with an explicit `user` (docs/operations.md, honoured for
  * super-admins); the server caps the answer at 1,000 entries and says when it did.
  */
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';

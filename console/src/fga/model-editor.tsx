@@ -1,6 +1,6 @@
 /**
  * The model editor: the current authorization model in CodeMirror, checked as you type by the server's
- * parser (dsl-lint.ts), saved as a new model version (`_fga_write_model`, specification part 4.2: models are
+ * parser (dsl-lint.ts), saved as a new model version (`_fga_write_model`, docs/operations.md: models are
  * append-only). A refusal shows the server's own message, which lists every problem with line and column.
  */
 import { useMemo, useState } from 'react';

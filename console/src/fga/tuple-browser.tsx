@@ -1,6 +1,6 @@
 /**
  * The tuple browser: filters by user, relation and object, read a page at a time on the server
- * (`_fga_read_tuples` with OpenFGA's continuation_token, specification part 4.2), a form to write one
+ * (`_fga_read_tuples` with OpenFGA's continuation_token, docs/operations.md), a form to write one
  * tuple, and deletion that asks first. The tokens of the pages seen are kept so "Previous" goes back
  * without a server-side offset.
  */

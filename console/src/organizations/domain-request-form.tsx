@@ -1,7 +1,7 @@
 /**
  * Claiming a domain: `_request_org_domain` answers the TXT record to publish, shown at once with copy
  * buttons; the super-admin may instead add it as verified without DNS (`_add_verified_org_domain`,
- * specification part 3), e.g. for a domain whose ownership was checked another way.
+ * docs/api-overview.md#states-and-transitions), e.g. for a domain whose ownership was checked another way.
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';

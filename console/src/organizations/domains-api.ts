@@ -1,6 +1,6 @@
 /**
- * An organization's domains (specification part 3 "Org domain" transitions, part 4.2 "Org domains";
- * reference.md "Domain challenge"): `_org_domains`, `_request_org_domain`, `_verify_org_domain`,
+ * An organization's domains (docs/api-overview.md#states-and-transitions, "Org domain" transitions, docs/operations.md, "Org domains";
+ * docs/api-overview.md#resources-and-fields, "Domain challenge"): `_org_domains`, `_request_org_domain`, `_verify_org_domain`,
  * `_add_verified_org_domain` (super-admin only: DNS skipped) and `_delete_org_domain`
  * (server/modules/org-domains/org-domains.ops.ts).
  */

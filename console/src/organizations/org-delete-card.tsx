@@ -1,6 +1,6 @@
 /**
  * Deleting an organization (`_delete_organization`, super-admin only): every record scoped to it goes with
- * it (specification part 4.2), the user accounts stay. Confirms first.
+ * it (docs/operations.md), the user accounts stay. Confirms first.
  */
 import { Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';

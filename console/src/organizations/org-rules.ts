@@ -4,7 +4,7 @@
  * its message is shown if it still refuses.
  */
 
-/** The reserved org role that administers its organization (specification part 2). */
+/** The reserved org role that administers its organization (docs/api-overview.md#resources-and-fields). */
 export const ORG_ADMIN_ROLE = 'service:org_admin';
 
 export const MAX_SLUG = 63;

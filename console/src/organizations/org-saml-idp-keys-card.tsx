@@ -1,5 +1,5 @@
 /**
- * The signing keys of the organization's SAML identity provider (specification part 3, IdP key states): each
+ * The signing keys of the organization's SAML identity provider (docs/api-overview.md#states-and-transitions, IdP key states): each
  * key's state (current signs; published is still in the metadata so SPs can roll over; retired has left it),
  * fingerprint and dates. Rotating asks first, because SPs must refresh the metadata before the old key is
  * retired; retiring is offered on published keys only, and the server's refusal is shown in its own words.

@@ -1,5 +1,5 @@
 /**
- * The organization's OIDC single sign-on (specification part 4.2 "Org SSO connections"): the redirect URI to
+ * The organization's OIDC single sign-on (docs/operations.md, "Org SSO connections"): the redirect URI to
  * register at the IdP, then the connection's form, which creates the connection when there is none and saves
  * changes otherwise; deleting it confirms first, because SSO sign-ins through it stop at once.
  */

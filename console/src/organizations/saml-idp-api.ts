@@ -1,6 +1,6 @@
 /**
  * The organization as a SAML 2.0 identity provider (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions IdP key
- * states, part 4.2 "SAML IdP"): its signing keys with their state and its metadata address (`_saml_idp_keys`,
+ * states, docs/operations.md, "SAML IdP"): its signing keys with their state and its metadata address (`_saml_idp_keys`,
  * which makes the first key on first use), `_rotate_saml_idp_cert`, `_retire_saml_idp_key`, and its service
  * providers (`_saml_service_providers`, `_create/_update/_delete_saml_service_provider`), with
  * `_import_saml_sp_metadata`, which reads pasted SP metadata into prefill fields and stores nothing

@@ -1,5 +1,5 @@
 /**
- * The fields of a SAML service provider (specification part 2 "SAML service provider"): its name, entity id,
+ * The fields of a SAML service provider (docs/api-overview.md#resources-and-fields, "SAML service provider"): its name, entity id,
  * ACS endpoints (HTTP-POST, the one binding of the Web Browser SSO profile's response that is served,
  * Profiles 4.1.2; one default), the SP signing certificate (with it, its AuthnRequests must be signed), the
  * NameID format, the attribute mapping as editable rows (a user field, the SAML attribute name the SP expects),

@@ -1,5 +1,5 @@
 /**
- * An organization's inbound SCIM 2.0 endpoint (specification part 4.2 "SCIM"; reference.md: create and rotate
+ * An organization's inbound SCIM 2.0 endpoint (docs/operations.md, "SCIM"; docs/api-overview.md#resources-and-fields: create and rotate
  * answer `{scim_endpoint, token}`): `_scim_endpoint` (whether one exists and the base URL, never the token),
  * `_create_scim_endpoint`, `_rotate_scim_token` (the old token is refused at once) and `_delete_scim_endpoint`
  * (server/modules/scim/scim-endpoints.ops.ts).

@@ -1,6 +1,6 @@
 /**
  * A SCIM bearer token as create and rotate answer it: shown this once (the server keeps a digest only,
- * specification part 5 "One-time secrets"), with the base URL, copy buttons and a warning. The token lives
+ * docs/api-overview.md#authentication, "One-time secrets"), with the base URL, copy buttons and a warning. The token lives
  * in this dialog's props, never in the query cache or the URL; while it is on screen the dialog closes only
  * by its button, so a stray click or Escape does not lose it before it was copied.
  */

@@ -2,7 +2,7 @@
  * An organization's OIDC SSO connection (docs/operations.md, "Org SSO connections"): `_org_oidc_connection`
  * (by org id; one per organization), `_create_org_oidc_connection`, `_update_org_oidc_connection` and
  * `_delete_org_oidc_connection` (server/modules/org-sso/connections.ops.ts). The client secret is write-only:
- * the server answers `has_client_secret` and never the secret (part 2).
+ * the server answers `has_client_secret` and never the secret (docs/api-overview.md#resources-and-fields).
  */
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';

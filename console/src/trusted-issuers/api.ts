@@ -1,5 +1,5 @@
 /**
- * Trusted issuers of a client (specification part 2 "Trusted issuer", part 4.2): the admin GraphQL fields
+ * Trusted issuers of a client (docs/api-overview.md#resources-and-fields, "Trusted issuer", docs/operations.md): the admin GraphQL fields
  * `_trusted_issuers` (filtered by the owning client's client_id), `_add_trusted_issuer`,
  * `_update_trusted_issuer` and `_delete_trusted_issuer` (server/modules/clients/trusted-issuers.ops.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Access and deletion (specification part 4.2): revoke_access ends every session and token of the user at
+ * Access and deletion (docs/operations.md): revoke_access ends every session and token of the user at
  * once and refuses new sign-ins until enable_access; delete_user removes the account with its sessions,
  * tokens and verification data. Both destructive actions confirm first.
  */

@@ -1,7 +1,7 @@
 /**
- * The user's second factors (reference.md User: enrolled_mfa_methods, is_multi_factor_auth_enabled,
+ * The user's second factors (the User of docs/api-overview.md#resources-and-fields: enrolled_mfa_methods, is_multi_factor_auth_enabled,
  * mfa_locked_at, has_skipped_mfa_setup_at) and the administrator's way out for a person who lost them:
- * `_update_user` with `reset_mfa` (specification part 3: a lock_mfa account needs admin recovery). The reset
+ * `_update_user` with `reset_mfa` (docs/api-overview.md#states-and-transitions: a lock_mfa account needs admin recovery). The reset
  * removes factors a person may still have, so it asks first.
  */
 import { Alert, Badge, Group, Stack, Text } from '@mantine/core';
@@ -49,7 +49,7 @@ export function UserMfaCard({ user }: { user: AdminUser }) {
             </Text>
           )}
         </Group>
-        {/* The user's own switch and a declined offer only decide the first-time offer (specification part 3):
+        {/* The user's own switch and a declined offer only decide the first-time offer (docs/api-overview.md#states-and-transitions):
             with a factor set up every sign-in asks for it whatever they say, so they show only without one. */}
         {methods.length ? null : (
           <Group gap="lg" wrap="wrap">

@@ -1,5 +1,5 @@
 /**
- * The webhook registry's server calls (specification part 4.2; reference.md "Types: Webhook, WebhookLog"):
+ * The webhook registry's server calls (docs/operations.md; docs/api-overview.md#resources-and-fields, "Webhook, WebhookLog"):
  * the admin GraphQL fields `_webhooks`, `_webhook`, `_webhook_logs`, `_add_webhook`, `_update_webhook`,
  * `_delete_webhook` and `_test_endpoint` (server/modules/webhooks/webhooks.ops.ts).
  */
@@ -7,7 +7,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call, type Output } from '../../../ui-shared/contract/call.ts';
 import type { MessageAnswer, PageRequest } from '../api/types.ts';
 
-/** reference.md "Events": the thirteen names a webhook can subscribe to, the server's own list. */
+/** docs/events.md: the thirteen names a webhook can subscribe to, the server's own list. */
 export { EVENT_NAMES as WEBHOOK_EVENTS } from '../../../ui-shared/contract/constants.ts';
 
 export type Webhook = Output<'webhook'>;

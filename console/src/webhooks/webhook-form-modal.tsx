@@ -1,6 +1,6 @@
 /**
  * Adding a webhook (`_add_webhook`) or editing one (`_update_webhook`, every field sent): the event (one of
- * the thirteen of reference.md "Events"), description, endpoint, enabled switch and extra headers.
+ * the thirteen of docs/events.md), description, endpoint, enabled switch and extra headers.
  */
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';

@@ -1,8 +1,8 @@
 /**
- * The public GraphQL operations the login UI calls: the same surface the SDK uses (specification part 4.1,
- * reference.md "Requests"), so whatever this page does an integrator can do too. Only user fields are
+ * The public GraphQL operations the login UI calls: the same surface the SDK uses
+ * (docs/operations.md), so whatever this page does an integrator can do too. Only user fields are
  * selected from AuthResponse: tokens are never read into script (the session lives in the server's
- * HttpOnly cookies; specification part 5).
+ * HttpOnly cookies; docs/api-overview.md#authentication).
  */
 
 import { SOCIAL_META_FIELDS } from '../social/social-providers.ts';
@@ -12,8 +12,8 @@ export const USER_FIELDS = `id email phone_number given_name family_name nicknam
   enrolled_mfa_methods is_multi_factor_auth_enabled`;
 
 /**
- * AuthResponse's flags of a pending second-factor step (specification part 2 AuthResponse; reference.md
- * "Types"), and the authenticator-app enrolment a first-time offer carries with should_show_totp_screen
+ * AuthResponse's flags of a pending second-factor step (the AuthResponse of docs/api-overview.md#resources-and-fields),
+ * and the authenticator-app enrolment a first-time offer carries with should_show_totp_screen
  * (the secret is shown on the offer's screen; mfa/offer-enrolment.ts keeps it in memory only).
  */
 export const MFA_FLAG_FIELDS = `should_show_email_otp_screen should_show_mobile_otp_screen should_show_totp_screen

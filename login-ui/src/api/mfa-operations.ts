@@ -1,5 +1,5 @@
 /**
- * The second-factor operations (specification part 4.1; reference.md "Requests"): enrolment of an
+ * The second-factor operations (docs/operations.md): enrolment of an
  * authenticator app or of email / SMS codes, skipping or locking a first-time offer, and the profile switch.
  * Each works for a signed-in person (session cookie) and, during a pending sign-in, with the HttpOnly mfa
  * cookie the browser sends along; the page never sees either. Arguments are written inline so the documents
@@ -11,7 +11,7 @@ import type { AuthAnswer, MessageAnswer, SessionUser } from './types.ts';
 
 export interface TotpEnrolment {
   message: string;
-  /** The otpauth URI as a PNG data URL (reference.md AuthResponse authenticator_scanner_image). */
+  /** The otpauth URI as a PNG data URL (the AuthResponse of docs/api-overview.md#resources-and-fields authenticator_scanner_image). */
   authenticator_scanner_image: string;
   authenticator_secret: string;
   /** Ten single-use codes, shown this once. */
@@ -42,7 +42,7 @@ const setupDocument = (field: string) => `mutation Setup($email: String, $phone_
   ${field}(params: {email: $email, phone_number: $phone_number}) { message }
 }`;
 
-/** Sends a code to the person's own email (part 3: an unverified enrolment until verify_otp accepts it). */
+/** Sends a code to the person's own email (docs/api-overview.md#states-and-transitions: an unverified enrolment until verify_otp accepts it). */
 export async function emailOtpMfaSetup(who?: Who): Promise<MessageAnswer> {
   return (await graphql<{ email_otp_mfa_setup: MessageAnswer }>(setupDocument('email_otp_mfa_setup'), whoParams(who))).email_otp_mfa_setup;
 }

@@ -1,9 +1,9 @@
 /**
- * The passkey operations (specification part 4.1 webauthn_*; reference.md "Requests"). The server hands out
+ * The passkey operations (docs/operations.md, the webauthn_* sections). The server hands out
  * the ceremony options as an opaque JSON string and takes the browser's response back as one; the ceremonies
  * themselves run in passkeys/ceremonies.ts. Registration works signed in (adds a passkey, no token) and with the
  * mfa cookie of a first-time offer (completes the sign-in); login options without an email start the
- * usernameless (discoverable credential) ceremony. As reference.md writes them, the options and delete
+ * usernameless (discoverable credential) ceremony. As docs/operations.md writes them, the options and delete
  * operations take plain arguments and the two verify operations a `params` object.
  */
 import { graphql } from '../../../ui-shared/graphql-client.ts';

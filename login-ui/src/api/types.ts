@@ -1,4 +1,4 @@
-/** Shapes of the answers the login UI selects (reference.md "Types"). */
+/** Shapes of the answers the login UI selects (docs/api-overview.md#resources-and-fields). */
 import type { SocialFlags } from '../social/social-providers.ts';
 
 export interface SessionUser {
@@ -10,7 +10,7 @@ export interface SessionUser {
   nickname?: string | null;
   email_verified: boolean;
   phone_number_verified: boolean;
-  /** The verified second factors (reference.md User: totp, webauthn, email_otp, sms_otp). */
+  /** The verified second factors (the User of docs/api-overview.md#resources-and-fields: totp, webauthn, email_otp, sms_otp). */
   enrolled_mfa_methods?: string[] | null;
   /** The person's own "ask for a second factor at sign-in" switch (update_profile). */
   is_multi_factor_auth_enabled?: boolean | null;
@@ -24,7 +24,7 @@ export interface Meta extends SocialFlags {
   is_magic_link_login_enabled: boolean;
   is_email_verification_enabled: boolean;
   is_phone_verification_enabled: boolean;
-  /** Second factors this instance offers (reference.md Meta); a screen for one that is off is never shown. */
+  /** Second factors this instance offers (the Meta of docs/api-overview.md#resources-and-fields); a screen for one that is off is never shown. */
   is_multi_factor_auth_enabled: boolean;
   is_totp_mfa_enabled: boolean;
   is_email_otp_mfa_enabled: boolean;
@@ -39,7 +39,7 @@ export interface Meta extends SocialFlags {
 }
 
 /**
- * The flags of AuthResponse that ask for a further step instead of a session (reference.md "Types"): the
+ * The flags of AuthResponse that ask for a further step instead of a session (docs/api-overview.md#resources-and-fields): the
  * second-factor challenges and the first-time offer of one. The mfa cookie that goes with them is HttpOnly,
  * so these flags are all the page knows of the pending step.
  */
@@ -54,7 +54,7 @@ export interface MfaFlags {
 }
 
 /**
- * A new authenticator-app enrolment (reference.md AuthResponse authenticator_*): answered by totp_mfa_setup,
+ * A new authenticator-app enrolment (the AuthResponse of docs/api-overview.md#resources-and-fields authenticator_*): answered by totp_mfa_setup,
  * and inside a first-time offer (should_show_totp_screen with the secret), as the released SDK expects.
  */
 export interface TotpEnrolmentFields {

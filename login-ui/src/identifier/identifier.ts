@@ -1,7 +1,7 @@
 /**
  * "Email or phone number": which of the two this server accepts (meta: is_basic_authentication_enabled,
  * is_mobile_basic_authentication_enabled), and what a typed value is. A value with an @ is an email;
- * otherwise a phone number with its country code (reference.md "Defaults": at least 10 characters).
+ * otherwise a phone number with its country code (docs/configuration.md#defaults: at least 10 characters).
  */
 import type { Identifier, Meta } from '../api/types.ts';
 

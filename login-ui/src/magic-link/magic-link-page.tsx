@@ -1,5 +1,5 @@
 /**
- * Passwordless sign-in (specification part 4.1 magic_link_login; meta is_magic_link_login_enabled). The
+ * Passwordless sign-in (docs/operations.md#magic_link_login; meta is_magic_link_login_enabled). The
  * server answers the same for every address (no account enumeration), so the "sent" screen says "if".
  * The emailed link goes through GET /verify_email, which signs the person in and lands on the
  * application's redirect_uri (emailedReturnUri) or on /app.

@@ -1,6 +1,6 @@
 /**
- * The second-factor challenge of a sign-in (specification part 4.1 login "MFA challenge flags"): one screen
- * per method the server asked for, and a picker first when it offered several (reference.md AuthResponse:
+ * The second-factor challenge of a sign-in (docs/operations.md#login "MFA challenge flags"): one screen
+ * per method the server asked for, and a picker first when it offered several (the AuthResponse of docs/api-overview.md#resources-and-fields:
  * should_show_totp_screen, should_show_email_otp_screen, should_show_mobile_otp_screen,
  * should_offer_webauthn_mfa_verify). "I lost my authenticator" (lock_mfa) is offered on the app and passkey
  * screens only when there is no email or SMS code to fall back on, the one case the server allows it.

@@ -6,7 +6,7 @@ import { forwardRef } from 'react';
 import { TextInput, type TextInputProps } from '@mantine/core';
 
 export const SIX_DIGITS = /^\d{6}$/;
-/** reference.md: recovery codes are shown as two groups of five letters and digits. */
+/** docs/api-overview.md#resources-and-fields: recovery codes are shown as two groups of five letters and digits. */
 export const RECOVERY_CODE = /^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/;
 
 export const CodeField = forwardRef<HTMLInputElement, TextInputProps & { recovery?: boolean }>(function CodeField({ recovery, ...props }, ref) {

@@ -1,5 +1,5 @@
 /**
- * "I lost my authenticator" (specification part 3 lock_mfa; part 4.1): for a person whose only second factors
+ * "I lost my authenticator" (docs/api-overview.md#states-and-transitions lock_mfa; docs/operations.md): for a person whose only second factors
  * are an app or a passkey (no verified email or SMS code to fall back on). It signs nothing in and locks the
  * second factor until an administrator resets it, so it asks first. The pending sign-in proves the password
  * only, and a password alone must not lock the owner out (NIST SP 800-63B 6.1.2.3), so confirming sends a

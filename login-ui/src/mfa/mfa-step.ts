@@ -1,7 +1,7 @@
 /**
- * A sign-in whose first factor is done but which still needs a second one (specification part 3: the access
+ * A sign-in whose first factor is done but which still needs a second one (docs/api-overview.md#states-and-transitions: the access
  * token is withheld while an MFA offer or challenge is pending). The server keeps the step behind the
- * HttpOnly mfa cookie (part 5); the page only knows the AuthResponse flags it got and who is signing in, and
+ * HttpOnly mfa cookie (docs/api-overview.md#authentication); the page only knows the AuthResponse flags it got and who is signing in, and
  * carries them in the router's history state to /mfa (never in the URL, so nothing of it is logged or
  * shared; history state survives a reload of that page). A sign-in begun by a full-page redirect names
  * only the stage and the methods in /mfa's query (stepFromQuery).
@@ -46,7 +46,7 @@ const OFFER_FLAGS = ['should_offer_webauthn_mfa_setup', 'should_offer_email_otp_
 const CHALLENGE_FLAGS = ['should_show_totp_screen', 'should_offer_webauthn_mfa_verify', 'should_show_email_otp_screen', 'should_show_mobile_otp_screen'] as const;
 
 /**
- * Whether an answer is a first-time offer (specification part 3 "MFA offer pending, token withheld"): any
+ * Whether an answer is a first-time offer (docs/api-overview.md#states-and-transitions, "MFA offer pending, token withheld"): any
  * should_offer_*_setup flag, or an authenticator-app enrolment (should_show_totp_screen WITH
  * authenticator_secret; without a secret that flag is a challenge). There is no TOTP offer flag.
  */

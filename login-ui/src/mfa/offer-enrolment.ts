@@ -1,7 +1,7 @@
 /**
  * The authenticator-app enrolment a first-time offer carries (the server answers should_show_totp_screen
  * with authenticator_secret, authenticator_scanner_image and authenticator_recovery_codes, as the released
- * SDK's screens expect; reference.md AuthResponse). It is kept in this page's memory only, never in the
+ * SDK's screens expect; the AuthResponse of docs/api-overview.md#resources-and-fields). It is kept in this page's memory only, never in the
  * router's history state with the rest of the step: history state is written to the browser's session
  * store, and the secret must not outlive the page. After a reload, or when /mfa was opened by a redirect
  * (an emailed link, a social callback) with no secret in its URL, the screen asks totp_mfa_setup with the

@@ -1,5 +1,5 @@
 /**
- * The first-time offer of a second factor (specification part 3 "MFA offer pending, token withheld"): the
+ * The first-time offer of a second factor (docs/api-overview.md#states-and-transitions, "MFA offer pending, token withheld"): the
  * instance enforces MFA, or the person asked for it, and they have no factor yet. They set one up here with
  * the mfa cookie of the pending sign-in, which signs them in once it is confirmed; or they skip
  * (skip_mfa_setup), which is not offered when the instance enforces MFA (meta is_mfa_enforced: refused).

@@ -1,5 +1,5 @@
 /**
- * An emailed or texted code as the second factor (specification part 4.1 verify_otp without is_totp, and
+ * An emailed or texted code as the second factor (docs/operations.md#verify_otp without is_totp, and
  * resend_otp, both with the mfa cookie). When the server already sent the code with the sign-in's answer the
  * field is ready; when the person picked this method among several, it asks for one first. A new code can be
  * asked for after a pause (useCoolDown), shown as a count-down. Both calls name the screen's factor

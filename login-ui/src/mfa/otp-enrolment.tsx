@@ -1,5 +1,5 @@
 /**
- * Setting up email or SMS codes as a second factor (specification part 3: email_otp_mfa_setup /
+ * Setting up email or SMS codes as a second factor (docs/api-overview.md#states-and-transitions: email_otp_mfa_setup /
  * sms_otp_mfa_setup send a code and create an unverified enrolment; verify_otp with that code completes it).
  * Signed in it adds the factor; in a first-time offer (mfa cookie) the confirmation also signs in.
  */

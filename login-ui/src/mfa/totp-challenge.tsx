@@ -1,5 +1,5 @@
 /**
- * The authenticator-app challenge (specification part 4.1 verify_otp with is_totp and the mfa cookie): a
+ * The authenticator-app challenge (docs/operations.md#verify_otp with is_totp and the mfa cookie): a
  * six-digit code from the app, or, behind a switch, one of the ten recovery codes (each works once). The
  * server ends the step after five wrong codes; the person is then sent back to sign in (MfaError).
  */

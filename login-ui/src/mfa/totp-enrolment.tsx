@@ -1,5 +1,5 @@
 /**
- * Setting up an authenticator app (specification part 3 "TOTP enrollment": totp_mfa_setup, then verify_otp
+ * Setting up an authenticator app (docs/api-overview.md#states-and-transitions, "TOTP enrollment": totp_mfa_setup, then verify_otp
  * with is_totp). Three steps: scan the QR code (or type the secret), keep the recovery codes (shown this
  * once), and confirm with a first code from the app, which is what makes the factor count. Used signed in
  * (Security page: no token is issued) and in a first-time offer (the mfa cookie: the confirmation signs in),

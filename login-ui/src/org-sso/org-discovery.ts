@@ -1,5 +1,5 @@
 /**
- * Home-realm discovery for the email-first sign-in (specification part 1: verified domains route people to
+ * Home-realm discovery for the email-first sign-in (docs/api-overview.md#what-portcullis-does: verified domains route people to
  * their organization's IdP): the public `org_discovery` query, and the address that starts the organization's
  * SSO with this page's round trip carried along.
  */

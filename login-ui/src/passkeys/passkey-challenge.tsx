@@ -1,5 +1,5 @@
 /**
- * A passkey as the second factor (reference.md: webauthn_login_options then webauthn_login_verify, with the
+ * A passkey as the second factor (docs/operations.md#webauthn_login_options: webauthn_login_options then webauthn_login_verify, with the
  * mfa cookie of the pending sign-in): one button that opens the browser's passkey dialog for this account.
  */
 import { Button, Stack, Text } from '@mantine/core';

@@ -1,5 +1,5 @@
 /**
- * The signed-in person's passkeys (reference.md webauthn_credentials / webauthn_delete_credential): each with
+ * The signed-in person's passkeys (docs/operations.md#webauthn_credentials / webauthn_delete_credential): each with
  * its name, when it was added and last used, and a delete that asks first (a deleted passkey stops working
  * at once; the person may have no other way in).
  */

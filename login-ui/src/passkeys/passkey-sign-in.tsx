@@ -1,5 +1,5 @@
 /**
- * Passkey sign-in on the login page (reference.md webauthn_login_options without email: the usernameless,
+ * Passkey sign-in on the login page (docs/operations.md#webauthn_login_options without email: the usernameless,
  * discoverable-credential ceremony): a "Sign in with a passkey" button, and the browser's autofill of the
  * email field (conditional mediation, WebAuthn Level 3), started once the page shows and cancelled when it
  * leaves. A passkey answers like a password would: a session, or a further step (useSignInAnswer).

@@ -1,5 +1,5 @@
 /**
- * Choose a new password (specification part 4.1 reset_password), with the emailed link's token
+ * Choose a new password (docs/operations.md#reset_password), with the emailed link's token
  * (/app/reset-password?token=...) or with the code texted to a phone number (from the forgot-password
  * screen, in memory). The token is read once and then removed from the address bar and history, so it
  * does not linger where a shared screen or a later Referer could show it (OWASP ASVS 3.1.1). A reset ends

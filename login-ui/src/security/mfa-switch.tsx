@@ -1,6 +1,6 @@
 /**
- * "Ask for a second factor when I sign in" (reference.md update_profile is_multi_factor_auth_enabled). With
- * it on and no factor yet, the next sign-in offers to set one up (specification part 3, first-time offer).
+ * "Ask for a second factor when I sign in" (docs/operations.md#update_profile is_multi_factor_auth_enabled). With
+ * it on and no factor yet, the next sign-in offers to set one up (docs/api-overview.md#states-and-transitions, first-time offer).
  * On an instance that enforces MFA the choice is not the person's, so the switch shows on and fixed.
  */
 import { Switch } from '@mantine/core';

@@ -1,8 +1,8 @@
 /**
  * The signed-in person's Security page: the second factors this instance offers (meta), which of them are
- * set up (User enrolled_mfa_methods), a way to add each (specification part 3 enrolments: an authenticator
+ * set up (User enrolled_mfa_methods), a way to add each (docs/api-overview.md#states-and-transitions enrolments: an authenticator
  * app, email or SMS codes, passkeys), their passkeys with delete, and their own "ask for a second factor"
- * switch. Enrolling here issues no token (part 2 AuthResponse): the session stays as it is.
+ * switch. Enrolling here issues no token (docs/api-overview.md#resources-and-fields AuthResponse): the session stays as it is.
  */
 import { Modal, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * Who is signed in, and sign out (specification part 4.1 logout: the session, its cookies and tokens stop
+ * Who is signed in, and sign out (docs/operations.md#logout: the session, its cookies and tokens stop
  * working at once). Reached directly on /app, after the emailed verification or magic link lands here,
  * or after sign-in without an application to return to.
  */

@@ -1,5 +1,5 @@
 /**
- * Create an account with email or phone number and password (specification part 4.1 signup), as the
+ * Create an account with email or phone number and password (docs/operations.md#signup), as the
  * server's flags allow: is_sign_up_enabled, is_basic_authentication_enabled (email),
  * is_mobile_basic_authentication_enabled (phone), is_strong_password_enabled (the checklist). What comes
  * next is the server's answer: signed in at once, an emailed link to open (check-email screen), or a texted

@@ -1,5 +1,5 @@
 /**
- * Phone verification by texted code (specification part 4.1 verify_otp / resend_otp): reached after a
+ * Phone verification by texted code (docs/operations.md#verify_otp / resend_otp): reached after a
  * phone signup that needs it (should_show_mobile_otp_screen) or a phone sign-in refused as unverified.
  * The number comes from that screen in memory (router state), never from the URL; without one, the
  * person types it and a code is texted. A verified code signs the person in (session cookies).
