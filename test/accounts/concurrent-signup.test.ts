@@ -1,5 +1,5 @@
 /**
- * Uniqueness of email is the service's job (specification part 9 rule 7): 50 concurrent
+ * Uniqueness of email is the service's job (docs/api-overview.md#versioning): 50 concurrent
  * signups with one email (in mixed case) leave exactly one user, on SQLite, PostgreSQL and MariaDB (and
  * MongoDB when TEST_MONGODB_URL is set). Real HTTP, real databases.
  */

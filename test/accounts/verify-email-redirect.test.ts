@@ -1,5 +1,5 @@
 /**
- * No open redirect (OWASP ASVS 5.1.5; reference.md "Security lessons"): GET /verify_email lands only on
+ * No open redirect (OWASP ASVS 5.1.5; docs/security-lessons.md): GET /verify_email lands only on
  * the redirect_uri stored with the verification request when it was issued, never on the query's, carries
  * `state` as a parameter of that target only, and answers a bad token with an HTML page on this server.
  * With the default --allowed-origins * no foreign redirect_uri is accepted at all.

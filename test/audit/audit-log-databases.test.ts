@@ -1,7 +1,7 @@
 /**
- * The audit log (reference.md "AuditLog", specification part 4.2 `_audit_logs`) on every database kind:
+ * The audit log (docs/api-overview.md#resources-and-fields, "AuditLog", docs/operations.md#audit_logs) on every database kind:
  * entries for admin mutations over REST and GraphQL (not for refused ones), for login success and failure
- * with the client IP per --trusted-proxies (specification part 1) and the user agent; metadata names fields,
+ * with the client IP per --trusted-proxies (docs/configuration.md) and the user agent; metadata names fields,
  * never a secret (a password-like app_data value, a rotated client secret, a typed password); the filters,
  * the inclusive Unix-second bounds, newest-first paging, and admin-only access.
  */

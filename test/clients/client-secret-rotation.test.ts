@@ -1,8 +1,8 @@
 /**
  * verifyClientSecret, the check the token endpoint makes (RFC 6749 section 2.3.1), against a real server's
  * database and clock: the current secret of an active client passes; after rotate_client_secret the old
- * secret keeps passing inside --client-secret-rotation-grace and fails from its end on (specification part 3
- * "Client secret valid | rotate_client_secret"); a grace of 0 ends it at once; an inactive client, an
+ * secret keeps passing inside --client-secret-rotation-grace and fails from its end on
+ * (docs/api-overview.md#states-and-transitions, "Client secret valid | rotate_client_secret"); a grace of 0 ends it at once; an inactive client, an
  * unknown client_id, another client's secret and a wrong secret all fail.
  */
 import { describe, test, before, after } from 'node:test';

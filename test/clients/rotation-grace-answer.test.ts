@@ -1,6 +1,6 @@
 /**
- * rotate_client_secret says until when the replaced secret keeps working (specification part 3 "Client
- * secret valid | rotate_client_secret"): previous_secret_expires_at is the rotation time plus
+ * rotate_client_secret says until when the replaced secret keeps working
+ * (docs/api-overview.md#states-and-transitions, "Client secret valid | rotate_client_secret"): previous_secret_expires_at is the rotation time plus
  * --client-secret-rotation-grace, in Unix seconds, alike over REST, GraphQL and gRPC, so the console can tell
  * the admin how long relying parties have to switch. create_client answers none, nor does a rotation with a
  * grace of 0 (the old secret stopped at once).

@@ -1,5 +1,5 @@
 /**
- * Trusted issuer admin operations (specification part 2 "Trusted issuer", part 4.2) over REST, GraphQL and
+ * Trusted issuer admin operations (docs/api-overview.md#resources-and-fields, "Trusted issuer", docs/operations.md) over REST, GraphQL and
  * gRPC with real inputs: add (defaults: audience = {--url}/oauth/token, subject_claim = sub), read, list
  * filtered by client_id or service_account_id with pagination, update (only the fields the specification
  * names), delete; validation errors (http JWKS URL off loopback, credentials in it, bad subject_claim, an

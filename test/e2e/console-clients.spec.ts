@@ -1,5 +1,5 @@
 /**
- * The admin journey over OAuth clients (specification part 4.2 "Client registry", "Trusted issuers"): register
+ * The admin journey over OAuth clients (docs/operations.md, "Client registry", "Trusted issuers"): register
  * a client (its scopes start as the server's default, openid email profile) with a post-logout redirect URI and
  * see its secret once (never again after a reload), read how to connect (issuer and discovery URL), edit its
  * redirect URIs (a fragment is refused beside the field, then a valid list is saved) and its post-logout

@@ -1,6 +1,6 @@
 /**
- * The admin journey over an organization's integrations (specification part 3 "Org domain" transitions, part
- * 4.2 "Org domains", "Org SSO connections" and "SCIM"): request a domain and read its TXT record; verify it
+ * The admin journey over an organization's integrations (docs/api-overview.md#states-and-transitions, "Org domain" transitions,
+ * docs/operations.md, "Org domains", "Org SSO connections" and "SCIM"): request a domain and read its TXT record; verify it
  * before the record exists and read the server's refusal; publish the record on a real DNS server on loopback
  * (test/support/dns-server.ts, named by --dns-servers) and verify; add another as verified without DNS; delete
  * one. Then the OIDC connection: created with a write-only secret, edited with the secret left empty (kept),

@@ -1,5 +1,5 @@
 /**
- * The admin journey over organizations (specification parts 2 and 4.2 "Organizations"): create one through
+ * The admin journey over organizations (docs/api-overview.md#resources-and-fields, docs/operations.md "Organizations"): create one through
  * the dialog (the slug is suggested from the display name and checked as the server checks it), find it by
  * search among others, add a person as a member with org roles picked by searching users, make them an
  * org-admin, remove them after the confirmation, rename and disable the organization, and delete it; then a

@@ -1,6 +1,6 @@
 /**
- * Console: a user's second factors and the administrator's reset (reference.md User enrolled_mfa_methods,
- * mfa_locked_at; `_update_user` reset_mfa; specification part 3: an account locked by lock_mfa needs an
+ * Console: a user's second factors and the administrator's reset (the User of docs/api-overview.md#resources-and-fields enrolled_mfa_methods,
+ * mfa_locked_at; `_update_user` reset_mfa; docs/api-overview.md#states-and-transitions: an account locked by lock_mfa needs an
  * admin). The user enrols an authenticator app over the API and reports it lost (lock_mfa on a password
  * sign-in's challenge, confirmed with the code mailed to the address an administrator vouched for); the user
  * page shows the app and the lock; Reset MFA asks first, then clears both, and the user's next password

@@ -1,5 +1,5 @@
 /**
- * The admin journey over webhooks (README "Webhooks"; specification part 4.2): add a webhook for
+ * The admin journey over webhooks (README "Webhooks"; docs/operations.md): add a webhook for
  * user.access_revoked pointing at a receiver on loopback (the server runs with
  * --webhook-allow-private-addresses=true), with an extra header; send a test and read the receiver's status
  * and answer; revoke a user's access through the API and find the delivery in the webhook's log, its request

@@ -1,5 +1,5 @@
 /**
- * Login UI: the email-first sign-in of home-realm discovery (specification part 1: verified domains route
+ * Login UI: the email-first sign-in of home-realm discovery (docs/api-overview.md#what-portcullis-does: verified domains route
  * people to their organization's IdP; meta is_org_discovery_enabled). An organization with a verified domain
  * and an OIDC connection to a real OpenID Connect IdP on loopback (`oidc-provider`, test/support/
  * social-oidc-upstream.ts; the server runs with --org-sso-allow-private-addresses=true so it may reach it).

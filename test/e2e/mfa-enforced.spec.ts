@@ -1,5 +1,5 @@
 /**
- * Login UI on a server started with --enforce-mfa (specification part 3: every user without a factor is
+ * Login UI on a server started with --enforce-mfa (docs/api-overview.md#states-and-transitions: every user without a factor is
  * offered one, the token withheld, and may not skip it). A new account's signup stops at the offer, which
  * has no "Not now"; the person sets up the authenticator app from the enrolment the offer's answer carried
  * (should_show_totp_screen with authenticator_secret: no totp_mfa_setup call), confirms with a code

@@ -1,5 +1,5 @@
 /**
- * Login UI: "I lost my authenticator" (specification part 3 lock_mfa; an account locked so needs an
+ * Login UI: "I lost my authenticator" (docs/api-overview.md#states-and-transitions lock_mfa; an account locked so needs an
  * administrator's reset). A person whose only second factor is the authenticator app opens the code
  * screen, reports it lost and confirms; a code goes to the account's proven email address (the pending
  * sign-in proves the password only, so the password alone must not lock the owner out), the dialog asks for

@@ -1,5 +1,5 @@
 /**
- * Login UI: the picker of second factors (reference.md AuthResponse: several should_show_* flags at once).
+ * Login UI: the picker of second factors (the AuthResponse of docs/api-overview.md#resources-and-fields: several should_show_* flags at once).
  * A user with both email and text message codes signs in with their email and password; the page asks
  * which to use, the person picks the text message, the page asks for a texted code (resend_otp with
  * `mfa_method: sms_otp`, since the sign-in itself sent the email code) and the texted code signs in

@@ -1,5 +1,5 @@
 /**
- * Login UI: the first-time offer and its Skip (specification part 3 "MFA offer pending, token withheld";
+ * Login UI: the first-time offer and its Skip (docs/api-overview.md#states-and-transitions, "MFA offer pending, token withheld";
  * skip_mfa_setup). A person turns on "ask for a second step" on their Security page with no factor set up;
  * their next sign-in stops at the offer (the methods the server put in it, the authenticator app among
  * them, and "Not now"); Not now signs them in, and the sign-in after that has no offer (the server records

@@ -1,5 +1,5 @@
 /**
- * Login UI: passkeys (reference.md webauthn_*; specification part 3, the MFA gate). With Chromium's virtual
+ * Login UI: passkeys (docs/operations.md webauthn_*; docs/api-overview.md#states-and-transitions, the MFA gate). With Chromium's virtual
  * authenticator (support/virtual-authenticator.ts) a new account adds a passkey from its Security page, signs
  * out, signs in with the passkey alone (the usernameless, discoverable-credential ceremony: by the email
  * field's autofill, then by the button), and then, after

@@ -1,6 +1,6 @@
 /**
- * Login UI: the authenticator app as a second factor (specification part 3 "TOTP enrollment" and the
- * withheld token; part 4.1 totp_mfa_setup, verify_otp with is_totp). A new account sets up the app from its
+ * Login UI: the authenticator app as a second factor (docs/api-overview.md#states-and-transitions, "TOTP enrollment" and the
+ * withheld token; docs/operations.md#totp_mfa_setup, verify_otp with is_totp). A new account sets up the app from its
  * Security page (QR code and key, ten recovery codes shown once, then a first code), signs out, and from
  * then on a password sign-in stops at the code screen: a wrong code is refused, a right one signs in, and a
  * recovery code does too. Codes are computed here from the key the page showed (RFC 6238).

@@ -1,5 +1,5 @@
 /**
- * Stored email templates (reference.md "EmailTemplate", "Email template events") on every database kind: a
+ * Stored email templates (docs/api-overview.md#resources-and-fields, "EmailTemplate", "Email template events") on every database kind: a
  * saved template is used for a real mail through the SMTP sink, a hostile user name is HTML-escaped in it,
  * broken templates are refused when saved (invalid_argument) and leave nothing stored, one template per
  * event (already_exists), an update is used at once, and a delete brings the built-in template back.

@@ -1,4 +1,4 @@
-/** Placeholder rendering of email templates (reference.md "Events": user, organization, verification_url, otp). */
+/** Placeholder rendering of email templates (docs/events.md: user, organization, verification_url, otp). */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderSubject, renderTemplate } from '../../server/modules/email/index.ts';

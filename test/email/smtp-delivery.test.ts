@@ -1,5 +1,5 @@
 /**
- * Email over real SMTP (reference.md "Events"): each of the six event emails goes through a local SMTP server
+ * Email over real SMTP (docs/events.md): each of the six event emails goes through a local SMTP server
  * (test/support/smtp-sink.ts), and the link read from the received message lies under --url and carries
  * the caller's redirect_uri. Also: not configured, authentication, STARTTLS with a self-signed certificate,
  * and what reaches the log when delivery fails.

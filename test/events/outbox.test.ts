@@ -1,5 +1,5 @@
 /**
- * The event outbox (reference.md "Events"): an event is written in the caller's transaction, so it exists exactly
+ * The event outbox (docs/events.md): an event is written in the caller's transaction, so it exists exactly
  * when the change it reports was committed. Runs on SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';
@@ -79,7 +79,7 @@ for (const kind of ['sqlite', 'postgres', 'mariadb'] as TestDatabaseKind[]) {
       assert.equal(await storage.fork().count(EventOutbox, { eventName: 'user.logged_in' }), 0);
     });
 
-    test('every reference.md event name is accepted', async () => {
+    test('every docs/events.md event name is accepted', async () => {
       const em = storage.fork();
       for (const name of EVENT_NAMES) recordEvent(em, name, { n: name }, clockAt('2027-01-01T00:00:00.000Z'));
       await em.flush();

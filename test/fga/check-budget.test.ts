@@ -1,5 +1,5 @@
 /**
- * Specification part 8 "Checks per request": at most 100 permission checks per request. A GraphQL document
+ * docs/limits.md, "Checks per request": at most 100 permission checks per request. A GraphQL document
  * runs each root field as its own operation, so aliases used to multiply the limit (20 aliased
  * check_permissions fields of 100 checks = 2,000 checks in one HTTP request). Now all root fields of one
  * HTTP request share one budget of 100, list_permissions spending one per (type, relation) pair it lists;

@@ -5,7 +5,8 @@
  * cases whose stage has at most 100 tuples, as OpenFGA's harness does). abac_tests.yaml (conditions) is a
  * stretch: it runs and its count is printed, without failing the test.
  *
- * The cases are read at test time from ../shared/conformance/openfga/ beside the repository (never copied
+ * The cases (OpenFGA's own, from the openfga/openfga repository's tests) are read at test time from
+ * shared/conformance/openfga/ in the folder that holds this repository (never copied
  * in); when that folder is absent the test says so and is skipped.
  */
 import { test, describe, after } from 'node:test';

@@ -1,5 +1,6 @@
 /**
- * Replays OpenFGA's conformance files (../shared/conformance/openfga, read at test time, never copied)
+ * Replays OpenFGA's conformance files (from the openfga/openfga repository's tests; read at test time from
+ * shared/conformance/openfga in the folder that holds this repository, never copied)
  * through the model module alone: every stage model parses, every stage tuple is valid for writing, every
  * request that expects an answer passes request and contextual-tuple validation, and every request that
  * expects a validation code (2000, 2021, 2022, 2027) is refused with exactly that code. Code 2002 (the

@@ -1,5 +1,5 @@
 /**
- * parseModel (specification part 4.2): OpenFGA DSL schema 1.1 checked with OpenFGA's own rules; each class of
+ * parseModel (docs/operations.md): OpenFGA DSL schema 1.1 checked with OpenFGA's own rules; each class of
  * problem is refused as invalid_argument with a readable message (1-based line numbers) and OpenFGA's
  * code in the detail. Also the TypeSystem lookups over a parsed model.
  */

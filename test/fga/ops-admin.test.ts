@@ -1,5 +1,5 @@
 /**
- * The super-admin FGA operations (specification part 4.2 `/v1/admin/fga/*`, part 3 reset) over REST,
+ * The super-admin FGA operations (docs/operations.md `/v1/admin/fga/*`, docs/api-overview.md#states-and-transitions reset) over REST,
  * GraphQL and gRPC against a real server on SQLite: empty model, append-only versions, tuples validated
  * against the current model (all or none), reads with filters and pages, list_users, expand, and the reset
  * refused while tuples exist and logged without secrets.

@@ -1,5 +1,5 @@
 /**
- * The agent rule (specification part 7 rule 7): a token carrying an RFC 8693 `act` claim is
+ * The agent rule (docs/errors.md#messages-worth-knowing): a token carrying an RFC 8693 `act` claim is
  * an agent acting for its user; a check passes only when both `user:<sub>` and `agent:<act.sub>` hold the
  * relation. Without `type agent` in the model such checks are denied, unless the server runs with
  * --fga-allow-unconstrained-agents. Tokens are minted in the test (token exchange comes later).

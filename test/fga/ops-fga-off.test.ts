@@ -1,5 +1,5 @@
 /**
- * FGA off (specification part 1 --fga-store, part 7 "FGA not enabled"): on a MongoDB main database without
+ * FGA off (docs/configuration.md --fga-store, docs/errors.md, "FGA not enabled"): on a MongoDB main database without
  * --fga-store every FGA operation answers failed_precondition. No MongoDB runs here, so the server is
  * built with its FGA store turned off through buildApp's `fgaStore: null` seam, which is the state
  * createFgaStore leaves a MongoDB server in.

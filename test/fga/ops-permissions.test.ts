@@ -1,5 +1,5 @@
 /**
- * check_permissions and list_permissions (specification part 4.1, part 5 subject rule, part 8 limits) over
+ * check_permissions and list_permissions (docs/operations.md, docs/api-overview.md#authentication subject rule, docs/limits.md limits) over
  * REST, GraphQL and gRPC against a real server: results in order echoing each pair, contextual tuples used
  * once and never stored, the subject rule for users and super-admins, 1 to 100 checks, and the 1,000-entry
  * cap of list_permissions with `truncated`.

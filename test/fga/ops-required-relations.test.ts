@@ -1,5 +1,5 @@
 /**
- * `required_relations` in `session`, `validate_jwt_token` and `validate_session` (reference.md "Requests"):
+ * `required_relations` in `session`, `validate_jwt_token` and `validate_session` (docs/operations.md):
  * each pair must be allowed for the token's or session's subject through the FGA engine, else
  * permission_denied naming the first missing pair; over REST, GraphQL and gRPC.
  */

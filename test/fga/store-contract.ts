@@ -1,5 +1,5 @@
 /**
- * The FgaStore contract (server/modules/fga/types.ts; specification part 4.2), run by store.test.ts on every
+ * The FgaStore contract (server/modules/fga/types.ts; docs/operations.md), run by store.test.ts on every
  * store: the memory store, the main SQLite, PostgreSQL and MariaDB databases, and a separate --fga-store
  * database. Each test starts from reset().
  */

@@ -1,5 +1,5 @@
 /**
- * The FGA stores (specification part 1): the contract on the memory store, on the main SQLite, PostgreSQL and
+ * The FGA stores (docs/api-overview.md#what-portcullis-does): the contract on the memory store, on the main SQLite, PostgreSQL and
  * MariaDB databases, and on separate --fga-store sqlite and postgres databases; plus the --fga-store
  * choices of createFgaStore and the FGA tables' schema (indexes, exact collation, no drift on restart).
  */

@@ -1,7 +1,7 @@
 /**
  * GraphQL over real HTTP (POST /graphql): results equal to REST, real Set-Cookie for the admin session,
- * error codes in `extensions.code`, the deprecated mutations of specification part 7 rule 3, and JSON
- * replies for every malformed request (reference.md "Every reply of /graphql is JSON").
+ * error codes in `extensions.code`, the deprecated mutations of docs/errors.md#messages-worth-knowing, and JSON
+ * replies for every malformed request (docs/sdk-compatibility.md#graphql-requests).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,7 +75,7 @@ describe('GraphQL over HTTP', () => {
     assert.deepEqual((admin.body.data?._admin_meta as { roles: string[] }).roles, ['user']);
   });
 
-  test('the deprecated mutations fail with the messages of specification part 7 rule 3', async () => {
+  test('the deprecated mutations fail with the messages of docs/errors.md#messages-worth-knowing', async () => {
     const cases = [
       ['_update_env', 'deprecated. please configure env via cli args'],
       ['_admin_signup', 'deprecated. please configure admin secret via cli args'],

@@ -1,5 +1,5 @@
 /**
- * --enable-graphql-introspection (specification part 1: "false prevents schema discovery"); default on.
+ * --enable-graphql-introspection (docs/configuration.md: "false prevents schema discovery"); default on.
  * The playground is not served (GraphiQL in mercurius loads its code from the internet), so GET answers 405.
  */
 import { describe, test, after } from 'node:test';

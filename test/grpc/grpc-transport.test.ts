@@ -1,6 +1,6 @@
 /**
  * The gRPC transport over real loopback against the real registry: same answers as REST, admin
- * credentials as metadata (specification part 5), set-cookie metadata, and status codes per AppError kind.
+ * credentials as metadata (docs/api-overview.md#authentication), set-cookie metadata, and status codes per AppError kind.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The checked-in contract must be exactly what the registry generates (architecture.md: proto/ is
+ * The checked-in contract must be exactly what the registry generates (docs/architecture.md: proto/ is
  * generated, checked in, drift-checked). On failure run `node_modules/.bin/node build/gen-proto.ts`.
  */
 import { test } from 'node:test';

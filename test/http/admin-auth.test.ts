@@ -1,5 +1,5 @@
 /**
- * Super-admin authentication over REST (spec part 5): the x-service-admin-secret header, the service-admin
+ * Super-admin authentication over REST (docs/api-overview.md#authentication): the x-service-admin-secret header, the service-admin
  * cookie set by POST /v1/admin/login and renewed by GET /v1/admin/session, logout,
  * --disable-admin-header-auth, the 12 h absolute end and the binding to --admin-secret, and meta's MFA flags.
  */

@@ -1,4 +1,4 @@
-/** Health, readiness and metrics (spec part 4.3, part 7 rule 1); client IP per --trusted-proxies. */
+/** Health, readiness and metrics (docs/api-overview.md#http-endpoints-outside-v1, docs/errors.md); client IP per --trusted-proxies. */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * HTTP cross-cutting policy over real HTTP: CSRF (spec part 5), CORS for the SDK headers, 405 for the wrong
- * method (spec part 7), error envelope, security headers, client-id header check (reference.md).
+ * HTTP cross-cutting policy over real HTTP: CSRF (docs/api-overview.md#authentication), CORS for the SDK headers, 405 for the wrong
+ * method (docs/errors.md), error envelope, security headers, client-id header check (docs/sdk-compatibility.md).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

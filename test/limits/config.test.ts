@@ -1,4 +1,4 @@
-/** Startup refusals of the limit flags: one line naming the flag (specification part 7 rule 6). */
+/** Startup refusals of the limit flags: one line naming the flag (docs/errors.md#startup-refusals). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

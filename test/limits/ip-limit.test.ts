@@ -1,5 +1,5 @@
 /**
- * Per-IP rate limit on every HTTP route and gRPC method (specification part 1): `--rate-limit-rps`
+ * Per-IP rate limit on every HTTP route and gRPC method (docs/configuration.md): `--rate-limit-rps`
  * sustained plus `--rate-limit-burst`, answered with 429 + Retry-After (REST `resource_exhausted`, GraphQL
  * TOO_MANY_REQUESTS with extensions.retryAfter) and gRPC RESOURCE_EXHAUSTED with `retry-after` trailing
  * metadata. The client IP is the connection address unless the peer is in --trusted-proxies, over HTTP

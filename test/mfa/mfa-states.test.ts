@@ -1,5 +1,5 @@
 /**
- * The MFA rows of specification part 3's state table, one test each, plus the gate's rules around them:
+ * The MFA rows of the state table of docs/api-overview.md#states-and-transitions, one test each, plus the gate's rules around them:
  * - "MFA offer pending, token withheld" + skip_mfa_setup without --enforce-mfa: the token is issued and the
  *   decline recorded (has_skipped_mfa_setup_at), so the next login is not offered again;
  * - the same offer under --enforce-mfa: skip_mfa_setup is rejected; a factor set up with the offer's

@@ -1,5 +1,5 @@
 /**
- * An admin's reset of a user's MFA (reference.md `_update_user` `reset_mfa`: "clears all MFA state") and
+ * An admin's reset of a user's MFA (docs/operations.md#update_user `reset_mfa`: "clears all MFA state") and
  * delete_user remove the user's passkeys too (modules/mfa/reset-mfa.ts purgeMfaRecords ->
  * webauthn/passkeys.ts deleteAllPasskeys): a reset passkey signs in no more and `webauthn` leaves the user's
  * factors; another user's passkeys stay.

@@ -1,6 +1,6 @@
 /**
  * Passkeys end to end over REST with a software authenticator (test/support/soft-authenticator.ts), no
- * browser (specification part 4.1 webauthn_*; W3C WebAuthn Level 3 sections 7.1 and 7.2): a signed-in user
+ * browser (docs/operations.md webauthn_*; W3C WebAuthn Level 3 sections 7.1 and 7.2): a signed-in user
  * registers one (no token in the answer), signs in with it usernameless or by email, and lists and deletes
  * their own. Each check of section 7.2 is broken once and refused: a reused challenge, another origin,
  * another RP ID, a sign count that does not move forward, no user verification on a passwordless sign-in.

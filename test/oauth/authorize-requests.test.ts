@@ -1,5 +1,5 @@
 /**
- * GET and POST /authorize request handling over real HTTP (specification part 4.3; RFC 6749 sections 4.1.1,
+ * GET and POST /authorize request handling over real HTTP (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 sections 4.1.1,
  * 4.1.2.1 and 3.1.2; RFC 7636; RFC 9207; OpenID Connect Core 3.1.2.1): what is never redirected to (an
  * unknown client, an unregistered redirect_uri), what goes back to the client as an error, and where a
  * browser without a session is sent.

@@ -1,6 +1,6 @@
 /**
  * The response modes of /authorize (OAuth 2.0 Multiple Response Type Encoding Practices; OAuth 2.0 Form
- * Post Response Mode; web_message of reference.md "Compatibility") and the implicit token flow (RFC 6749
+ * Post Response Mode; web_message of docs/sdk-compatibility.md) and the implicit token flow (RFC 6749
  * section 4.2.2; OpenID Connect Core section 3.2.2.5): where the fields go, that the pages run only their
  * nonce'd script, who may frame them, and that nothing is cached.
  */
@@ -120,7 +120,7 @@ describe('/authorize response modes', () => {
     assert.equal(await tokenIsValid(server, params.get('access_token')!), true);
   });
 
-  test('the default response_type is token (specification part 4.3), answered in the fragment', async () => {
+  test('the default response_type is token (docs/api-overview.md#http-endpoints-outside-v1), answered in the fragment', async () => {
     const res = await authorize(server, { client_id: CLIENT_ID, redirect_uri: CALLBACK, state: 's', nonce: 'n' }, browser.cookie);
     const { params } = redirectParams(res, 'fragment');
     assert.ok(params.get('access_token'));

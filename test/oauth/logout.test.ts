@@ -1,5 +1,5 @@
 /**
- * GET and POST /logout over real HTTP (specification part 4.3; OpenID Connect RP-Initiated Logout 1.0
+ * GET and POST /logout over real HTTP (docs/api-overview.md#http-endpoints-outside-v1; OpenID Connect RP-Initiated Logout 1.0
  * sections 2 and 3): a matching id_token_hint ends the session at once (row and tokens revoked, both cookies
  * cleared); without one the user is asked, and only the confirmation form of this page ends it (logout CSRF);
  * redirects go only to a target registered for the client named by client_id or by the hint, with state

@@ -1,5 +1,5 @@
 /**
- * Who may act on an organization's domains (specification part 4.2: org-scoped operations are open to the
+ * Who may act on an organization's domains (docs/operations.md: org-scoped operations are open to the
  * super-admin or that organization's org-admin role; add_verified_org_domain to the super-admin only). On
  * each protocol and for each org-scoped domain operation: a signed-in outsider, an org-admin of another
  * organization and a plain member hear permission_denied and change nothing; an anonymous caller is

@@ -1,6 +1,6 @@
 /**
- * Organization domains end to end (specification part 3 "Org domain" states, part 4.2 "Org domains";
- * reference.md "Domain challenge"): a real server asking a real DNS server on 127.0.0.1 (support/dns-server.ts)
+ * Organization domains end to end (docs/api-overview.md#states-and-transitions, "Org domain" states, docs/operations.md, "Org domains";
+ * docs/api-overview.md#resources-and-fields, "Domain challenge"): a real server asking a real DNS server on 127.0.0.1 (support/dns-server.ts)
  * through --dns-servers. Request, then verify with the right record (verified and routing), a wrong or missing
  * one (refused, still pending), another organization's record (refused); one verified owner per domain; the
  * super-admin's add without DNS; delete and organization deletion stop the routing at once.
@@ -35,7 +35,7 @@ describe('organization domains', () => {
   const createOrg = async (name: string): Promise<string> => (await over('rest', 'create_organization', { name })).id;
   const domainsOf = async (orgId: string) => (await over('rest', 'org_domains', { org_id: orgId })).domains;
 
-  test('request answers the challenge of reference.md; asking again answers the same record', async () => {
+  test('request answers the domain challenge of docs/api-overview.md; asking again answers the same record', async () => {
     const orgId = await createOrg('challenge-shape');
     const challenge = await over('rest', 'request_org_domain', { org_id: orgId, domain: 'Shape.Example.COM.' });
     assert.equal(challenge.domain, 'shape.example.com');

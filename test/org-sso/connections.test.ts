@@ -1,6 +1,6 @@
 /**
- * Organization OIDC connections over REST, GraphQL and gRPC (specification part 4.2 "Org SSO connections";
- * part 2 "Upstream org connections"): create, read by connection id or by organization id (exactly one),
+ * Organization OIDC connections over REST, GraphQL and gRPC (docs/operations.md, "Org SSO connections";
+ * docs/api-overview.md#resources-and-fields, "Upstream org connections"): create, read by connection id or by organization id (exactly one),
  * update, delete; one connection per organization; the client secret sealed at rest (read from the raw
  * row), never in an answer, kept by an update that omits it and replaced by one that gives it; the issuer
  * held to https and public addresses while --org-sso-allow-private-addresses is off; and the org-admin

@@ -1,6 +1,6 @@
 /**
- * Organization SAML connections over REST, GraphQL and gRPC (specification part 4.2 "Org SSO connections";
- * part 2 "Upstream org connections"): create, read by connection id or by organization id (exactly one),
+ * Organization SAML connections over REST, GraphQL and gRPC (docs/operations.md, "Org SSO connections";
+ * docs/api-overview.md#resources-and-fields, "Upstream org connections"): create, read by connection id or by organization id (exactly one),
  * update, delete; one per organization; the IdP certificate checked (X.509, not expired, RSA of 2048 bits
  * or more) and answered as its fingerprint only, kept by an update that omits it and replaced by one that
  * gives it; the SP's entity id and ACS address in the answer; the org-admin rule on every operation; and

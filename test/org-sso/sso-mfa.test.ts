@@ -1,5 +1,5 @@
 /**
- * Organization SSO passes the MFA gate like social sign-in (specification part 3: the token is withheld
+ * Organization SSO passes the MFA gate like social sign-in (docs/api-overview.md#states-and-transitions: the token is withheld
  * while a challenge is pending): the IdP's word is a first factor. A member with an authenticator app lands
  * on the login UI's MFA step with the `mfa` cookie and no session; the right code completes the sign-in,
  * and the tokens it answers still name the organization (the login method keeps it across the gate).

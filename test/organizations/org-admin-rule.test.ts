@@ -1,5 +1,5 @@
 /**
- * The org-admin rule (specification part 4.2 "Organizations": org-scoped operations are open to the
+ * The org-admin rule (docs/operations.md, "Organizations": org-scoped operations are open to the
  * super-admin or to that organization's org-admin role). For every org-scoped operation: this
  * organization's org-admin is let in; a signed-in outsider, an org-admin of another organization, a plain
  * member and an anonymous caller are refused, on each protocol. Super-admin-only operations refuse every

@@ -1,5 +1,5 @@
 /**
- * Organizations and members (specification part 4.2 "Organizations"): the super-admin's create, list and
+ * Organizations and members (docs/operations.md, "Organizations"): the super-admin's create, list and
  * delete; reading, renaming and membership open to that organization's org-admins and to nobody else; the
  * same answers over REST, GraphQL and gRPC.
  */

@@ -1,5 +1,5 @@
 /**
- * Passwords (OWASP ASVS 2.4.1; reference.md "Defaults"): argon2id at OWASP parameters, verification, the
+ * Passwords (OWASP ASVS 2.4.1; docs/configuration.md#defaults): argon2id at OWASP parameters, verification, the
  * dummy verify that makes an unknown user cost what a wrong password costs, and the length and
  * strong-password rules.
  */

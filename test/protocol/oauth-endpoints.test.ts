@@ -1,6 +1,6 @@
 /**
- * POST /oauth/token (refresh_token grant) and POST /oauth/revoke over real HTTP (specification part 4.3;
- * reference.md "Compatibility"): JSON, form-urlencoded and the client SDK's own requests, no Origin header
+ * POST /oauth/token (refresh_token grant) and POST /oauth/revoke over real HTTP (docs/api-overview.md#http-endpoints-outside-v1;
+ * docs/sdk-compatibility.md): JSON, form-urlencoded and the client SDK's own requests, no Origin header
  * needed, RFC 6749 section 5.1 answers and section 5.2 errors, rotation and reuse detection end to end.
  */
 import { describe, test, before, after } from 'node:test';
@@ -114,7 +114,7 @@ describe('OAuth token and revocation endpoints', () => {
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'garbage' }), 400, 'invalid_grant');
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.access_token }), 400, 'invalid_grant');
     await expectOAuthError(await postJson('/oauth/token', { grant_type: 'password', username: 'a', password: 'b' }), 400, 'unsupported_grant_type');
-    // No grant_type means authorization_code (specification part 4.3); a verifier of one character is malformed
+    // No grant_type means authorization_code (docs/api-overview.md#http-endpoints-outside-v1); a verifier of one character is malformed
     // (RFC 7636 section 4.1: 43 to 128 characters).
     await expectOAuthError(await postJson('/oauth/token', { code: 'abc', code_verifier: 'x' }), 400, 'invalid_request');
     await expectOAuthError(

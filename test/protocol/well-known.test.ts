@@ -1,5 +1,5 @@
 /**
- * GET /.well-known/openid-configuration and /.well-known/jwks.json (specification part 4.3; OpenID Connect
+ * GET /.well-known/openid-configuration and /.well-known/jwks.json (docs/api-overview.md#http-endpoints-outside-v1; OpenID Connect
  * Discovery 1.0): built from --url whatever the Host header says, the signing algorithm of --jwt-type, no
  * key for HMAC, and for an asymmetric key a JWKS that verifies the server's ID tokens.
  */

@@ -1,5 +1,5 @@
 /**
- * SAML IdP keys over REST, GraphQL and gRPC (specification part 3 "SAML IdP key", part 4.2 "SAML IdP"):
+ * SAML IdP keys over REST, GraphQL and gRPC (docs/api-overview.md#states-and-transitions, "SAML IdP key", docs/operations.md, "SAML IdP"):
  * the first key made on first use and current; rotate_saml_idp_cert demotes the current key to published
  * and makes a new current one; retire_saml_idp_key retires a published key and is refused for the signing
  * key and for a retired one; private keys sealed at rest; the org-admin rule.

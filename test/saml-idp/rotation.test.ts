@@ -1,12 +1,12 @@
 /**
- * Key rollover as SPs see it (specification part 3 "SAML IdP key"): rotate_saml_idp_cert makes a new
+ * Key rollover as SPs see it (docs/api-overview.md#states-and-transitions, "SAML IdP key"): rotate_saml_idp_cert makes a new
  * signing key and keeps the old one in the metadata, not signing; retire_saml_idp_key takes it out. Proved
  * with @node-saml/node-saml and samlify holding the metadata of each moment:
  *
  * - before rotation, responses are signed by key 1;
  * - after rotation, responses are signed by key 2; an SP holding the refreshed metadata (key 2 and key 1)
  *   accepts them and still accepts a response key 1 signed just before the rotation (one in flight); an SP
- *   still holding only key 1 cannot accept key 2's signature: under part 3 the new key signs at once, so
+ *   still holding only key 1 cannot accept key 2's signature: under docs/api-overview.md#states-and-transitions the new key signs at once, so
  *   SPs must load the new metadata at rotation (the published old key is what keeps in-flight responses
  *   good meanwhile);
  * - after retirement, the metadata holds key 2 only: key 1's signatures are refused by an SP with it, and

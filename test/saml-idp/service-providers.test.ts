@@ -1,6 +1,6 @@
 /**
- * SAML service providers over REST, GraphQL and gRPC (specification part 2 "SAML service provider", part
- * 4.2 "SAML IdP"): create, read, list by page, update, delete; entity id unique per organization; fields
+ * SAML service providers over REST, GraphQL and gRPC (docs/api-overview.md#resources-and-fields, "SAML service provider",
+ * docs/operations.md, "SAML IdP"): create, read, list by page, update, delete; entity id unique per organization; fields
  * checked (ACS addresses, binding, certificate, attribute mapping, NameID format); the org-admin rule; and
  * import_saml_sp_metadata: prefill fields from pasted metadata, nothing stored, DOCTYPE and entities
  * (XXE, billion laughs) refused, a size bound.

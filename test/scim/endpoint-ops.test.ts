@@ -1,5 +1,5 @@
 /**
- * The SCIM endpoint operations (specification part 4.2 "SCIM") over REST, GraphQL and gRPC: one endpoint per
+ * The SCIM endpoint operations (docs/operations.md, "SCIM") over REST, GraphQL and gRPC: one endpoint per
  * organization, the token in the create and rotate answers only (never in scim_endpoint, never at rest),
  * rotation and deletion refusing the old token at once, and the org-admin rule on all four operations.
  */

@@ -1,6 +1,6 @@
 /**
  * SCIM Groups as org roles (a group's displayName is a role its members hold in the organization), the
- * events of reference.md ("user.provisioned", "user.scim_updated", "user.deprovisioned", "group.created",
+ * events of docs/events.md ("user.provisioned", "user.scim_updated", "user.deprovisioned", "group.created",
  * "group.updated", "group.deleted" with `group {id, org_id, display_name, external_id}`), and isolation: one
  * organization's token never reads, changes or references another organization's users and groups.
  */

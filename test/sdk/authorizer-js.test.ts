@@ -1,6 +1,6 @@
 /**
  * The existing client SDK, @authorizerdev/authorizer-js 3.0.1, driven unchanged against a real server
- * (reference.md "Compatibility with the client SDK"). The only extra header is Origin, which the CSRF rule asks of
+ * (docs/sdk-compatibility.md). The only extra header is Origin, which the CSRF rule asks of
  * server-side clients. Emails go to a real local SMTP server; links are read from the received messages.
  */
 import { describe, test, before, after } from 'node:test';

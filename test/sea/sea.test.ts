@@ -1,8 +1,8 @@
 /**
  * The single executable (dist/portcullis, built by `npm run build && npm run sea`) run alone in an empty
- * folder: serves /healthz on a fresh SQLite file, metrics only on the metrics listener (spec part 4.3),
+ * folder: serves /healthz on a fresh SQLite file, metrics only on the metrics listener (docs/api-overview.md#http-endpoints-outside-v1),
  * lists every flag in --help, refuses bad configuration with one line naming the flag and a non-zero exit
- * (spec part 7 rule 6), and exits 0 on SIGTERM after a graceful shutdown.
+ * (docs/errors.md#startup-refusals), and exits 0 on SIGTERM after a graceful shutdown.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

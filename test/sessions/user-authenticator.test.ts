@@ -1,5 +1,5 @@
 /**
- * The `user` auth kind wired into the server (specification part 5 "User credentials"): a bearer access
+ * The `user` auth kind wired into the server (docs/api-overview.md#authentication): a bearer access
  * token or either session cookie authenticates over REST, GraphQL and gRPC; an ID token, a forged token or
  * no credential is refused; logout and revocation take effect on the next call. A fixture registry gives
  * the server two user operations, since the account operations are built elsewhere.

@@ -1,5 +1,5 @@
 /**
- * SMS through the Twilio-style HTTP provider (specification part 1) against a real local HTTP sink: the form
+ * SMS through the Twilio-style HTTP provider (docs/email-and-sms.md) against a real local HTTP sink: the form
  * POST, basic auth, the --twilio-api-url flag, not-configured refusals and failures that keep the secret
  * out of errors and logs.
  */

@@ -1,5 +1,5 @@
 /**
- * Social sign-in passes the MFA gate like a password does (specification part 3: the token is withheld
+ * Social sign-in passes the MFA gate like a password does (docs/api-overview.md#states-and-transitions: the token is withheld
  * while a challenge is pending): the provider's word is a first factor. A user with an authenticator app who
  * signs in through the OAuth 2.0 upstream on loopback lands on the login UI's MFA step with the `mfa` cookie,
  * no session, and the application's target and state to return to; a right code completes the sign-in.

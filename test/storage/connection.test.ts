@@ -1,6 +1,6 @@
 /**
  * From flags to a connection: kinds and aliases, URL or parts, TLS material, and failures that name the
- * problem without ever showing the password (specification part 1 storage flags; part 7 no secrets).
+ * problem without ever showing the password (docs/configuration.md#required; docs/errors.md: no secrets).
  */
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';

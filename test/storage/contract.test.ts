@@ -1,5 +1,5 @@
 /**
- * The storage contract (architecture.md "Storage": one contract suite runs against every driver that is
+ * The storage contract (docs/architecture.md#storage: one contract suite runs against every driver that is
  * reachable): the same behaviour on SQLite, PostgreSQL, MariaDB, and MongoDB when TEST_MONGODB_URL is set.
  */
 import { describe, test, before, after } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * Startup migrations on every available kind: ordered data migrations run once and are recorded, a
  * failing one stops startup and runs again next time, two instances starting at once on a shared server
- * serialise on the lock, and migration 0001 removes stale UNIQUE indexes (specification part 9 rule 7).
+ * serialise on the lock, and migration 0001 removes stale UNIQUE indexes (docs/api-overview.md#versioning).
  */
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Tables of the released line with the UNIQUE indexes that specification part 9 rule 7 says upgraded
+ * Tables of the released line with the UNIQUE indexes that docs/api-overview.md#versioning says upgraded
  * servers remove: email and phone_number on the user and OTP tables, made in every way a schema may
  * carry them (column constraint, named table constraint, CREATE UNIQUE INDEX), next to a unique index
  * on another column and a plain index that must both survive.

@@ -1,7 +1,7 @@
 /**
  * One registry operation called over REST, GraphQL or gRPC with the same input and the same caller, for
- * the tests that prove a behaviour on each transport (docs/architecture.md "One operation, three
- * protocols"; docs/errors.md for the error kinds). Every answer comes back in one shape: `send` gives the
+ * the tests that prove a behaviour on each transport
+ * (docs/architecture.md#one-operation-three-protocols; docs/errors.md for the error kinds). Every answer comes back in one shape: `send` gives the
  * whole reply (body, the error kind, the protocol's raw code, the cookies set); `call` the outcome a test
  * compares across protocols ({ok: body} or {error: kind, message}); `over` asserts success and answers the
  * body. GraphQL and gRPC bodies drop nulls, as gRPC omits them.

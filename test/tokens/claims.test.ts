@@ -1,5 +1,5 @@
 /**
- * Claim content and storage of issued tokens (reference.md "Tokens"): iss is --url, aud the client id,
+ * Claim content and storage of issued tokens (docs/tokens.md): iss is --url, aud the client id,
  * expires_in seconds (~1800), roles under --jwt-role-claim in the ID token with every other User field,
  * amr from the login method, a refresh token only with offline_access, the cookie pair, and nothing but
  * hashes in the database.

@@ -1,5 +1,5 @@
 /**
- * --custom-access-token-script (reference.md "Tokens"): adds claims to the access token, never overrides a
+ * --custom-access-token-script (docs/tokens.md): adds claims to the access token, never overrides a
  * reserved claim, is cut off by its time limit, and a failing script is logged (without claim values) and
  * ignored, so logins keep working. The script runs in a QuickJS isolate: the node:vm escapes
  * (`this.constructor.constructor('return process')()`) find no host, and its memory is capped.

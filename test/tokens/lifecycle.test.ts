@@ -1,5 +1,5 @@
 /**
- * The stateful side of tokens on every database (reference.md "Tokens"): refresh
+ * The stateful side of tokens on every database (docs/tokens.md): refresh
  * rotation, reuse of a rotated token revoking its family and session, a concurrent double exchange, logout,
  * revocation of a refresh token, of everything of a user, of the user itself, deletion, expiry and the
  * sweep of dead rows. Records live in the database, so one server's revocation is another's.

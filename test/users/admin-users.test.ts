@@ -1,5 +1,5 @@
 /**
- * Admin user operations over REST with the admin header (specification part 4.2: /v1/admin/users,
+ * Admin user operations over REST with the admin header (docs/operations.md: /v1/admin/users,
  * /v1/admin/user, /v1/admin/update_user) on a real server over SQLite, PostgreSQL and MariaDB: search
  * without regard to letter case, newest first, pagination totals, lookups and updates through the claims.
  */

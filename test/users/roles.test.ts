@@ -1,5 +1,5 @@
 /**
- * Role rules (specification part 1; reference.md "Defaults"): --roles, --default-roles, --protected-roles at
+ * Role rules (docs/configuration.md#defaults): --roles, --default-roles, --protected-roles at
  * signup; held roles at login.
  */
 import { describe, test } from 'node:test';

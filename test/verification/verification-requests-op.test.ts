@@ -1,6 +1,6 @@
 /**
- * `_verification_requests` (specification part 4.2) over REST with the admin header, GraphQL and gRPC:
- * pending requests newest first, pagination per reference.md, and never a token.
+ * `_verification_requests` (docs/operations.md) over REST with the admin header, GraphQL and gRPC:
+ * pending requests newest first, pagination per docs/api-overview.md#resources-and-fields, and never a token.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

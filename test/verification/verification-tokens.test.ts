@@ -1,5 +1,5 @@
 /**
- * Verification tokens (specification part 4.1): random, single use, expiring, stored only as hashes. Runs on
+ * Verification tokens (docs/operations.md): random, single use, expiring, stored only as hashes. Runs on
  * SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';

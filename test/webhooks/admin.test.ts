@@ -1,6 +1,6 @@
 /**
- * Webhook admin operations (specification part 4.2; reference.md "Requests") and the SSRF guard
- * (reference.md "Events": private and loopback addresses refused unless explicitly allowed).
+ * Webhook admin operations (docs/operations.md) and the SSRF guard
+ * (docs/events.md: private and loopback addresses refused unless explicitly allowed).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (reference.md "Events"): revoke_access and enable_access reach a loopback receiver as
+ * Webhook delivery (docs/events.md): revoke_access and enable_access reach a loopback receiver as
  * signed POSTs; a failing endpoint is retried with every attempt logged; a slow endpoint delays no other.
  */
 import { describe, test, before, after } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Webhooks never lose an event (reference.md "Events"), with real server processes: an event committed
+ * Webhooks never lose an event (docs/events.md), with real server processes: an event committed
  * before a SIGKILL is delivered once after the restart, and two instances on one PostgreSQL database share
  * a burst of 1,000 events with every one delivered exactly once (counted by X-Service-Delivery).
  */

@@ -26,7 +26,7 @@ export const test = base.extend<object, { consoleServer: ConsoleServer }>({
 
 export { expect };
 
-/** One GraphQL call from outside the browser (Origin set: the server's CSRF rule, specification part 5). */
+/** One GraphQL call from outside the browser (Origin set: the server's CSRF rule, docs/api-overview.md#authentication). */
 export async function graphqlCall(
   server: ConsoleServer,
   query: string,

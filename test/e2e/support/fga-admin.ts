@@ -1,7 +1,7 @@
 /**
  * Admin sign-in for the FGA journeys: the `_admin_login` mutation posted through the page's own request
  * context, so the admin cookie (HttpOnly, set by the server) lands in the browser context exactly as the
- * console's sign-in form would leave it. The Origin header meets the server's CSRF rule (specification part 5).
+ * console's sign-in form would leave it. The Origin header meets the server's CSRF rule (docs/api-overview.md#authentication).
  */
 import { expect, type Page } from '@playwright/test';
 import type { Portcullis } from './fixtures.ts';

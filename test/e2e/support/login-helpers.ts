@@ -7,7 +7,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Portcullis } from './fixtures.ts';
 import { linkIn } from './fixtures.ts';
 
-/** A password that meets the strong policy (upper, lower, digit, special; reference.md "Defaults"). */
+/** A password that meets the strong policy (upper, lower, digit, special; docs/configuration.md#defaults). */
 export const STRONG_PASSWORD = 'Sturdy-Gate-42';
 
 let phoneCounter = 0;

@@ -2,7 +2,7 @@
  * The login UI journeys need the account flows that mail or text something: a server like the shared
  * fixture's (fixtures.ts: the built executable, SMTP and SMS sinks, the relying application, 'Acme Cloud',
  * no rate limit) with email verification, magic links and phone verification switched on (all off by
- * default; reference.md "Defaults"). Same `portcullis` fixture shape, so the journeys read the same.
+ * default; docs/configuration.md#defaults). Same `portcullis` fixture shape, so the journeys read the same.
  *
  *   import { test, expect } from './support/login-server.ts';
  */

@@ -12,7 +12,7 @@ import { startOAuthRelyingApp, type OAuthRelyingApp } from './oauth-relying-app.
 
 export const OAUTH_CLIENT_NAME = 'Example Notes';
 
-/** Registers a client with the admin secret (specification part 4.2 create_client). */
+/** Registers a client with the admin secret (docs/operations.md#create_client). */
 export async function registerClient(
   portcullis: Portcullis,
   input: { name: string; redirect_uris: string[]; consent_required: boolean; allowed_scopes?: string[] },

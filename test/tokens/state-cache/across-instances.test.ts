@@ -1,5 +1,5 @@
 /**
- * Two instances on one database (architecture.md "Horizontal scale"): instance B has a token and a session
+ * Two instances on one database (docs/architecture.md#horizontal-scale): instance B has a token and a session
  * cookie answered from memory, instance A logs the user out or revokes their access, and B must refuse
  * within 100 ms of A's answer. With PostgreSQL (LISTEN/NOTIFY) and with --redis-url (pub/sub) B hears of it
  * from the broadcast while it trusts its cache for 10 s; without a channel (SQLite, MariaDB) B trusts an

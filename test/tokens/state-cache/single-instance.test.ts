@@ -1,7 +1,7 @@
 /**
  * One instance: once a token and a session cookie have been validated (so their answers sit in the token
- * state cache), every write that ends or changes them is refused by the very next validation (reference.md
- * "Tokens are stateful"). Over REST, as applications call it.
+ * state cache), every write that ends or changes them is refused by the very next validation
+ * (docs/tokens.md#tokens-are-stateful). Over REST, as applications call it.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
