@@ -6,58 +6,31 @@
  * usernameless (discoverable credential) ceremony. As docs/operations.md writes them, the options and delete
  * operations take plain arguments and the two verify operations a `params` object.
  */
-import { graphql } from '../../../ui-shared/graphql-client.ts';
-import { MFA_FLAG_FIELDS, USER_FIELDS } from './documents.ts';
+import { call, type Output } from '../../../ui-shared/contract/call.ts';
 import type { AuthAnswer, MessageAnswer } from './types.ts';
 
-export interface Passkey {
-  id: string;
-  name?: string | null;
-  transports?: string[] | string | null;
-  created_at?: number | null;
-  updated_at?: number | null;
-  last_used_at?: number | null;
-}
-
-const REGISTRATION_OPTIONS = `mutation PasskeyRegistrationOptions($email: String, $phone_number: String) {
-  webauthn_registration_options(email: $email, phone_number: $phone_number) { options }
-}`;
+export type Passkey = Output<'webauthn_credentials'>['credentials'][number];
 
 export async function registrationOptions(who: { email?: string; phone_number?: string } = {}): Promise<string> {
-  return (await graphql<{ webauthn_registration_options: { options: string } }>(REGISTRATION_OPTIONS, who)).webauthn_registration_options.options;
+  return (await call('webauthn_registration_options', who)).options;
 }
-
-const REGISTRATION_VERIFY = `mutation PasskeyRegistrationVerify($name: String, $credential: String!) {
-  webauthn_registration_verify(params: {name: $name, credential: $credential}) { message ${MFA_FLAG_FIELDS} user { ${USER_FIELDS} } }
-}`;
 
 export async function registrationVerify(credential: string, name?: string): Promise<AuthAnswer> {
-  const variables = { credential, ...(name ? { name } : {}) };
-  return (await graphql<{ webauthn_registration_verify: AuthAnswer }>(REGISTRATION_VERIFY, variables)).webauthn_registration_verify;
+  return call('webauthn_registration_verify', { credential, ...(name ? { name } : {}) });
 }
-
-const LOGIN_OPTIONS = `mutation PasskeyLoginOptions($email: String) { webauthn_login_options(email: $email) { options } }`;
 
 export async function loginOptions(email?: string): Promise<string> {
-  return (await graphql<{ webauthn_login_options: { options: string } }>(LOGIN_OPTIONS, email ? { email } : {})).webauthn_login_options.options;
+  return (await call('webauthn_login_options', email ? { email } : {})).options;
 }
-
-const LOGIN_VERIFY = `mutation PasskeyLoginVerify($credential: String!, $state: String) {
-  webauthn_login_verify(params: {credential: $credential, state: $state}) { message ${MFA_FLAG_FIELDS} user { ${USER_FIELDS} } }
-}`;
 
 export async function loginVerify(credential: string, state?: string): Promise<AuthAnswer> {
-  return (await graphql<{ webauthn_login_verify: AuthAnswer }>(LOGIN_VERIFY, { credential, ...(state ? { state } : {}) })).webauthn_login_verify;
+  return call('webauthn_login_verify', { credential, ...(state ? { state } : {}) });
 }
-
-const CREDENTIALS = `query Passkeys { webauthn_credentials { credentials { id name transports created_at updated_at last_used_at } } }`;
 
 export async function passkeys(): Promise<Passkey[]> {
-  return (await graphql<{ webauthn_credentials: { credentials: Passkey[] } }>(CREDENTIALS)).webauthn_credentials.credentials;
+  return (await call('webauthn_credentials', {})).credentials;
 }
 
-const DELETE = `mutation DeletePasskey($id: String!) { webauthn_delete_credential(id: $id) { message } }`;
-
 export async function deletePasskey(id: string): Promise<MessageAnswer> {
-  return (await graphql<{ webauthn_delete_credential: MessageAnswer }>(DELETE, { id })).webauthn_delete_credential;
+  return call('webauthn_delete_credential', { id });
 }

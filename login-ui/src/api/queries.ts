@@ -4,9 +4,9 @@
  * "signed out" from "not known yet" and show a loader until it settles (no flash of the wrong screen).
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { ApiError, graphql } from '../../../ui-shared/graphql-client.ts';
-import { META, SESSION } from './documents.ts';
-import type { Meta, SessionUser } from './types.ts';
+import { ApiError } from '../../../ui-shared/graphql-client.ts';
+import { call } from '../../../ui-shared/contract/call.ts';
+import type { SessionUser } from './types.ts';
 
 export const SESSION_KEY = ['session'] as const;
 export const META_KEY = ['meta'] as const;
@@ -14,7 +14,7 @@ export const META_KEY = ['meta'] as const;
 export function useMeta() {
   return useQuery({
     queryKey: META_KEY,
-    queryFn: ({ signal }) => graphql<{ meta: Meta }>(META, {}, signal).then((answer) => answer.meta),
+    queryFn: ({ signal }) => call('meta', {}, signal),
     staleTime: Infinity,
   });
 }
@@ -28,8 +28,7 @@ export function useSession() {
     queryKey: SESSION_KEY,
     queryFn: async ({ signal }): Promise<SessionUser | null> => {
       try {
-        const answer = await graphql<{ session: { user: SessionUser } }>(SESSION, {}, signal);
-        return answer.session.user;
+        return (await call('session', {}, signal)).user ?? null;
       } catch (err) {
         if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') return null;
         throw err;

@@ -1,79 +1,37 @@
-/** Shapes of the answers the login UI selects (docs/api-overview.md#resources-and-fields). */
-import type { SocialFlags } from '../social/social-providers.ts';
+/**
+ * The login UI's names for the answers it reads, all generated from the operation registry
+ * (ui-shared/contract/types.ts). AuthResponse comes without its tokens: the session lives in the server's
+ * HttpOnly cookies and no token is ever read into script (docs/api-overview.md#authentication).
+ */
+import type { Output } from '../../../ui-shared/contract/call.ts';
 
-export interface SessionUser {
-  id: string;
-  email?: string | null;
-  phone_number?: string | null;
-  given_name?: string | null;
-  family_name?: string | null;
-  nickname?: string | null;
-  email_verified: boolean;
-  phone_number_verified: boolean;
-  /** The verified second factors (the User of docs/api-overview.md#resources-and-fields: totp, webauthn, email_otp, sms_otp). */
-  enrolled_mfa_methods?: string[] | null;
-  /** The person's own "ask for a second factor at sign-in" switch (update_profile). */
-  is_multi_factor_auth_enabled?: boolean | null;
-}
+/** AuthResponse as the login UI receives it: a user, or the flags of the step still missing when no session was issued. */
+export type AuthAnswer = Output<'login'>;
 
-export interface Meta extends SocialFlags {
-  is_sign_up_enabled: boolean;
-  is_basic_authentication_enabled: boolean;
-  is_mobile_basic_authentication_enabled: boolean;
-  is_strong_password_enabled: boolean;
-  is_magic_link_login_enabled: boolean;
-  is_email_verification_enabled: boolean;
-  is_phone_verification_enabled: boolean;
-  /** Second factors this instance offers (the Meta of docs/api-overview.md#resources-and-fields); a screen for one that is off is never shown. */
-  is_multi_factor_auth_enabled: boolean;
-  is_totp_mfa_enabled: boolean;
-  is_email_otp_mfa_enabled: boolean;
-  is_sms_otp_mfa_enabled: boolean;
-  is_webauthn_enabled: boolean;
-  is_mfa_enforced: boolean;
-  /** An organization's verified domain can route an email to its SSO: the sign-in asks for the email first. */
-  is_org_discovery_enabled: boolean;
-  /** Whether mail and texts can be sent (SMTP, the SMS provider): a flow that needs one is offered only then. */
-  is_email_service_enabled: boolean;
-  is_sms_service_enabled: boolean;
-}
+/** The signed-in person; `enrolled_mfa_methods` are the verified second factors (totp, webauthn, email_otp, sms_otp). */
+export type SessionUser = Output<'profile'>;
+
+/** The instance's switches: second factors offered, sign-in methods, and whether mail and texts can be sent. */
+export type Meta = Output<'meta'>;
 
 /**
- * The flags of AuthResponse that ask for a further step instead of a session (docs/api-overview.md#resources-and-fields): the
- * second-factor challenges and the first-time offer of one. The mfa cookie that goes with them is HttpOnly,
- * so these flags are all the page knows of the pending step.
+ * The flags of AuthResponse that ask for a further step instead of a session: the second-factor challenges
+ * and the first-time offer of one. The mfa cookie that goes with them is HttpOnly, so these flags are all
+ * the page knows of the pending step.
  */
-export interface MfaFlags {
-  should_show_email_otp_screen?: boolean | null;
-  should_show_mobile_otp_screen?: boolean | null;
-  should_show_totp_screen?: boolean | null;
-  should_offer_webauthn_mfa_verify?: boolean | null;
-  should_offer_webauthn_mfa_setup?: boolean | null;
-  should_offer_email_otp_mfa_setup?: boolean | null;
-  should_offer_sms_otp_mfa_setup?: boolean | null;
-}
+export type MfaFlags = Pick<AuthAnswer,
+  | 'should_show_email_otp_screen' | 'should_show_mobile_otp_screen' | 'should_show_totp_screen'
+  | 'should_offer_webauthn_mfa_verify' | 'should_offer_webauthn_mfa_setup' | 'should_offer_email_otp_mfa_setup'
+  | 'should_offer_sms_otp_mfa_setup'>;
 
 /**
- * A new authenticator-app enrolment (the AuthResponse of docs/api-overview.md#resources-and-fields authenticator_*): answered by totp_mfa_setup,
- * and inside a first-time offer (should_show_totp_screen with the secret), as the released SDK expects.
+ * A new authenticator-app enrolment: answered by totp_mfa_setup, and inside a first-time offer
+ * (should_show_totp_screen with the secret): the otpauth URI as a PNG data URL, the secret, and ten
+ * single-use recovery codes, shown this once.
  */
-export interface TotpEnrolmentFields {
-  /** The otpauth URI as a PNG data URL. */
-  authenticator_scanner_image?: string | null;
-  authenticator_secret?: string | null;
-  /** Ten single-use codes, shown this once. */
-  authenticator_recovery_codes?: string[] | null;
-}
+export type TotpEnrolmentFields = Pick<AuthAnswer, 'authenticator_scanner_image' | 'authenticator_secret' | 'authenticator_recovery_codes'>;
 
-/** AuthResponse as selected: a user, or the flags of the step still missing when no session was issued. */
-export interface AuthAnswer extends MfaFlags, TotpEnrolmentFields {
-  message: string;
-  user?: SessionUser | null;
-}
-
-export interface MessageAnswer {
-  message: string;
-}
+export type MessageAnswer = Output<'logout'>;
 
 /** How a person identifies: exactly one of the two (LoginRequest, SignUpRequest, ResendOTPRequest). */
 export type Identifier = { email: string; phone_number?: undefined } | { phone_number: string; email?: undefined };

@@ -9,18 +9,14 @@ import { Anchor, Button, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ApiError, graphql } from '../../../ui-shared/graphql-client.ts';
-import { MFA_FLAG_FIELDS, USER_FIELDS } from '../api/documents.ts';
-import type { AuthAnswer, Identifier, Meta } from '../api/types.ts';
+import { ApiError } from '../../../ui-shared/graphql-client.ts';
+import { call } from '../../../ui-shared/contract/call.ts';
+import type { Identifier, Meta } from '../api/types.ts';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { isMfaStep } from '../mfa/mfa-step.ts';
 import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
-
-const CHANGE_INITIAL_PASSWORD = `mutation ChangeInitialPassword($params: ChangeInitialPasswordRequest!) {
-  change_initial_password(params: $params) { message ${MFA_FLAG_FIELDS} user { ${USER_FIELDS} } }
-}`;
 
 /** The server's refusal of a right initial password (accounts/sign-in-policy.ts PASSWORD_CHANGE_REQUIRED_MESSAGE). */
 export function isInitialPasswordRefusal(error: unknown): boolean {
@@ -34,7 +30,7 @@ export function InitialPasswordStep({ meta, who, password, onCancel }: { meta: M
   const mutation = useMutation({
     mutationFn: async (values: NewPasswordValues) => {
       const params = { ...who, password, new_password: values.password, confirm_new_password: values.confirm_password };
-      const answer = (await graphql<{ change_initial_password: AuthAnswer }>(CHANGE_INITIAL_PASSWORD, { params })).change_initial_password;
+      const answer = await call('change_initial_password', params);
       if (!answer.user && !isMfaStep(answer)) throw new ApiError(answer.message, 'INCOMPLETE');
       return answer;
     },

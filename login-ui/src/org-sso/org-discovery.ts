@@ -3,25 +3,18 @@
  * their organization's IdP): the public `org_discovery` query, and the address that starts the organization's
  * SSO with this page's round trip carried along.
  */
-import { graphql } from '../../../ui-shared/graphql-client.ts';
+import { call, type Output } from '../../../ui-shared/contract/call.ts';
 import type { RoundTrip } from '../round-trip/round-trip.ts';
 import { socialReturn } from '../social/social-providers.ts';
 
-/** Domain-level facts only: the same answer for every address of a domain, whether an account exists or not. */
-export interface OrgDiscovery {
-  sso: boolean;
-  organization?: string | null;
-  display_name?: string | null;
-  /** `<--url>/sso/<organization>/start` */
-  sso_url?: string | null;
-}
-
-const ORG_DISCOVERY = `query OrgDiscovery($params: OrgDiscoveryRequest!) { org_discovery(params: $params) {
-  sso organization display_name sso_url
-} }`;
+/**
+ * Domain-level facts only: the same answer for every address of a domain, whether an account exists or not
+ * (`sso_url` is `<--url>/sso/<organization>/start`).
+ */
+export type OrgDiscovery = Output<'org_discovery'>;
 
 export async function discoverOrganization(email: string): Promise<OrgDiscovery> {
-  return (await graphql<{ org_discovery: OrgDiscovery }>(ORG_DISCOVERY, { params: { email } })).org_discovery;
+  return call('org_discovery', { email });
 }
 
 /**

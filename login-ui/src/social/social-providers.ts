@@ -13,9 +13,6 @@ export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 export type SocialFlags = { [P in SocialProvider as `is_${P}_login_enabled`]: boolean };
 
-/** The meta fields selected for the buttons (api/documents.ts META). */
-export const SOCIAL_META_FIELDS = SOCIAL_PROVIDERS.map((provider) => `is_${provider}_login_enabled`).join(' ');
-
 export function enabledProviders(meta: SocialFlags): SocialProvider[] {
   return SOCIAL_PROVIDERS.filter((provider) => meta[`is_${provider}_login_enabled`]);
 }
