@@ -1,8 +1,8 @@
 /**
  * An operation is a value, defined once and served by GraphQL, REST and gRPC
- * (docs/architecture.md#one-operation-three-protocols). The protocol names are derived from the specification name:
+ * (docs/architecture.md#one-operation-three-protocols). The protocol names are derived from the operation's name:
  * GraphQL `name` (admin: `_name`), REST `POST /v1/name` (admin: `/v1/admin/name`), gRPC `Name` on the
- * public or admin service. Overrides exist for the paths the specification spells differently.
+ * public or admin service. Overrides exist for the paths the released API spells differently.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { Static, TObject } from './schema.ts';
@@ -19,7 +19,7 @@ export type HandlerContext = OpContext & {
 };
 
 export interface OperationSpec<I extends TObject, O extends TObject> {
-  /** The specification's name, snake_case, without the GraphQL underscore. */
+  /** The operation's name (docs/operations.md), snake_case, without the GraphQL underscore. */
   name: string;
   admin: boolean;
   /** GraphQL root type; also decides whether the handler runs in a transaction. */

@@ -20,7 +20,7 @@
  *    explicit length `.length(3)`, otherwise MariaDB would drop the milliseconds).
  * 6. Strings that are indexed or unique stay at `.length(255)` or less (MySQL index key limits); long text
  *    is `p.text()`; structured data is `p.json<T>()`.
- * 7. Uniqueness that the specification wants enforced by a database index uses `.unique()`; catch the
+ * 7. Uniqueness that must be enforced by a database index uses `.unique()`; catch the
  *    clash with isUniqueViolation(err) from errors.ts. Email and phone number uniqueness is service-side
  *    (docs/api-overview.md#versioning), never a UNIQUE index.
  * 8. Queries go through the EntityManager with plain filters; no raw SQL in modules. Case-insensitive

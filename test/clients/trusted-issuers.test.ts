@@ -1,8 +1,8 @@
 /**
  * Trusted issuer admin operations (docs/api-overview.md#resources-and-fields, "Trusted issuer", docs/operations.md) over REST, GraphQL and
  * gRPC with real inputs: add (defaults: audience = {--url}/oauth/token, subject_claim = sub), read, list
- * filtered by client_id or service_account_id with pagination, update (only the fields the specification
- * names), delete; validation errors (http JWKS URL off loopback, credentials in it, bad subject_claim, an
+ * filtered by client_id or service_account_id with pagination, update (only the fields docs/operations.md#update_trusted_issuer
+ * lists), delete; validation errors (http JWKS URL off loopback, credentials in it, bad subject_claim, an
  * unknown client, a duplicate iss, conflicting client_id and service_account_id) answered alike on all
  * three; delete_client removes the client's issuers.
  */

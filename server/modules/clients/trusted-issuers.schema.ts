@@ -1,7 +1,7 @@
 /**
  * Wire shapes of the trusted issuers (docs/api-overview.md#resources-and-fields, "Trusted issuer"; docs/operations.md, "Trusted issuers":
  * add, update, delete, get, list filtered by client id) and the checks of their values. The owning client is
- * named by its client_id, or by `service_account_id`, the name the specification also gives it.
+ * named by its client_id, or by `service_account_id`, the name the released API also gives it.
  */
 import { s, type Static } from '../../ops/schema.ts';
 import { Pagination, PaginationRequest } from '../../ops/pagination.ts';

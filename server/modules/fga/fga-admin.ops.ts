@@ -1,6 +1,6 @@
 /**
  * The super-admin FGA operations (docs/operations.md `/v1/admin/fga/*`, docs/api-overview.md#states-and-transitions, "fga reset"). Paths
- * are the specification's, so they override the derived `/v1/admin/<name>`; GraphQL names are `_fga_*` and
+ * are the released API's (docs/operations.md), so they override the derived `/v1/admin/<name>`; GraphQL names are `_fga_*` and
  * gRPC methods `Fga*` as derived. No handler holds the main database's transaction: the FGA store may be a
  * separate database, and it keeps its own writes atomic.
  */

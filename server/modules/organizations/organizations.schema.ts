@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the organization and membership operations (docs/api-overview.md#resources-and-fields, "Other records" and
- * 4.2 "Organizations"; list operations take {page, limit}). Field lists beyond the specification's names
+ * Wire shapes of the organization and membership operations (docs/api-overview.md#resources-and-fields, "Other records";
+ * docs/operations.md#create_organization and the operations after it; list operations take {page, limit}). Field lists beyond those names
  * follow the other admin records: snake_case, timestamps in Unix seconds.
  */
 import { s, type Static } from '../../ops/schema.ts';

@@ -1,6 +1,6 @@
 /**
  * Conditional tuples (OpenFGA ABAC: `[user with cond]`, a CEL expression over typed parameters). The
- * service specification does not require them (OpenFGA's abac_tests.yaml cases run as a stretch); the engine
+ * released API does not need them (OpenFGA's abac_tests.yaml cases run as a stretch); the engine
  * evaluates them with @bufbuild/cel (cel-program.ts) under OpenFGA's rules:
  *
  * - the parameters come from the request context overlaid by the tuple's own context (the tuple wins);
