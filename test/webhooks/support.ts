@@ -31,7 +31,7 @@ export async function signUp(server: TestServer, email: string): Promise<{ id: s
   return reply.body.user;
 }
 
-/** Adds a webhook and answers its id (add_webhook answers {message} only, as the specification says). */
+/** Adds a webhook and answers its id (add_webhook answers {message} only, docs/operations.md#add_webhook). */
 export async function addWebhook(server: TestServer, fields: Record<string, unknown>): Promise<string> {
   const api = admin(server);
   await api.ok('add_webhook', { enabled: true, ...fields });
