@@ -1,5 +1,5 @@
 /**
- * Social sign-in buttons (docs/api-overview.md#http-endpoints-outside-v1, "GET /oauth_login/<oauth_provider>"): a provider switched
+ * Social sign-in buttons (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): a provider switched
  * on with --<provider>-client-id gets a button on the sign-in and sign-up screens, the others none; the
  * button starts /oauth_login/<provider> carrying the application's redirect_uri and state. The upstream
  * itself is not reached here (a dummy client id; test/social covers the exchange).

@@ -1,5 +1,5 @@
 /**
- * Upstream social sign-in (docs/api-overview.md#http-endpoints-outside-v1, "GET /oauth_login/<oauth_provider>"): which providers this
+ * Upstream social sign-in (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): which providers this
  * server has switched on (meta is_<provider>_login_enabled, true when --<provider>-client-id is set) and the
  * link that starts each one, carrying the application's round trip so the person still ends up there.
  */

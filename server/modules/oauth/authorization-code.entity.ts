@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * An authorization code of the code flow (RFC 6749 section 4.1.2; docs/api-overview.md#http-endpoints-outside-v1, "/authorize"). The
+ * An authorization code of the code flow (RFC 6749 section 4.1.2; docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints). The
  * code itself is never stored: the row is keyed by its SHA-256, so a database reader cannot redeem one.
  * It lives 60 seconds (RFC 6749 section 4.1.2 recommends at most 10 minutes) and is single-use: usedAt is
  * set by one conditional update, and a second presentation revokes what the first one issued

@@ -1,6 +1,6 @@
 /**
  * Validation of an authorization request (RFC 6749 sections 4.1.1 and 4.2.1; RFC 7636 section 4.3; OpenID
- * Connect Core sections 3.1.2.1 and 3.2.2.1; docs/api-overview.md#http-endpoints-outside-v1, "GET /authorize query parameters").
+ * Connect Core sections 3.1.2.1 and 3.2.2.1; docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints).
  *
  * Two kinds of refusal (RFC 6749 section 4.1.2.1): while the client or its redirect_uri is not established,
  * nothing may be sent to the redirect_uri (it could be anyone's), so the browser gets an error page

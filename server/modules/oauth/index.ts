@@ -1,5 +1,5 @@
 /**
- * The authorization side of OAuth 2.0 / OpenID Connect (docs/api-overview.md#http-endpoints-outside-v1, "/authorize"): request
+ * The authorization side of OAuth 2.0 / OpenID Connect (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): request
  * validation, authorization codes, consents and the requests waiting for one, and the consent screen's
  * operations. The HTTP endpoint and the code grant are in transports/http/protocol.
  */

@@ -1,5 +1,5 @@
 /**
- * Social sign-in (docs/api-overview.md#http-endpoints-outside-v1, "/oauth_login", "/oauth_callback"): the provider catalogue, the
+ * Social sign-in (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints, "/oauth_callback"): the provider catalogue, the
  * state of a sign-in between its two requests, the upstream client and the account linking rule. The
  * routes live in transports/http/protocol/social (modules see no Fastify types: manifest.ts).
  */

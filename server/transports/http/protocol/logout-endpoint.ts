@@ -1,5 +1,5 @@
 /**
- * GET and POST /logout (docs/api-overview.md#http-endpoints-outside-v1, "GET /logout query": redirect_uri; OpenID Connect RP-Initiated
+ * GET and POST /logout (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints: redirect_uri; OpenID Connect RP-Initiated
  * Logout 1.0 section 2: id_token_hint, client_id, post_logout_redirect_uri, state, by GET query or POST form,
  * which the OP MUST both support). It ends the browser session of the cookie: the session row and every token
  * issued for it are revoked at once and both session cookies are cleared (modules/tokens endSession).

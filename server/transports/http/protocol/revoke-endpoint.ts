@@ -1,6 +1,6 @@
 /**
- * POST /oauth/revoke (docs/api-overview.md#http-endpoints-outside-v1, "/oauth/revoke body"; RFC 7009). The RFC's `token` parameter is
- * accepted as well as the specification's `refresh_token`; token_type_hint (access_token or refresh_token)
+ * POST /oauth/revoke (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints; RFC 7009). The RFC's `token` parameter is
+ * accepted as well as the released API's `refresh_token`; token_type_hint (access_token or refresh_token)
  * is optional and only a hint (RFC 7009 section 2.1: the server looks the token up whatever it says).
  *
  * - A refresh token revokes its family: the tokens of the same grant (RFC 7009 section 2.1).

@@ -1,7 +1,7 @@
 /**
  * POST /oauth/token (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 section 3.2): authenticates the client
  * (client-auth.ts), then runs the grant named by grant_type (grants/). grant_type defaults to
- * authorization_code (docs/api-overview.md#http-endpoints-outside-v1, "POST /oauth/token body"). Exempt from the CSRF rule
+ * authorization_code (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints). Exempt from the CSRF rule
  * (security.ts): back-ends call it without Origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

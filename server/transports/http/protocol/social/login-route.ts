@@ -1,5 +1,5 @@
 /**
- * GET /oauth_login/<provider> (docs/api-overview.md#http-endpoints-outside-v1, "GET /oauth_login/<oauth_provider> query"): checks
+ * GET /oauth_login/<provider> (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): checks
  * what the application asks for, keeps it server-side with a fresh state, PKCE verifier and nonce
  * (login-state.ts), and sends the browser to the upstream's authorization endpoint. The target is
  * `redirectURL`, falling back to `redirect_uri`, which the SDK sends (docs/sdk-compatibility.md); one that
