@@ -35,7 +35,7 @@ async function cruiseServer(): Promise<ICruiseResult> {
 
 test('server modules: no cycle between modules, no import past another module index.ts', async () => {
   const result = await cruiseServer();
-  const ruleNames = new Set(result.summary.ruleSetUsed.forbidden?.map((rule) => rule.name));
+  const ruleNames = new Set(result.summary.ruleSetUsed?.forbidden?.map((rule) => rule.name));
   assert.ok(ruleNames.has('no-module-cycle') && ruleNames.has('no-deep-import'), 'both rules are in the rule set');
   // Cruising nothing would pass too: the module folders must be in the graph.
   assert.ok(result.summary.totalCruised > 100, `cruised ${result.summary.totalCruised} files of server/modules`);
