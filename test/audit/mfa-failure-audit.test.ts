@@ -13,6 +13,7 @@ import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
@@ -77,13 +78,9 @@ describe('failed second factors are audited', () => {
 
   async function signedIn(withPhone = false) {
     const n = ++count;
-    const email = `mfa-audit-${n}@example.com`;
     const phone = `+1555200${String(n).padStart(4, '0')}`;
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, ...(withPhone ? { phone_number: phone } : {}) });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const first = await login(email);
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    return { email, phone, userId: first.body.user.id as string, bearer: { authorization: `Bearer ${first.body.access_token}` } };
+    const user = await signedInUser(server, { email: `mfa-audit-${n}@example.com`, password: PASSWORD, phone: withPhone ? phone : undefined });
+    return { ...user, phone };
   }
 
   /** A user with a verified authenticator app; one wrong code while adding it. */

@@ -13,6 +13,7 @@ import { startServer, type TestServer } from '../support/app.ts';
 import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 
@@ -63,12 +64,9 @@ describe('one-time codes by email and SMS as a second factor', () => {
 
   async function signedIn(withPhone = false) {
     const n = ++count;
-    const email = `codes-${n}@example.com`;
     const phone = `+1555100${String(n).padStart(4, '0')}`;
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, ...(withPhone ? { phone_number: phone } : {}) });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const first = await api.post('/v1/login', { email, password: PASSWORD });
-    return { email, phone, bearer: { authorization: `Bearer ${first.body.access_token}` } };
+    const user = await signedInUser(server, { email: `codes-${n}@example.com`, password: PASSWORD, phone: withPhone ? phone : undefined });
+    return { ...user, phone };
   }
 
   async function emailEnrolled() {

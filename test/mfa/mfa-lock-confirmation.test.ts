@@ -11,19 +11,19 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { restClient } from '../support/rest-client.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { threeProtocols, CODES, type Protocol } from '../support/three-protocols.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
+import { addPasskey, enrolTotp } from '../support/second-factors.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 import { LOCK_CODE_SENT_MESSAGE, LOCKED_MESSAGE, NO_PROVEN_CONTACT_MESSAGE } from '../../server/modules/accounts/mfa-lock.ts';
 import { INVALID_OTP_MESSAGE } from '../../server/modules/verification/otp.service.ts';
 
 const PASSWORD = 'Str0ng!pass-lock-confirm';
-const ORIGIN = 'http://127.0.0.1:8080';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 const PROTOCOLS: Protocol[] = ['rest', 'graphql', 'grpc'];
 /** The status of a refused precondition on each protocol (gRPC FAILED_PRECONDITION is 9). */
 const PRECONDITION = { rest: 'failed_precondition', graphql: 'FAILED_PRECONDITION', grpc: '9' } as const;
@@ -52,26 +52,11 @@ describe('lock_mfa needs the code sent to the proven address', () => {
    * an administrator vouched for the email address (update_user email_verified: an 'admin' proof).
    */
   async function totpUser(protocol: Protocol, { proven = true, passkey = false } = {}) {
-    const email = `lock-${protocol}-${++count}@example.com`;
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const id = signup.body.user.id as string;
-    const bearer = { authorization: `Bearer ${signup.body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
-    let authenticator: SoftAuthenticator | undefined;
-    if (passkey) {
-      authenticator = new SoftAuthenticator(ORIGIN);
-      const options = await api.post('/v1/webauthn_registration_options', {}, bearer);
-      const done = await api.post('/v1/webauthn_registration_verify', { credential: authenticator.register(options.body.options) }, bearer);
-      assert.equal(done.status, 200, JSON.stringify(done.body));
-    }
-    if (proven) {
-      const vouched = await api.post('/v1/admin/update_user', { id, email_verified: true }, admin);
-      assert.equal(vouched.status, 200, JSON.stringify(vouched.body));
-    }
-    return { id, email, secret, authenticator };
+    const user = await signedUpUser(server, { email: `lock-${protocol}-${++count}@example.com`, password: PASSWORD });
+    const { secret } = await enrolTotp(server, user.bearer, clock);
+    const authenticator = passkey ? (await addPasskey(server, user.bearer)).authenticator : undefined;
+    if (proven) await ops.over('rest', 'update_user', { id: user.userId, email_verified: true }, 'admin');
+    return { id: user.userId, email: user.email, secret, authenticator };
   }
 
   /** A password login over `protocol` that stops at the challenge: its `mfa` cookie as a Cookie header. */

@@ -12,15 +12,17 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { enrolTotp } from '../support/second-factors.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 import { LOCK_CODE_SENT_MESSAGE, LOCKED_MESSAGE } from '../../server/modules/accounts/mfa-lock.ts';
 
 const PASSWORD = 'Str0ng!pass-states';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 const withMfaCookie = (reply: RestReply) => ({ cookie: `mfa=${cookieValue(reply.cookies, 'mfa')}` });
 
 describe('the first-time offer when the user asks for a second factor', () => {
@@ -63,11 +65,8 @@ describe('the first-time offer when the user asks for a second factor', () => {
 
   test('a challenge cookie cannot enrol a factor or skip: only an offer\'s can', async () => {
     const email = 'challenge-enrol@example.com';
-    await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
+    const { bearer } = await signedInUser(server, { email, password: PASSWORD });
+    await enrolTotp(server, bearer, clock);
     const challenged = await api.post('/v1/login', { email, password: PASSWORD });
     assert.equal(challenged.body.should_show_totp_screen, true);
     const mfa = withMfaCookie(challenged);
@@ -158,13 +157,9 @@ describe('lock_mfa and the admin reset', () => {
   });
 
   async function totpUser(email: string) {
-    await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    const login = await api.post('/v1/login', { email, password: PASSWORD });
-    const bearer = { authorization: `Bearer ${login.body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
-    return { id: login.body.user.id as string, bearer, secret };
+    const user = await signedInUser(server, { email, password: PASSWORD });
+    const { secret } = await enrolTotp(server, user.bearer, clock);
+    return { id: user.userId, bearer: user.bearer, secret };
   }
 
   test('with the authenticator app as the only factor: no token; the mailed code locks sign-in until reset_mfa', async () => {

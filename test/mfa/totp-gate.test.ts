@@ -12,6 +12,8 @@ import { startServer, type TestServer } from '../support/app.ts';
 import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { enrolTotp } from '../support/second-factors.ts';
 import { firstLink, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 
@@ -42,12 +44,8 @@ describe('TOTP as a second factor', () => {
 
   /** A user with a verified authenticator app: answers its secret and recovery codes. */
   async function enrolled() {
-    const email = `totp-${++count}@example.com`;
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const first = await login(email);
-    assert.equal(first.status, 200);
-    assert.equal(typeof first.body.access_token, 'string', 'without a factor, login signs in as before');
-    const bearer = { authorization: `Bearer ${first.body.access_token}` };
+    // Without a factor, login signs in as before: signedInUser asserts the token.
+    const { email, bearer } = await signedInUser(server, { email: `totp-${++count}@example.com`, password: PASSWORD });
     const setup = await api.post('/v1/totp_mfa_setup', {}, bearer);
     assert.equal(setup.status, 200, JSON.stringify(setup.body));
     const secret = setup.body.authenticator_secret as string;
@@ -231,11 +229,8 @@ describe('the gate after an emailed magic link', () => {
   test('a magic link of an enrolled user leads to the challenge, not to tokens', async () => {
     const api = restClient(server);
     const email = 'magic-totp@example.com';
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
+    const { bearer } = await signedInUser(server, { email, password: PASSWORD });
+    const { secret } = await enrolTotp(server, bearer, clock);
 
     assert.equal((await api.post('/v1/magic_link_login', { email })).status, 200);
     const mail = await smtp.waitFor((message) => message.envelope.to.includes(email), 15_000);
@@ -253,11 +248,8 @@ describe('the gate after an emailed magic link', () => {
   test('the emailed link opened in a browser lands on the login UI\'s MFA step with the mfa cookie', async () => {
     const api = restClient(server);
     const email = 'magic-totp-browser@example.com';
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
+    const { bearer } = await signedInUser(server, { email, password: PASSWORD });
+    const { secret } = await enrolTotp(server, bearer, clock);
     assert.equal((await api.post('/v1/magic_link_login', { email })).status, 200);
     const mail = await smtp.waitFor((message) => message.envelope.to.includes(email), 15_000);
     const link = new URL(firstLink(mail.text)!);

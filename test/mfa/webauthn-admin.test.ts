@@ -6,14 +6,15 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { restClient } from '../support/rest-client.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { addPasskey } from '../support/second-factors.ts';
 import { WebauthnCredential } from '../../server/modules/webauthn/index.ts';
 
 const PASSWORD = 'Str0ng!pass-passkey-admin';
-const ORIGIN = 'http://127.0.0.1:8080';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('admin MFA reset and deletion remove passkeys', () => {
   let server: TestServer;
@@ -28,13 +29,9 @@ describe('admin MFA reset and deletion remove passkeys', () => {
   });
 
   async function withPasskey() {
-    const email = `passkey-admin-${++count}@example.com`;
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    const bearer = { authorization: `Bearer ${signup.body.access_token ?? (await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
-    const authenticator = new SoftAuthenticator(ORIGIN);
-    const options = await api.post('/v1/webauthn_registration_options', {}, bearer);
-    assert.equal((await api.post('/v1/webauthn_registration_verify', { credential: authenticator.register(options.body.options) }, bearer)).status, 200);
-    return { id: signup.body.user.id as string, email, bearer, authenticator };
+    const user = await signedInUser(server, { email: `passkey-admin-${++count}@example.com`, password: PASSWORD });
+    const { authenticator } = await addPasskey(server, user.bearer);
+    return { id: user.userId, email: user.email, bearer: user.bearer, authenticator };
   }
   const signIn = async (authenticator: SoftAuthenticator) =>
     (await api.post('/v1/webauthn_login_verify', { credential: authenticator.assert((await api.post('/v1/webauthn_login_options', {})).body.options) })).status;

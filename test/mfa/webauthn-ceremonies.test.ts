@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { addPasskey } from '../support/second-factors.ts';
 
 const PASSWORD = 'Str0ng!pass-passkeys';
 /** The test server's --url (test/support/app.ts): the expected origin, and its host the RP ID. */
@@ -33,23 +35,12 @@ describe('passkeys over REST', () => {
     await server?.close();
   });
 
-  async function signedIn() {
-    const email = `passkey-${++count}@example.com`;
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const login = await api.post('/v1/login', { email, password: PASSWORD });
-    assert.equal(typeof login.body.access_token, 'string');
-    return { email, bearer: { authorization: `Bearer ${login.body.access_token}` } };
-  }
+  const signedIn = () => signedInUser(server, { email: `passkey-${++count}@example.com`, password: PASSWORD });
 
   /** A signed-in user with one passkey on a fresh authenticator. */
   async function withPasskey(name?: string) {
     const user = await signedIn();
-    const authenticator = new SoftAuthenticator(ORIGIN);
-    const options = await api.post('/v1/webauthn_registration_options', {}, user.bearer);
-    assert.equal(options.status, 200, JSON.stringify(options.body));
-    const registered = await api.post('/v1/webauthn_registration_verify', { credential: authenticator.register(options.body.options), name }, user.bearer);
-    assert.equal(registered.status, 200, JSON.stringify(registered.body));
-    return { ...user, authenticator, registered };
+    return { ...user, ...(await addPasskey(server, user.bearer, { name })) };
   }
 
   const loginOptions = async (body: Record<string, unknown> = {}) => {

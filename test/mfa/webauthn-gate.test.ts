@@ -15,7 +15,8 @@ import { cookieValue, restClient, type RestReply } from '../support/rest-client.
 import { createGrpcClient } from '../support/grpc-client.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { TestClock } from '../support/test-clock.ts';
-import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { addPasskey, enrolTotp } from '../support/second-factors.ts';
 import { openChallenge } from '../../server/modules/mfa/index.ts';
 import { findUserByEmail } from '../../server/modules/users/index.ts';
 
@@ -42,27 +43,14 @@ describe('passkeys at the MFA gate', () => {
 
   const mfaCookieOf = (reply: RestReply) => ({ cookie: `mfa=${cookieValue(reply.cookies, 'mfa')}` });
 
-  async function signedIn() {
-    const email = `gate-${++count}@example.com`;
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const login = await api.post('/v1/login', { email, password: PASSWORD });
-    return { email, bearer: { authorization: `Bearer ${login.body.access_token}` } };
-  }
-
-  async function addPasskey(bearer: Record<string, string>, authenticator = new SoftAuthenticator(ORIGIN)) {
-    const options = await api.post('/v1/webauthn_registration_options', {}, bearer);
-    const done = await api.post('/v1/webauthn_registration_verify', { credential: authenticator.register(options.body.options) }, bearer);
-    assert.equal(done.status, 200, JSON.stringify(done.body));
-    return authenticator;
-  }
+  const signedIn = () => signedInUser(server, { email: `gate-${++count}@example.com`, password: PASSWORD });
+  const passkeyOf = async (bearer: Record<string, string>) => (await addPasskey(server, bearer)).authenticator;
 
   /** A user with an authenticator app and a passkey: every password login is challenged. */
   async function enrolled() {
     const user = await signedIn();
-    const setup = await api.post('/v1/totp_mfa_setup', {}, user.bearer);
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(setup.body.authenticator_secret, clock.now()), is_totp: true }, user.bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
-    const authenticator = await addPasskey(user.bearer);
+    await enrolTotp(server, user.bearer, clock);
+    const authenticator = await passkeyOf(user.bearer);
     const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
     assert.equal(challenged.body.access_token, undefined, 'the password alone is challenged');
     return { ...user, authenticator, challenged, mfa: mfaCookieOf(challenged) };
@@ -127,7 +115,7 @@ describe('passkeys at the MFA gate', () => {
 
   test('through the gate itself: a passkey-only user is challenged for it, and a user who asked for a second factor is offered one', async () => {
     const user = await signedIn();
-    const authenticator = await addPasskey(user.bearer);
+    const authenticator = await passkeyOf(user.bearer);
     const challenged = await api.post('/v1/login', { email: user.email, password: PASSWORD });
     assert.equal(challenged.body.should_offer_webauthn_mfa_verify, true, JSON.stringify(challenged.body));
     assert.equal(challenged.body.access_token, undefined);

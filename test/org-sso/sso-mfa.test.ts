@@ -10,11 +10,12 @@ import { decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { enrolTotp } from '../support/second-factors.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
 import { orgCallers } from '../support/org-callers.ts';
 import { startOidcUpstream, type OidcUpstream } from '../support/social-oidc-upstream.ts';
 import { TestBrowser } from '../support/social-browser.ts';
-import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
+import { totpCode } from '../../server/modules/mfa/totp.ts';
 
 const APP = 'https://app.example.com/callback';
 const CALLBACK = 'http://127.0.0.1:8080/sso/oidc/callback';
@@ -50,9 +51,7 @@ describe('organization SSO of a member with a second factor', () => {
     assert.equal((await first.navigate(start('s1'))).location, `${APP}?state=s1`, 'no factor yet: straight to the application');
     const session = await api.post('/v1/session', {}, { cookie: first.cookieHeader() });
     const bearer = { authorization: `Bearer ${session.body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
+    const { secret } = await enrolTotp(server, bearer, clock);
 
     upstream.signInAs('m1');
     const browser = new TestBrowser(server.baseUrl, [upstream.issuer]);

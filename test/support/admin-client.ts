@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { ADMIN_SECRET } from './app.ts';
-import { threeProtocols, type Protocol, type Reachable } from './three-protocols.ts';
+import { originOf, threeProtocols, type Protocol, type Reachable } from './three-protocols.ts';
 
 export { ADMIN_HEADERS } from './three-protocols.ts';
 
@@ -17,7 +17,7 @@ export interface AdminReply {
 
 export interface AdminClientOptions {
   secret?: string;
-  /** The Origin header; the server's own base URL by default. */
+  /** The Origin header; the server's canonical --url by default (three-protocols.ts originOf). */
   origin?: string;
 }
 
@@ -27,10 +27,10 @@ export function adminClient(server: Reachable | (() => Reachable), options: Admi
   const protocols = threeProtocols(server);
 
   async function call(name: string, input: unknown = {}): Promise<AdminReply> {
-    const { baseUrl } = serverNow();
-    const res = await fetch(`${baseUrl}/v1/admin/${name}`, {
+    const server = serverNow();
+    const res = await fetch(`${server.baseUrl}/v1/admin/${name}`, {
       method: 'POST',
-      headers: { ...headers, origin: options.origin ?? baseUrl, 'content-type': 'application/json' },
+      headers: { ...headers, origin: options.origin ?? originOf(server), 'content-type': 'application/json' },
       body: JSON.stringify(input),
     });
     const text = await res.text();

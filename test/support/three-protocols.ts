@@ -61,6 +61,16 @@ export const KIND_BY_GRPC_STATUS = Object.fromEntries(
 export interface Reachable {
   baseUrl: string;
   ports?: { grpc?: number };
+  app?: { deps: { config: { url?: string } } };
+}
+
+/**
+ * The Origin a REST call sends: the server's canonical --url, which the CSRF rule always lets through
+ * (docs/api-overview.md#authentication), whatever --allowed-origins a test set; else its own base URL.
+ */
+export function originOf(server: Reachable): string {
+  const url = server.app?.deps.config.url;
+  return url ? new URL(url).origin : server.baseUrl;
 }
 
 let graphqlSchema: ReturnType<typeof buildGraphqlSchema> | undefined;
@@ -83,14 +93,16 @@ function operation(name: string | AnyOperation): AnyOperation {
   return op;
 }
 
-async function overRest(base: string, op: AnyOperation, input: Record<string, unknown>, headers: Record<string, string>): Promise<ProtocolReply> {
+async function overRest(server: Reachable, op: AnyOperation, input: Record<string, unknown>, headers: Record<string, string>): Promise<ProtocolReply> {
+  const base = server.baseUrl;
+  const origin = originOf(server);
   const route = op.restRoute ?? { method: 'POST', path: op.admin ? `/v1/admin/${op.name}` : `/v1/${op.name}` };
   const res =
     route.method === 'GET'
-      ? await fetch(`${base}${route.path}${Object.keys(input).length ? `?${new URLSearchParams(input as Record<string, string>)}` : ''}`, { headers: { origin: base, ...headers } })
+      ? await fetch(`${base}${route.path}${Object.keys(input).length ? `?${new URLSearchParams(input as Record<string, string>)}` : ''}`, { headers: { origin, ...headers } })
       : await fetch(base + route.path, {
           method: 'POST',
-          headers: { origin: base, 'content-type': 'application/json', ...headers },
+          headers: { origin, 'content-type': 'application/json', ...headers },
           body: JSON.stringify(input),
         });
   const text = await res.text();
@@ -103,11 +115,11 @@ async function overRest(base: string, op: AnyOperation, input: Record<string, un
   return { ok: false, body, kind, code: body?.code, message: body?.message ?? body?.error ?? text, cookies };
 }
 
-async function overGraphql(base: string, op: AnyOperation, input: Record<string, unknown>, headers: Record<string, string>): Promise<ProtocolReply> {
+async function overGraphql(server: Reachable, op: AnyOperation, input: Record<string, unknown>, headers: Record<string, string>): Promise<ProtocolReply> {
   graphqlSchema ??= buildGraphqlSchema(registry.all);
-  const res = await fetch(`${base}/graphql`, {
+  const res = await fetch(`${server.baseUrl}/graphql`, {
     method: 'POST',
-    headers: { origin: base, 'content-type': 'application/json', ...headers },
+    headers: { origin: originOf(server), 'content-type': 'application/json', ...headers },
     body: JSON.stringify(graphqlRequestFor(graphqlSchema, op, input)),
   });
   const body = await res.json();
@@ -153,8 +165,8 @@ export function threeProtocols(server: Reachable | (() => Reachable), grpcClient
   function send(protocol: Protocol, name: string | AnyOperation, input: Record<string, unknown> = {}, caller: Caller = 'anonymous'): Promise<ProtocolReply> {
     const op = operation(name);
     const headers = headersOf(caller);
-    if (protocol === 'rest') return overRest(serverNow().baseUrl, op, input, headers);
-    if (protocol === 'graphql') return overGraphql(serverNow().baseUrl, op, input, headers);
+    if (protocol === 'rest') return overRest(serverNow(), op, input, headers);
+    if (protocol === 'graphql') return overGraphql(serverNow(), op, input, headers);
     return overGrpc(grpc(), op, input, headers);
   }
 
