@@ -1,6 +1,7 @@
 /**
  * The session cookie pair and the MFA cookie
- * (docs/api-overview.md#authentication; docs/tokens.md#lifetimes): `cookie_session` is host-scoped, `cookie_session_domain` carries a Domain attribute for the
+ * (docs/api-overview.md#authentication; docs/tokens.md#lifetimes): `cookie_session` is host-scoped,
+ * `cookie_session_domain` carries a Domain attribute for the
  * registrable domain of --url so sibling applications see it. Both HttpOnly, SameSite=None by default, Secure per
  * --app-cookie-secure. The admin cookie lives in modules/admin.
  */

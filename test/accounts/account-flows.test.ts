@@ -1,5 +1,6 @@
 /**
- * Account flows end to end over real HTTP with a real SMTP server (docs/api-overview.md#states-and-transitions, docs/operations.md): signup with email
+ * Account flows end to end over real HTTP with a real SMTP server (docs/api-overview.md#states-and-transitions,
+ * docs/operations.md): signup with email
  * verification, the emailed link under --url, verify_email, login, profile, update_profile, logout (tokens
  * fail at once), revoke/enable access, forgot/reset password, deactivation, and the outbox events.
  */

@@ -1,6 +1,7 @@
 /**
  * The client registry's admin operations on a real server over REST
- * (docs/operations.md, "Client registry"; docs/api-overview.md#resources-and-fields, "Client"): the secret is answered by create and rotate only and stored only as a
+ * (docs/operations.md, "Client registry"; docs/api-overview.md#resources-and-fields, "Client"): the secret is
+ * answered by create and rotate only and stored only as a
  * digest; get and list never show it; updates leave omitted fields alone; bad input is invalid_argument;
  * every operation refuses an anonymous caller and a signed-in user; lists are paginated; delete removes.
  */

@@ -1,6 +1,7 @@
 /**
  * The admin journey over an organization as a SAML 2.0 identity provider
- * (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions IdP key states, docs/operations.md, "SAML IdP"): pasted SP metadata refused when it is not metadata,
+ * (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions
+ * IdP key states, docs/operations.md, "SAML IdP"): pasted SP metadata refused when it is not metadata,
  * then read into the form (nothing stored until created); the service provider created, its attribute mapping
  * edited; the IdP metadata URL shown and fetched (it lists the current key); the signing key rotated after a
  * confirmation (two keys, their states shown, both in the metadata), the old one retired (it leaves the

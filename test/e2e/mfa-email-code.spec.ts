@@ -1,6 +1,7 @@
 /**
  * Login UI: codes by email as the second factor
- * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP)": email_otp_mfa_setup sends a code, verify_otp confirms it; docs/operations.md#verify_otp / resend_otp
+ * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP)":
+ * email_otp_mfa_setup sends a code, verify_otp confirms it; docs/operations.md#verify_otp / resend_otp
  * with the mfa cookie). A new account sets the factor up from its Security page with the mailed code; its
  * next password sign-in stops at the email-code screen (the code leaves at once when codes are the only
  * factor), shows the resend count-down, and the mailed code signs in. Codes are read from the SMTP sink.

@@ -1,6 +1,7 @@
 /**
  * Login UI: codes by text message as the second factor
- * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified": sms_otp_mfa_setup texts a code, verify_otp confirms it; docs/operations.md#verify_otp / resend_otp with
+ * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified": sms_otp_mfa_setup texts a
+ * code, verify_otp confirms it; docs/operations.md#verify_otp / resend_otp with
  * the mfa cookie and `mfa_method`). An account made with a phone number sets the factor up from its
  * Security page with the texted code; its next password sign-in stops at the text-code screen (the code
  * leaves with the sign-in's answer when codes are its only factor), a wrong code is refused, and the texted

@@ -1,6 +1,7 @@
 /**
  * Email and SMS one-time codes as a second factor, end to end
- * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP, SMS OTP)"; docs/operations.md#email_otp_mfa_setup, sms_otp_mfa_setup, verify_otp,
+ * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP, SMS OTP)";
+ * docs/operations.md#email_otp_mfa_setup, sms_otp_mfa_setup, verify_otp,
  * resend_otp; docs/api-overview.md#authentication the `mfa` cookie): a signed-in user adds the factor with a first code sent to their own
  * address (a real SMTP server on loopback) or number (a Twilio-style HTTP sink on loopback); from then on a
  * password login answers the challenge, the code leaves at once, and verify_otp with the cookie completes

@@ -1,6 +1,7 @@
 /**
  * The authenticator app as a second factor, end to end over REST and GraphQL
- * (docs/api-overview.md#states-and-transitions, "TOTP enrollment" and the withheld token; docs/operations.md#login, verify_otp, totp_mfa_setup; docs/api-overview.md#authentication the `mfa` cookie):
+ * (docs/api-overview.md#states-and-transitions, "TOTP enrollment" and the withheld token; docs/operations.md#login,
+ * verify_otp, totp_mfa_setup; docs/api-overview.md#authentication the `mfa` cookie):
  * a signed-in user enrols (totp_mfa_setup, then verify_otp with is_totp), and from then on a password login
  * answers the challenge (should_show_totp_screen, the `mfa` cookie, no token) until verify_otp gets a right
  * code or an unused recovery code; an emailed magic link leads to the same challenge. Replays, reused

@@ -1,7 +1,8 @@
 /**
  * Passkeys at the MFA gate (docs/api-overview.md#states-and-transitions: "MFA offer pending, token withheld" ->
  * webauthn_registration_verify with the MFA cookie -> "MFA gate completed, access token issued"; the token
- * withheld while a challenge is pending; docs/api-overview.md#authentication the `mfa` cookie), the instance flags (docs/api-overview.md#versioning), the per-IP
+ * withheld while a challenge is pending; docs/api-overview.md#authentication the `mfa` cookie), the instance flags
+ * (docs/api-overview.md#versioning), the per-IP
  * ceremony allowance, and the ceremonies over GraphQL and gRPC.
  *
  * Challenges come from real password logins (accounts/mfa-gate.ts); one offer-stage challenge is also

@@ -1,5 +1,6 @@
 /**
- * The users service on real SQLite, PostgreSQL and MariaDB (docs/api-overview.md#resources-and-fields; docs/api-overview.md#versioning): normalised emails,
+ * The users service on real SQLite, PostgreSQL and MariaDB (docs/api-overview.md#resources-and-fields;
+ * docs/api-overview.md#versioning): normalised emails,
  * service-side uniqueness of email and phone under 50 concurrent creations, moving and releasing claims,
  * lookups that skip deactivated accounts, and purge.
  */

@@ -1,5 +1,6 @@
 /**
- * The organization and membership calls (docs/api-overview.md#resources-and-fields; docs/operations.md#create_organization and the operations after it): the
+ * The organization and membership calls (docs/api-overview.md#resources-and-fields;
+ * docs/operations.md#create_organization and the operations after it): the
  * admin GraphQL fields `_organizations`, `_organization`, `_create_organization`, `_update_organization`,
  * `_delete_organization`, `_org_members`, `_add_org_member` and `_remove_org_member`
  * (server/modules/organizations/organizations.ops.ts and members.ops.ts).

@@ -2,7 +2,8 @@
  * An organization's SAML 2.0 SSO connection, this server as the service provider
  * (docs/operations.md, "Org SSO connections"): `_org_saml_connection` (by org id; one per organization), `_create_org_saml_connection`,
  * `_update_org_saml_connection` and `_delete_org_saml_connection` (server/modules/org-sso/saml-connections.ops.ts).
- * IdP certificates are answered by fingerprint; a new PEM replaces the stored ones, none given keeps them (docs/api-overview.md#resources-and-fields).
+ * IdP certificates are answered by fingerprint; a new PEM replaces the stored ones, none given keeps them
+ * (docs/api-overview.md#resources-and-fields).
  */
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';

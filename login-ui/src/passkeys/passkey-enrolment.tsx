@@ -1,7 +1,8 @@
 /**
  * Adding a passkey (docs/operations.md#webauthn_registration_options then webauthn_registration_verify): an
  * optional name to tell passkeys apart later, then the browser's own dialog. Signed in it adds the passkey
- * (no token, docs/api-overview.md#resources-and-fields AuthResponse); in a first-time offer (mfa cookie) it completes the sign-in (docs/api-overview.md#states-and-transitions).
+ * (no token, docs/api-overview.md#resources-and-fields AuthResponse); in a first-time offer (mfa cookie) it
+ * completes the sign-in (docs/api-overview.md#states-and-transitions).
  */
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconFingerprint } from '@tabler/icons-react';

@@ -1,6 +1,7 @@
 /**
  * resend_otp with the `mfa` cookie (docs/operations.md#resend_otp "none or MFA cookie";
- * docs/api-overview.md#authentication, "Cookie mfa ... set by ... resend_otp"): a fresh code of the user's email or SMS factor, sent to the address or
+ * docs/api-overview.md#authentication, "Cookie mfa ... set by ... resend_otp"): a fresh code of the user's email or
+ * SMS factor, sent to the address or
  * number on the account, never to one the request names, after the cool-down (accounts/mfa-codes.ts).
  * During a challenge only enrolled factors get codes; during an offer, the factor being set up.
  */

@@ -1,6 +1,7 @@
 /**
  * The client registry (docs/operations.md, "Client registry";
- * docs/api-overview.md#states-and-transitions, "Client secret valid | rotate_client_secret"): create, update, delete, rotate, read, and the secret check the token endpoint
+ * docs/api-overview.md#states-and-transitions, "Client secret valid | rotate_client_secret"): create, update,
+ * delete, rotate, read, and the secret check the token endpoint
  * makes. Secrets leave this file only in the answers of create and rotate.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';

@@ -1,6 +1,7 @@
 /**
  * Who a permission call is about (docs/api-overview.md#authentication, "Subject rule for FGA checks",
- * docs/api-overview.md#resources-and-fields, "Subject form", docs/errors.md#messages-worth-knowing): the subject is the caller; an explicit `user` is honoured only for
+ * docs/api-overview.md#resources-and-fields, "Subject form", docs/errors.md#messages-worth-knowing): the subject is
+ * the caller; an explicit `user` is honoured only for
  * super-admins or when it equals the caller's own subject; a bare id means `user:<id>`. A token carrying an
  * RFC 8693 `act` claim is an agent acting for its `sub`, so its checks also name `agent:<act.sub>`.
  */

@@ -1,6 +1,7 @@
 /**
  * Email and SMS one-time codes as a second factor
- * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP, SMS OTP)"): the factor row says that the user's own address or number receives
+ * (docs/api-overview.md#states-and-transitions, "MFA enrollment created, unverified (email OTP, SMS OTP)"): the
+ * factor row says that the user's own address or number receives
  * the codes; it counts once a first code sent there came back (verified). The codes themselves are the
  * verification module's one-time codes (six CSPRNG digits, a sealed digest at rest, five attempts, single
  * use; verification/otp.service.ts), under a purpose of their own so that no other flow's code serves here.

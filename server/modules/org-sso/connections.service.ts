@@ -1,6 +1,7 @@
 /**
  * Storage of organization OIDC connections
- * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization (the unique index on orgId is the last word under
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO
+ * connections"): one per organization (the unique index on orgId is the last word under
  * concurrency), the client secret sealed at rest and replaced only when a new one is given.
  */
 import { randomUUID } from 'node:crypto';

@@ -2,7 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * An organization's upstream OpenID Connect identity provider
- * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization (`orgId` unique). The client secret
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO
+ * connections"): one per organization (`orgId` unique). The client secret
  * is sealed with deps.sealer (kernel/encryption.ts) and never leaves the server in an answer. A disabled
  * connection, or one of a disabled organization, signs nobody in.
  *

@@ -1,6 +1,7 @@
 /**
  * Wire shapes of the organization OIDC connection operations
- * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: the client secret is never returned, `has_client_secret` says whether one is held)
+ * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: the client secret is never
+ * returned, `has_client_secret` says whether one is held)
  * and of home-realm discovery. snake_case, timestamps in Unix seconds, as the other admin records.
  * New optional request fields go last in their object: gRPC field numbers follow the order.
  */

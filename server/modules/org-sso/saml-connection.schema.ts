@@ -1,6 +1,7 @@
 /**
  * Wire shapes of the organization SAML connection operations
- * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: on update a new IdP certificate replaces the stored ones, none given keeps them).
+ * (docs/operations.md, "Org SSO connections"; docs/api-overview.md#resources-and-fields: on update a new IdP
+ * certificate replaces the stored ones, none given keeps them).
  * The answer names the service provider's own addresses to register at the IdP. snake_case, timestamps in
  * Unix seconds, as the other admin records. New optional request fields go last in their object: gRPC
  * field numbers follow the order.

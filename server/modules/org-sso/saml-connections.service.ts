@@ -1,6 +1,7 @@
 /**
  * Storage of organization SAML connections
- * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO connections"): one per organization (the unique index on orgId is the last word under
+ * (docs/api-overview.md#resources-and-fields, "Upstream org connections", docs/operations.md, "Org SSO
+ * connections"): one per organization (the unique index on orgId is the last word under
  * concurrency), the IdP certificates checked when given (saml-certificates.ts) and replaced only when new
  * ones are given.
  */

@@ -1,6 +1,7 @@
 /**
  * The signing keys of an organization's SAML identity provider and their states
- * (docs/api-overview.md#states-and-transitions, "SAML IdP key"): exactly one current key signs; rotate_saml_idp_cert demotes it to published (still in
+ * (docs/api-overview.md#states-and-transitions, "SAML IdP key"): exactly one current key signs; rotate_saml_idp_cert
+ * demotes it to published (still in
  * the metadata, not signing, so SPs holding the old metadata keep validating while they roll over) and
  * makes a new current one; retire_saml_idp_key retires a published key (it leaves the metadata), and is
  * refused for the signing key. The first key is made on first use (the metadata, the first sign-in, or the

@@ -1,6 +1,7 @@
 /**
  * This server as a SAML 2.0 identity provider for each organization's downstream service providers
- * (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions, "SAML IdP key", docs/operations.md, "SAML IdP"). Every
+ * (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions,
+ * "SAML IdP key", docs/operations.md, "SAML IdP"). Every
  * organization is its own IdP: its own signing keys (idp-keys.service.ts) and service providers
  * (service-providers.service.ts). The browser endpoints (/saml/<organization>/metadata, /sso and /slo) live in
  * transports/http/protocol/saml-idp (modules see no Fastify types: manifest.ts).

@@ -1,5 +1,6 @@
 /**
- * Passkeys (WebAuthn; docs/api-overview.md#states-and-transitions, docs/operations.md, docs/api-overview.md#versioning): the credentials and ceremony challenges on
+ * Passkeys (WebAuthn; docs/api-overview.md#states-and-transitions, docs/operations.md,
+ * docs/api-overview.md#versioning): the credentials and ceremony challenges on
  * storage, and the six passkey operations. A module of its own because its operations sit on both sides
  * of sign-in (registration and management for a signed-in user, the ceremonies for anyone).
  */

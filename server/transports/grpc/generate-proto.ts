@@ -1,6 +1,7 @@
 /**
  * The gRPC contract, generated from the operation registry
- * (docs/architecture.md#one-operation-three-protocols; docs/api-overview.md#three-protocols-one-registry: separate public and admin services). One proto3 file:
+ * (docs/architecture.md#one-operation-three-protocols; docs/api-overview.md#three-protocols-one-registry: separate
+ * public and admin services). One proto3 file:
  * package portcullis.v1, services PublicService and AdminService, one rpc per operation served over gRPC,
  * request and response messages named by the schemas' `$id`.
  *
