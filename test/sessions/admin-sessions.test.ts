@@ -13,7 +13,7 @@ import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts
 import { threeProtocols } from '../support/three-protocols.ts';
 import { loggedIn, signedUpUser } from '../support/signed-in-user.ts';
 import { sha256Hex } from '../../server/kernel/crypto.ts';
-import { sessionReference } from '../../server/modules/tokens/index.ts';
+import { sessionReference } from '../../server/modules/sessions/index.ts';
 
 const PASSWORD = 'Correct-Horse-Battery-9';
 

@@ -5,11 +5,12 @@
  */
 import { defineModule } from '../manifest.ts';
 import { Session } from './session.entity.ts';
+import { sessionAdminOperations } from './admin-sessions.ops.ts';
 
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
   openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser, expiredSessionsOf,
-  deleteSessions, type NewSession,
+  deleteSessions, onSessionRevoked, type NewSession,
 } from './session-store.ts';
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
@@ -18,4 +19,6 @@ export {
   type TakenBrowserFlow, type CodeFlowRow, type CodeFlowSecrets, type StartedCodeFlow, type TakenCodeFlow,
 } from './browser-flow.ts';
 
-export const sessionsModule = defineModule({ name: 'sessions', entities: [Session] });
+export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
+
+export const sessionsModule = defineModule({ name: 'sessions', entities: [Session], operations: sessionAdminOperations });

@@ -4,6 +4,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
 import { SESSION_COOKIE_SECONDS } from '../../kernel/cookies.ts';
+import { defineHook } from '../../kernel/hooks.ts';
 import { Session, type SessionRow } from './session.entity.ts';
 
 export interface NewSession {
@@ -53,6 +54,12 @@ export async function findLiveSessionByToken(em: EntityManager, token: string, n
 
 /** `keep` spares one session of the user (a password change keeps the caller signed in). */
 type SessionFilter = { id: string } | { userId: string; keep?: string };
+
+/**
+ * One session was revoked, in the caller's transaction: the tokens module stops the tokens issued for it.
+ * Required: a revoked session whose tokens kept working would not be revoked.
+ */
+export const onSessionRevoked = defineHook<[em: EntityManager, now: Date, sessionId: string]>('onSessionRevoked', { required: true });
 
 export function revokeSessions(em: EntityManager, now: Date, filter: SessionFilter): Promise<number> {
   const where = 'keep' in filter && filter.keep ? { userId: filter.userId, id: { $ne: filter.keep } } : filter;

@@ -16,6 +16,11 @@ import { invalidateTokenState } from './state-cache/index.ts';
 export async function revokeSession(em: EntityManager, clock: Clock, sessionId: string): Promise<void> {
   const now = clock.now();
   await revokeSessions(em, now, { id: sessionId });
+  await revokeTokensOfSession(em, now, sessionId);
+}
+
+/** The tokens issued for a session that was revoked stop working (also sessions' onSessionRevoked hook). */
+export async function revokeTokensOfSession(em: EntityManager, now: Date, sessionId: string): Promise<void> {
   await revokeTokenRecords(em, now, { sessionId });
   await invalidateTokenState(em, { sessionId });
 }

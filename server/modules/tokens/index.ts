@@ -6,7 +6,9 @@
  */
 import { defineModule } from '../manifest.ts';
 import { TokenRecord } from './token-record.entity.ts';
-import { sessionAdminOperations } from './admin-sessions.ops.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onSessionRevoked } from '../sessions/index.ts';
+import { revokeTokensOfSession } from './end-session.ts';
 
 export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
@@ -32,7 +34,9 @@ export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRoles
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
 
-// The admin's session list and revocation end sessions with their tokens, so they sit here, not in sessions.
-export { sessionAdminOperations, sessionReference } from './admin-sessions.ops.ts';
-
-export const tokensModule = defineModule({ name: 'tokens', entities: [TokenRecord], operations: sessionAdminOperations });
+export const tokensModule = defineModule({
+  name: 'tokens',
+  entities: [TokenRecord],
+  // An admin's revoke_session (modules/sessions) ends the tokens issued for the session too.
+  hooks: [subscription(onSessionRevoked, revokeTokensOfSession)],
+});

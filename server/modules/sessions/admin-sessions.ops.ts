@@ -17,8 +17,8 @@ import { Pagination, PaginationRequest, paginate } from '../../ops/pagination.ts
 import { AppError } from '../../kernel/errors.ts';
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { findUserById, unixSeconds } from '../users/index.ts';
-import { Session, type SessionRow } from '../sessions/index.ts';
-import { revokeSession } from './end-session.ts';
+import { Session, type SessionRow } from './session.entity.ts';
+import { onSessionRevoked, revokeSessions } from './session-store.ts';
 
 /** Domain separation: the reference is a digest of the row key made for this purpose only. */
 const REFERENCE_LABEL = 'portcullis/admin-session-reference/v1:';
@@ -100,8 +100,10 @@ export const revokeSessionOp = defineOperation({
     const live = await ctx.em.find(Session, { userId: input.user_id, revokedAt: null }, { fields: ['id'] });
     const session = live.find((row) => sessionReference(row.id) === input.id);
     if (!session) throw AppError.notFound('session not found');
-    // What logout does, without touching the caller's (the admin's) cookies.
-    await revokeSession(ctx.em, ctx.deps.clock, session.id);
+    // What logout does, without touching the caller's (the admin's) cookies: the session and its tokens.
+    const now = ctx.deps.clock.now();
+    await revokeSessions(ctx.em, now, { id: session.id });
+    await onSessionRevoked.run(ctx.em, now, session.id);
     return { message: 'session revoked successfully' };
   },
 });
