@@ -10,7 +10,6 @@ import { mfaSetupOperations } from './mfa-setup.ops.ts';
 import { mfaOfferOperations } from './mfa-offer.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 import { initialPasswordOperations } from './initial-password.ops.ts';
-import { updateUserOp } from './admin-update-user.ops.ts';
 import { defineModule } from '../manifest.ts';
 
 export const accountOperations = [
@@ -44,6 +43,6 @@ export const accountsModule = defineModule({ name: 'accounts', operations: accou
 /**
  * The super-admin account operations as a manifest of their own: modules/index.ts lists it after the admin
  * and user-admin modules, the place these operations have always had in the registry, so the REST route
- * and GraphQL field order stay as they were (update_user, once the last users operation, comes first).
+ * and GraphQL field order stay as they were.
  */
-export const accountsAdminModule = defineModule({ name: 'accounts-admin', operations: [updateUserOp, ...adminAccessOperations] });
+export const accountsAdminModule = defineModule({ name: 'accounts-admin', operations: adminAccessOperations });

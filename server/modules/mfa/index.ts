@@ -7,6 +7,9 @@ import { defineModule } from '../manifest.ts';
 import { MfaFactor } from './mfa-factor.entity.ts';
 import { RecoveryCode } from './recovery-code.entity.ts';
 import { MfaChallenge } from './mfa-challenge.entity.ts';
+import { subscription } from '../../kernel/hooks.ts';
+import { onAdminMfaReset } from '../users/index.ts';
+import { resetMfa } from './reset-mfa.ts';
 
 export { MfaFactor, type MfaFactorRow } from './mfa-factor.entity.ts';
 export { RecoveryCode, type RecoveryCodeRow } from './recovery-code.entity.ts';
@@ -22,4 +25,9 @@ export { beginOtpEnrolment, confirmOtpFactor, pendingOtpMethods, factorOf, MFA_O
 export { purgeMfaRecords, resetMfa, onMfaReset } from './reset-mfa.ts';
 export { mfaCookieAuthenticator, mfaOfferAuthenticator, mfaCookiePresented } from './mfa-authenticator.ts';
 
-export const mfaModule = defineModule({ name: 'mfa', entities: [MfaFactor, RecoveryCode, MfaChallenge] });
+export const mfaModule = defineModule({
+  name: 'mfa',
+  entities: [MfaFactor, RecoveryCode, MfaChallenge],
+  // An admin's update_user with reset_mfa (modules/users).
+  hooks: [subscription(onAdminMfaReset, resetMfa)],
+});

@@ -34,8 +34,6 @@ export {
   type PhoneProof,
 } from './address-proof.ts';
 export { rolesForSignup, rolesForLogin, assignableRoles, heldRoles } from './roles.ts';
-export { userAdminOperations } from './admin-users.ops.ts';
-export { UpdateUserRequest } from './admin-users.schema.ts';
-export { updateUserAsAdmin } from './admin-users.service.ts';
+export { userAdminOperations, onAdminMfaReset } from './admin-users.ops.ts';
 
 export const usersModule = defineModule({ name: 'users', entities: [User, IdentityClaim], operations: userAdminOperations });
