@@ -12,10 +12,8 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../sup
 import { TrustedIssuer } from '../../server/modules/clients/index.ts';
 import { UsedAssertion } from '../../server/modules/clients/trusted-issuer.entity.ts';
 import { consumeAssertionId } from '../../server/modules/clients/assertion-replay.ts';
-import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
-  signAssertion, tokenRequest,
-} from '../oauth/trusted-issuer-fixture.ts';
+import { CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, createClient, newSigningKey, signAssertion, tokenRequest } from '../oauth/trusted-issuer-fixture.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 for (const kind of testDatabaseKinds()) {
   describe(`trusted issuers and assertion replay on ${kind}`, () => {
@@ -38,9 +36,9 @@ for (const kind of testDatabaseKinds()) {
       const client = await createClient(server);
       const input = { client_id: client.client_id, name: 'n', issuer: 'https://db.example', jwks_url: jwks.url };
       await addIssuer(server, input);
-      const again = await admin(server, 'add_trusted_issuer', input);
+      const again = await adminClient(server).call('add_trusted_issuer', input);
       assert.equal(again.status, 409, JSON.stringify(again.body));
-      await admin(server, 'delete_client', { id: client.id });
+      await adminClient(server).call('delete_client', { id: client.id });
       assert.equal(await server.app.deps.storage.fork().count(TrustedIssuer, { clientId: client.client_id }), 0);
     });
 

@@ -7,6 +7,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 
 const PASSWORD = 'Old!pass123';
 const THRESHOLD = 3;
@@ -20,11 +21,7 @@ describe('old_password guesses share the login lockout', () => {
   });
   after(() => server?.close());
 
-  async function signedIn(email: string): Promise<Record<string, string>> {
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    return { authorization: `Bearer ${signup.body.access_token}` };
-  }
+  const signedIn = async (email: string): Promise<Record<string, string>> => (await signedUpUser(server, { email, password: PASSWORD })).bearer;
 
   test('wrong old passwords lock further guesses, the right one included, and the login', async () => {
     const auth = await signedIn('guessed@example.com');

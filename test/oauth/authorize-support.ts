@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { cookieValue } from '../support/rest-client.ts';
+import type { TestServer } from '../support/app.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 export const PASSWORD = 'Str0ng!pass';
 export const CALLBACK = 'http://127.0.0.1:3000/callback';
@@ -36,14 +37,10 @@ export interface Browser {
 }
 
 /** Signs a new user up, then logs in through POST /v1/login: the browser's cookie_session. */
-export async function signedInBrowser(server: TestServer, email = `u${randomBytes(5).toString('hex')}@example.com`): Promise<Browser> {
-  const signup = await postJson(server, '/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-  assert.equal(signup.status, 200, JSON.stringify(signup.body));
-  const login = await postJson(server, '/v1/login', { email, password: PASSWORD });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  const session = cookieValue(login.cookies, 'cookie_session');
-  assert.ok(session, 'login sets cookie_session');
-  return { email, cookie: `cookie_session=${session}`, userId: login.body.user.id };
+export async function signedInBrowser(server: TestServer, email?: string): Promise<Browser> {
+  const user = await signedInUser(server, { email, password: PASSWORD });
+  assert.ok(user.sessionCookie, 'login sets cookie_session');
+  return { email: user.email, cookie: `cookie_session=${user.sessionCookie}`, userId: user.userId };
 }
 
 /** GET /authorize without following redirects. */
@@ -96,9 +93,8 @@ export interface RegisteredClient {
 }
 
 export async function createClient(server: TestServer, fields: Record<string, unknown>): Promise<RegisteredClient> {
-  const res = await postJson(server, '/v1/admin/create_client', { name: 'Relying party', ...fields }, { 'x-service-admin-secret': ADMIN_SECRET });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return { clientId: res.body.client.client_id, secret: res.body.client_secret, id: res.body.client.id };
+  const created = await adminClient(server).ok('create_client', { name: 'Relying party', ...fields });
+  return { clientId: created.client.client_id, secret: created.client_secret, id: created.client.id };
 }
 
 /** A registered or instance-client operation call as the signed-in browser (REST, JSON). */

@@ -10,10 +10,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { CLIENT_ID, CLIENT_SECRET, startServer, type TestServer } from '../support/app.ts';
-import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
-  signAssertion, tokenRequest, type SigningKey,
-} from './trusted-issuer-fixture.ts';
+import { CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, createClient, newSigningKey, signAssertion, tokenRequest, type SigningKey } from './trusted-issuer-fixture.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 const ISS = 'https://cluster.example/oidc';
 const AUD = 'https://portcullis.example/workloads';
@@ -118,12 +116,12 @@ describe('jwt-bearer grant', () => {
   });
 
   test('an inactive issuer and an inactive owning client cannot be used', async () => {
-    await admin(server, 'update_trusted_issuer', { id: issuer.id, is_active: false });
+    await adminClient(server).call('update_trusted_issuer', { id: issuer.id, is_active: false });
     assertInvalidGrant(await exchange(await grantAssertion()), /not an active trusted issuer/);
-    await admin(server, 'update_trusted_issuer', { id: issuer.id, is_active: true });
-    await admin(server, 'update_client', { id: owner.id, is_active: false });
+    await adminClient(server).call('update_trusted_issuer', { id: issuer.id, is_active: true });
+    await adminClient(server).call('update_client', { id: owner.id, is_active: false });
     assertInvalidGrant(await exchange(await grantAssertion()), /not active/);
-    await admin(server, 'update_client', { id: owner.id, is_active: true });
+    await adminClient(server).call('update_client', { id: owner.id, is_active: true });
     assert.equal((await exchange(await grantAssertion())).status, 200);
   });
 

@@ -7,7 +7,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, CLIENT_ID, type TestServer } from '../support/app.ts';
+import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { createUser, login } from '../tokens/support.ts';
 import { signToken, issuerOf } from '../../server/modules/tokens/index.ts';
@@ -23,15 +24,7 @@ describe('/logout', () => {
   let registered: { id: string; client_id: string };
   let other: { id: string; client_id: string };
 
-  const admin = async (op: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}/v1/admin/${op}`, {
-      method: 'POST',
-      headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: CANONICAL, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, `${op}: ${await res.clone().text()}`);
-    return (await res.json()) as any;
-  };
+  const admin = (op: string, body: unknown) => adminClient(server).ok(op, body);
 
   before(async () => {
     server = await startServer(['--redirect-uris', INSTANCE_TARGET], { clock });

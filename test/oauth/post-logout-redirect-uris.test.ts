@@ -7,12 +7,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { createUser, login } from '../tokens/support.ts';
 import { issuerOf, signToken } from '../../server/modules/tokens/index.ts';
 import { authorize, pkcePair, signedInBrowser } from './authorize-support.ts';
 
-const CANONICAL = 'http://127.0.0.1:8080';
 const CALLBACK = 'https://rp.example.test/callback';
 const LOGGED_OUT = 'https://rp.example.test/logged-out';
 const LOOPBACK_LOGGED_OUT = 'http://127.0.0.1:9000/bye';
@@ -21,15 +21,7 @@ describe('/logout and a client\'s post_logout_redirect_uris', () => {
   let server: TestServer;
   let client: { id: string; client_id: string };
 
-  const admin = async (op: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}/v1/admin/${op}`, {
-      method: 'POST',
-      headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: CANONICAL, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, `${op}: ${await res.clone().text()}`);
-    return (await res.json()) as any;
-  };
+  const admin = (op: string, body: unknown) => adminClient(server).ok(op, body);
   const logoutGet = (query: Record<string, string>, cookie?: string) =>
     fetch(`${server.baseUrl}/logout?${new URLSearchParams(query)}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
   const sessionLive = async (accessToken: string) =>

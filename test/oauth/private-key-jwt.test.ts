@@ -13,10 +13,8 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { authenticateByAssertion } from '../../server/transports/http/protocol/client-assertion.ts';
-import {
-  CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, admin, createClient, newSigningKey,
-  signAssertion, tokenRequest, type SigningKey,
-} from './trusted-issuer-fixture.ts';
+import { CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, createClient, newSigningKey, signAssertion, tokenRequest, type SigningKey } from './trusted-issuer-fixture.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 describe('private_key_jwt client authentication', () => {
   let server: TestServer;
@@ -135,13 +133,13 @@ describe('private_key_jwt client authentication', () => {
   });
 
   test('an inactive issuer, and an inactive client, cannot authenticate', async () => {
-    await admin(server, 'update_trusted_issuer', { id: issuer.id, is_active: false });
+    await adminClient(server).call('update_trusted_issuer', { id: issuer.id, is_active: false });
     assertRefused(await authenticate(await assertionFor()), /no active client with an active trusted issuer/);
-    await admin(server, 'update_trusted_issuer', { id: issuer.id, is_active: true });
+    await adminClient(server).call('update_trusted_issuer', { id: issuer.id, is_active: true });
     assertAuthenticated(await authenticate(await assertionFor()));
-    await admin(server, 'update_client', { id: client.id, is_active: false });
+    await adminClient(server).call('update_client', { id: client.id, is_active: false });
     assertRefused(await authenticate(await assertionFor()), /no active client with an active trusted issuer/);
-    await admin(server, 'update_client', { id: client.id, is_active: true });
+    await adminClient(server).call('update_client', { id: client.id, is_active: true });
   });
 
   test('an unknown client_id is refused like an inactive one', async () => {

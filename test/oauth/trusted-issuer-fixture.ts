@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import type { TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 export const TOKEN_ENDPOINT_AUD = 'http://127.0.0.1:8080/oauth/token';
 /**
@@ -64,25 +65,12 @@ export async function signAssertion(key: SigningKey, claims: Record<string, unkn
     .sign(key.privateKey);
 }
 
-export async function admin(server: TestServer, name: string, input: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseUrl}/v1/admin/${name}`, {
-    method: 'POST',
-    headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
 export async function createClient(server: TestServer, input: Record<string, unknown> = {}): Promise<any> {
-  const { status, body } = await admin(server, 'create_client', { name: 'workload', allowed_scopes: ['jobs:read', 'jobs:run'], ...input });
-  if (status !== 200) throw new Error(`create_client: ${JSON.stringify(body)}`);
-  return body.client;
+  return (await adminClient(server).ok('create_client', { name: 'workload', allowed_scopes: ['jobs:read', 'jobs:run'], ...input })).client;
 }
 
-export async function addIssuer(server: TestServer, input: Record<string, unknown>): Promise<any> {
-  const { status, body } = await admin(server, 'add_trusted_issuer', input);
-  if (status !== 200) throw new Error(`add_trusted_issuer: ${JSON.stringify(body)}`);
-  return body;
+export function addIssuer(server: TestServer, input: Record<string, unknown>): Promise<any> {
+  return adminClient(server).ok('add_trusted_issuer', input);
 }
 
 export async function tokenRequest(server: TestServer, form: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }> {

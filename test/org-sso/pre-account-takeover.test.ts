@@ -8,14 +8,15 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { restClient } from '../support/rest-client.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { startOidcUpstream, type OidcUpstream } from '../support/social-oidc-upstream.ts';
 import { TestBrowser } from '../support/social-browser.ts';
 
 const APP = 'https://app.example.com/callback';
 const PASSWORD = 'Squatter!pass1';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('organization SSO and an account registered before the domain was verified', () => {
   let upstream: OidcUpstream;
@@ -41,9 +42,8 @@ describe('organization SSO and an account registered before the domain was verif
   }
 
   async function signUp(email: string) {
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, given_name: 'Mallory' });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    return { id: signup.body.user.id as string, bearer: { authorization: `Bearer ${signup.body.access_token}` } };
+    const user = await signedUpUser(server, { email, password: PASSWORD, profile: { given_name: 'Mallory' } });
+    return { id: user.userId, bearer: user.bearer };
   }
 
   function ssoSignIn(orgName: string, subject: string) {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import * as samlify from 'samlify';
-import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import type { TestServer } from '../support/app.ts';
+import { loggedIn, signedUpUser } from '../support/signed-in-user.ts';
 
 // samlify wants a schema validator for what it parses; the tests check our XML with two SP libraries and
 // xmlsec1, so samlify's schema check is skipped (the same setting as test/support/saml-idp.ts).
@@ -23,33 +24,13 @@ export function actual(server: TestServer, url: string): string {
 
 /** Signs a user in over REST and keeps the cookies the answer sets. */
 export async function browserSession(server: TestServer, email: string): Promise<string> {
-  const res = await fetch(`${server.baseUrl}/v1/login`, {
-    method: 'POST',
-    headers: { origin: server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  return res.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  return (await loggedIn(server, { email, password: PASSWORD })).cookies;
 }
 
 /** A new account; its address marked verified by the admin unless asked not to (assertions carry only verified ones). */
 export async function signUp(server: TestServer, email: string, options: { verified?: boolean } = {}): Promise<string> {
-  const res = await fetch(`${server.baseUrl}/v1/signup`, {
-    method: 'POST',
-    headers: { origin: server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, confirm_password: PASSWORD, given_name: 'Ada', family_name: 'Lovelace' }),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  if (options.verified !== false) {
-    const verified = await fetch(`${server.baseUrl}/v1/admin/update_user`, {
-      method: 'POST',
-      headers: { origin: server.baseUrl, 'content-type': 'application/json', 'x-service-admin-secret': ADMIN_SECRET },
-      body: JSON.stringify({ id: body.user.id, email_verified: true }),
-    });
-    assert.equal(verified.status, 200, await verified.text());
-  }
-  return body.user.id;
+  const profile = { given_name: 'Ada', family_name: 'Lovelace' };
+  return (await signedUpUser(server, { email, password: PASSWORD, profile, verified: options.verified !== false })).userId;
 }
 
 export interface FormPost {

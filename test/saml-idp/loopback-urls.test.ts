@@ -8,7 +8,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { orgCallersOnServer, PROTOCOLS } from '../support/org-callers.ts';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { browserSession, idpMetadata, metadataCertificates, nodeSamlSp, signUp, visit } from './idp-browser.ts';
 
 const LOOPBACK = ['http://localhost:8000/saml/acs', 'http://127.0.0.1:3000/acs', 'http://127.5.6.7/acs', 'http://[::1]:8080/acs', 'http://LOCALHOST:9/acs'];
@@ -70,10 +71,7 @@ describe('SAML SP addresses with --org-sso-allow-private-addresses=true', () => 
   after(async () => server?.close());
 
   test('the flag, which is about addresses this server fetches, does not allow http to a host other than loopback', async () => {
-    const admin = async (name: string, input: Record<string, unknown>) => {
-      const res = await fetch(`${server.baseUrl}/v1/admin/${name}`, { method: 'POST', headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: server.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-      return { status: res.status, body: await res.json() };
-    };
+    const admin = (name: string, input: Record<string, unknown>) => adminClient(server).call(name, input);
     const org = await admin('create_organization', { name: 'loopback-flag' });
     assert.equal(org.status, 200);
     const refused = await admin('create_saml_service_provider', { org_id: org.body.id, name: 'Dev', entity_id: 'urn:dev', acs_endpoints: [{ url: 'http://sp.example.com/acs' }] });

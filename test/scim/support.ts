@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import type { TestServer } from '../support/app.ts';
+import { adminClient, type AdminReply } from '../support/admin-client.ts';
 
 export interface ScimAnswer {
   status: number;
@@ -12,13 +13,9 @@ export interface ScimAnswer {
   body: any;
 }
 
-export async function admin(server: TestServer, name: string, input: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseUrl}/v1/admin/${name}`, {
-    method: 'POST',
-    headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  return { status: res.status, body: await res.json() };
+/** One super-admin call over REST: status and body (test/support/admin-client.ts). */
+export function admin(server: TestServer, name: string, input: Record<string, unknown>): Promise<AdminReply> {
+  return adminClient(server).call(name, input);
 }
 
 /**

@@ -12,6 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from '../support/app.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { IdentityClaim, User, claimId } from '../../server/modules/users/index.ts';
 import { MfaFactor, RecoveryCode } from '../../server/modules/mfa/index.ts';
 import { WebauthnCredential } from '../../server/modules/webauthn/webauthn-credential.entity.ts';
@@ -39,11 +40,8 @@ describe('SCIM provisioning and addresses nobody proved', () => {
     await res.arrayBuffer();
     return res.status;
   };
-  const signup = async (email: string, extra: Record<string, unknown> = {}) => {
-    const reply = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, ...extra });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return reply.body as { access_token: string; user: { id: string } };
-  };
+  const signup = async (email: string, extra: Record<string, unknown> = {}): Promise<{ access_token: string; user: { id: string } }> =>
+    (await signedUpUser(server, { email, password: PASSWORD, profile: extra })).signup;
 
   before(async () => {
     server = await startServer();

@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
+import { enrolTotp } from '../support/second-factors.ts';
 import { startOauth2Upstream, type Oauth2Upstream } from '../support/social-oauth2-upstream.ts';
 import { TestBrowser } from '../support/social-browser.ts';
-import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
+import { totpCode } from '../../server/modules/mfa/totp.ts';
 
 const APP = 'https://app.example.com/callback';
 const CALLBACK = 'http://127.0.0.1:8080/oauth_callback/github';
@@ -40,9 +41,7 @@ describe('social sign-in of a user with a second factor', () => {
     assert.equal(created.location, `${APP}?state=s1`, 'no factor yet: straight to the application');
     const session = await api.post('/v1/session', {}, { cookie: first.cookieHeader() });
     const bearer = { authorization: `Bearer ${session.body.access_token}` };
-    const secret = (await api.post('/v1/totp_mfa_setup', {}, bearer)).body.authenticator_secret as string;
-    assert.equal((await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, bearer)).status, 200);
-    clock.advance(TOTP_PERIOD_SECONDS);
+    const { secret } = await enrolTotp(server, bearer, clock);
 
     upstream.signInAs('mfa-octo');
     const browser = new TestBrowser(server.baseUrl, [upstream.baseUrl]);

@@ -13,6 +13,8 @@ import pino from 'pino';
 import { decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
+import { signedInUser, signedUpUser } from '../support/signed-in-user.ts';
+
 import { createUser, login } from './support.ts';
 import { customClaims, CUSTOM_SCRIPT_TIMEOUT_MS } from '../../server/modules/tokens/index.ts';
 
@@ -239,14 +241,7 @@ describe('custom access-token script over REST', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function signupAndLogin(email: string): Promise<Record<string, unknown>> {
-    const api = restClient(server);
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const login = await api.post('/v1/login', { email, password: PASSWORD });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    return decodeJwt(login.body.access_token);
-  }
+  const signupAndLogin = async (email: string): Promise<Record<string, unknown>> => decodeJwt((await signedInUser(server, { email, password: PASSWORD })).accessToken);
 
   test('a normal login carries the added claim; reserved claims stay the server\'s', async () => {
     const access = await signupAndLogin('normal@example.com');
@@ -265,7 +260,7 @@ describe('custom access-token script over REST', () => {
 
   test('an endless loop is cut at the time limit while /healthz keeps answering, and the next login works', async () => {
     const api = restClient(server);
-    assert.equal((await api.post('/v1/signup', { email: 'loop@example.com', password: PASSWORD, confirm_password: PASSWORD })).status, 200);
+    await signedUpUser(server, { email: 'loop@example.com', password: PASSWORD });
     const started = performance.now();
     const looping = api.post('/v1/login', { email: 'loop@example.com', password: PASSWORD });
     const health = await (async () => {

@@ -1,7 +1,8 @@
 /** Shared steps of the webhook tests: an admin REST client, a signed-up user, a registered webhook. */
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
-import { restClient } from '../support/rest-client.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import type { AppOverrides } from '../../server/app.ts';
 
 export const PASSWORD = 'Webhook-Test-Pa55!';
@@ -13,22 +14,11 @@ export function startWebhookServer(extra: string[] = ALLOW_PRIVATE, overrides: A
   return startServer(extra, overrides);
 }
 
-export function admin(server: TestServer) {
-  const api = restClient(server, { 'x-service-admin-secret': ADMIN_SECRET });
-  return {
-    call: (name: string, body: unknown = {}) => api.post(`/v1/admin/${name}`, body),
-    async ok(name: string, body: unknown = {}) {
-      const reply = await api.post(`/v1/admin/${name}`, body);
-      assert.equal(reply.status, 200, `${name}: ${JSON.stringify(reply.body)}`);
-      return reply.body;
-    },
-  };
-}
+/** The super-admin over REST: `call` answers status and body, `ok` asserts 200 (test/support/admin-client.ts). */
+export const admin = (server: TestServer) => adminClient(server);
 
 export async function signUp(server: TestServer, email: string): Promise<{ id: string }> {
-  const reply = await restClient(server).post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-  assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body.user;
+  return { id: (await signedUpUser(server, { email, password: PASSWORD })).userId };
 }
 
 /** Adds a webhook and answers its id (add_webhook answers {message} only, docs/operations.md#add_webhook). */

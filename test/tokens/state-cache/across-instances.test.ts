@@ -9,7 +9,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../../support/app.ts';
-import { cookieValue, restClient } from '../../support/rest-client.ts';
+import { restClient } from '../../support/rest-client.ts';
+import { signedInUser } from '../../support/signed-in-user.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../support/databases.ts';
 import { handlerContext } from '../support.ts';
 import { endSession, validateToken } from '../../../server/modules/tokens/index.ts';
@@ -63,17 +64,8 @@ for (const setup of SETUPS) {
     const channelDelivers = () => a.app.deps.tokenState!.channelDelivers() && b.app.deps.tokenState!.channelDelivers();
 
     async function signedInOnA() {
-      const api = restClient(a);
-      const email = `across-${++count}@example.com`;
-      const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-      assert.equal(signup.status, 200, JSON.stringify(signup.body));
-      const login = await api.post('/v1/login', { email, password: PASSWORD });
-      assert.equal(login.status, 200, JSON.stringify(login.body));
-      return {
-        userId: login.body.user.id as string,
-        access: login.body.access_token as string,
-        cookie: cookieValue(login.cookies, 'cookie_session')!,
-      };
+      const user = await signedInUser(a, { email: `across-${++count}@example.com`, password: PASSWORD });
+      return { userId: user.userId, access: user.accessToken, cookie: user.sessionCookie! };
     }
 
     /** Polls B until both the token and the cookie are refused; answers when each accepted poll began, relative to `since`. */

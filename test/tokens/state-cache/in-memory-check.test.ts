@@ -8,14 +8,15 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../../support/app.ts';
+import { startServer, type TestServer } from '../../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../../support/admin-client.ts';
 import { restClient } from '../../support/rest-client.ts';
+import { signedInUser } from '../../support/signed-in-user.ts';
 import { TestClock } from '../../support/test-clock.ts';
 import { ANY_CLIENT, checkIssuedTokenInMemory } from '../../../server/modules/tokens/index.ts';
 import { AppError } from '../../../server/kernel/errors.ts';
 
 const PASSWORD = 'Str0ng!pass-in-memory';
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('the in-memory token check', () => {
   let server: TestServer;
@@ -32,11 +33,8 @@ describe('the in-memory token check', () => {
   });
 
   async function signedIn() {
-    const email = `in-memory-${++count}@example.com`;
-    assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-    const login = await api.post('/v1/login', { email, password: PASSWORD });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    return { userId: login.body.user.id as string, access: login.body.access_token as string, bearer: { authorization: `Bearer ${login.body.access_token}` } };
+    const user = await signedInUser(server, { email: `in-memory-${++count}@example.com`, password: PASSWORD });
+    return { userId: user.userId, access: user.accessToken, bearer: user.bearer };
   }
 
   const validate = (token: string) => api.post('/v1/validate_jwt_token', { token_type: 'access_token', token });

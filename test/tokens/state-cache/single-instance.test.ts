@@ -5,13 +5,14 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, CLIENT_ID, type TestServer } from '../../support/app.ts';
+import { startServer, CLIENT_ID, type TestServer } from '../../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../../support/admin-client.ts';
 import { cookieValue, refreshGrant, restClient } from '../../support/rest-client.ts';
 import { User } from '../../../server/modules/users/user.entity.ts';
 import { TestClock } from '../../support/test-clock.ts';
+import { signedInUser } from '../../support/signed-in-user.ts';
 
 const PASSWORD = 'Str0ng!pass-cache';
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const OFFLINE = ['openid', 'email', 'profile', 'offline_access'];
 
 describe('token state cache on one instance: revocation is immediate', () => {
@@ -29,19 +30,15 @@ describe('token state cache on one instance: revocation is immediate', () => {
   });
 
   async function signedIn(roles = ['user']) {
-    const email = `cache-${++count}@example.com`;
-    const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD, roles });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const login = await api.post('/v1/login', { email, password: PASSWORD, scope: OFFLINE });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
+    const user = await signedInUser(server, { email: `cache-${++count}@example.com`, password: PASSWORD, profile: { roles }, scope: OFFLINE });
     return {
-      email,
-      userId: login.body.user.id as string,
-      access: login.body.access_token as string,
-      idToken: login.body.id_token as string,
-      refresh: login.body.refresh_token as string,
-      cookie: cookieValue(login.cookies, 'cookie_session')!,
-      bearer: { authorization: `Bearer ${login.body.access_token}` },
+      email: user.email,
+      userId: user.userId,
+      access: user.accessToken,
+      idToken: user.idToken!,
+      refresh: user.refreshToken!,
+      cookie: user.sessionCookie!,
+      bearer: user.bearer,
     };
   }
 
