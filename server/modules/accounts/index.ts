@@ -38,6 +38,10 @@ export { signIn } from './sign-in-policy.ts';
 export { finishGatedLogin } from './mfa-complete.ts';
 export { requireRecentAuthentication } from './step-up.ts';
 export { callerUser } from './profile.ops.ts';
+// What the HTTP transport's redirects, link landing and /validate use.
+export { isAllowedRedirect, boundRedirectUri } from './redirect-uri.ts';
+export { verifyEmailOp } from './email-link.ops.ts';
+export { validatePlainTokenInMemory } from './token.ops.ts';
 
 export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
 /**

@@ -9,7 +9,13 @@ import { TrustedIssuer, UsedAssertion } from './trusted-issuer.entity.ts';
 import { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
 
 export { Client, type ClientRow, postLogoutRedirectUrisOf } from './client.entity.ts';
-export { verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId } from './clients.service.ts';
+export {
+  verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId, checkClientSecret, recentlyVerifiedClient, getClient,
+} from './clients.service.ts';
+// Client assertions (RFC 7523) for the token endpoint's client authentication and the JWT bearer grant.
+export { ASSERTION_ALGORITHMS, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion } from './assertions.ts';
+export { consumeAssertionId } from './assertion-replay.ts';
+export { activeIssuersOfClient, activeIssuersNamed, tokenEndpointUrl } from './trusted-issuers.service.ts';
 export { toPublicClient, type PublicClient } from './clients.schema.ts';
 export { clientAdminOperations } from './admin-clients.ops.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../config/flags.ts';
 import type { Static } from '../../ops/schema.ts';
-import type { AuthResponse } from '../../modules/accounts/accounts.schema.ts';
+import type { AuthResponse } from '../../modules/accounts/index.ts';
 import { publicBaseUrl } from '../../modules/email/index.ts';
 
 type Answer = Static<typeof AuthResponse>;

@@ -15,7 +15,7 @@ import type { Registry } from '../../ops/registry.ts';
 import type { AuthKind } from '../../ops/auth.ts';
 import { isRequired, scalarKind, type TSchema } from '../../ops/schema.ts';
 import { HTTP_ERROR_MAP, MAX_PUBLIC_MESSAGE } from '../../kernel/errors.ts';
-import { ADMIN_COOKIE } from '../../modules/admin/admin.service.ts';
+import { ADMIN_COOKIE } from '../../modules/admin/index.ts';
 import { MFA_COOKIE, SESSION_COOKIE } from '../../kernel/cookies.ts';
 import { MODULES, type ModuleManifest } from '../../modules/index.ts';
 import { SchemaComponents, type JsonSchema } from './openapi-schemas.ts';

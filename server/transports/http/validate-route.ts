@@ -25,7 +25,7 @@ import { refusalOf, runHandler } from '../../ops/invoke.ts';
 import { shapeOutput } from '../../ops/validate.ts';
 import { withInputLimits } from '../../ops/input-limits.ts';
 import { TOKEN_TYPES, type TokenType } from '../../modules/tokens/index.ts';
-import { validatePlainTokenInMemory } from '../../modules/accounts/token.ops.ts';
+import { validatePlainTokenInMemory } from '../../modules/accounts/index.ts';
 import { buildHttpContext } from './request-context.ts';
 import { sendRefused, sendResult, type RestHandler } from './rest-answers.ts';
 

@@ -15,13 +15,12 @@ import type { Deps } from '../../kernel/deps.ts';
 import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
-import { verifyEmailOp } from '../../modules/accounts/email-link.ops.ts';
-import { boundRedirectUri } from '../../modules/accounts/redirect-uri.ts';
+import { verifyEmailOp, boundRedirectUri } from '../../modules/accounts/index.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import { mfaStepUrl, stoppedAtGate } from './mfa-step-url.ts';
 import type { Static } from '../../ops/schema.ts';
-import type { AuthResponse } from '../../modules/accounts/accounts.schema.ts';
+import type { AuthResponse } from '../../modules/accounts/index.ts';
 
 function withParams(target: string, params: Record<string, string>): string {
   const url = new URL(target);

@@ -9,10 +9,7 @@
  */
 import type { Deps } from '../../../kernel/deps.ts';
 import { issuerOf } from '../../../modules/tokens/index.ts';
-import { Client } from '../../../modules/clients/index.ts';
-import { activeIssuersOfClient, tokenEndpointUrl } from '../../../modules/clients/trusted-issuers.service.ts';
-import { AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion } from '../../../modules/clients/assertions.ts';
-import { consumeAssertionId } from '../../../modules/clients/assertion-replay.ts';
+import { Client, activeIssuersOfClient, tokenEndpointUrl, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../../modules/clients/index.ts';
 import type { ClientCheck } from './client-auth.ts';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

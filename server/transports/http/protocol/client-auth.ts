@@ -23,7 +23,7 @@ import type { Deps } from '../../../kernel/deps.ts';
 import type { ClientRow } from '../../../modules/clients/index.ts';
 import { constantTimeEqual } from '../../../kernel/crypto.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { checkClientSecret, recentlyVerifiedClient } from '../../../modules/clients/clients.service.ts';
+import { checkClientSecret, recentlyVerifiedClient } from '../../../modules/clients/index.ts';
 import { clientKey } from '../../../modules/limits/index.ts';
 import { stringField, type OAuthBody } from './request-body.ts';
 import { authenticateByAssertion, CLIENT_ASSERTION_TYPE, PRIVATE_KEY_JWT_SERVED } from './client-assertion.ts';

@@ -18,9 +18,9 @@
 import type { HTTPMethods } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { issuerOf } from '../../../modules/tokens/index.ts';
-import { UserSchema } from '../../../modules/users/user.schema.ts';
+import { UserSchema } from '../../../modules/users/index.ts';
 import { CLIENT_AUTH_METHODS } from './client-auth.ts';
-import { ASSERTION_ALGORITHMS } from '../../../modules/clients/assertions.ts';
+import { ASSERTION_ALGORITHMS } from '../../../modules/clients/index.ts';
 import { GRANTS } from './grants/index.ts';
 
 /** Whether a route is registered with exactly this method and path. */

@@ -25,7 +25,7 @@ import { decodeJwt } from 'jose';
 import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { sha256Hex } from '../../../kernel/crypto.ts';
-import { isActiveClientId } from '../../../modules/clients/clients.service.ts';
+import { isActiveClientId } from '../../../modules/clients/index.ts';
 import { checkIssuedToken, issuedTo, verifyToken, type Audience, type Claims, type TokenType } from '../../../modules/tokens/index.ts';
 import { buildHttpContext } from '../request-context.ts';
 import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';

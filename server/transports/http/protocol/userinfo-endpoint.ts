@@ -20,8 +20,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken } from '../../../modules/tokens/index.ts';
-import { claimsForScope, scopeList } from '../../../modules/tokens/scope-claims.ts';
+import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken, claimsForScope, scopeList } from '../../../modules/tokens/index.ts';
 import { bearerFrom, buildHttpContext } from '../request-context.ts';
 import { noStore } from './oauth-errors.ts';
 import { readOAuthBody, stringField } from './request-body.ts';

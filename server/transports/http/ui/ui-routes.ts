@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../../config/flags.ts';
 import type { Deps } from '../../../kernel/deps.ts';
-import { isAllowedRedirect } from '../../../modules/accounts/redirect-uri.ts';
+import { isAllowedRedirect } from '../../../modules/accounts/index.ts';
 import { escapeHtml } from '../../../modules/email/index.ts';
 import { openUiAssets, type UiAssets } from './ui-assets.ts';
 import { sendHtmlErrorPage } from './html-error-page.ts';

@@ -15,8 +15,7 @@ import type { Deps } from '../../../../kernel/deps.ts';
 import type { OpContext } from '../../../../kernel/context.ts';
 import { clearedSessionCookies } from '../../../../kernel/cookies.ts';
 import { authTimeOf } from '../../../../modules/sessions/index.ts';
-import { issuerOf } from '../../../../modules/tokens/index.ts';
-import { mintTokens } from '../../../../modules/tokens/mint-tokens.ts';
+import { issuerOf, mintTokens } from '../../../../modules/tokens/index.ts';
 import {
   authorizeResumeUrl, consentCovers, findAuthorizeClient, issueAuthorizationCode, openPendingAuthorization,
   parseAuthorizationRequest, withoutPrompt, type AuthorizationRequest,

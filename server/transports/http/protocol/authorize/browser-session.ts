@@ -3,7 +3,7 @@ import type { OpContext } from '../../../../kernel/context.ts';
 import { presentedSession } from '../../../../kernel/cookies.ts';
 import { AppError } from '../../../../kernel/errors.ts';
 import type { SessionRow } from '../../../../modules/sessions/index.ts';
-import type { UserRow } from '../../../../modules/users/user.entity.ts';
+import type { UserRow } from '../../../../modules/users/index.ts';
 import { validateSessionToken } from '../../../../modules/tokens/index.ts';
 
 export interface BrowserSession {

@@ -15,11 +15,8 @@
 import type { FastifyReply } from 'fastify';
 import type { JWTPayload } from 'jose';
 import { randomToken } from '../../../../kernel/crypto.ts';
-import { Client, type ClientRow } from '../../../../modules/clients/index.ts';
-import { activeIssuersNamed } from '../../../../modules/clients/trusted-issuers.service.ts';
-import type { TrustedIssuerRow } from '../../../../modules/clients/trusted-issuer.entity.ts';
-import { AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion } from '../../../../modules/clients/assertions.ts';
-import { consumeAssertionId } from '../../../../modules/clients/assertion-replay.ts';
+import { Client, type ClientRow, activeIssuersNamed, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../../../modules/clients/index.ts';
+import type { TrustedIssuerRow } from '../../../../modules/clients/index.ts';
 import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
 import { noStore, sendOAuthError } from '../oauth-errors.ts';
 import { scopeField, stringField } from '../request-body.ts';

@@ -8,13 +8,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
 import { AppError } from '../../../../kernel/errors.ts';
-import { parseCookieHeader } from '../../../../kernel/effects.ts';
-import { isAllowedRedirect } from '../../../../modules/accounts/redirect-uri.ts';
-import { DEFAULT_SCOPE } from '../../../../modules/accounts/complete-login.ts';
+import { parseCookieHeader, ResponseEffects } from '../../../../kernel/effects.ts';
+import { isAllowedRedirect } from '../../../../modules/accounts/index.ts';
+import { DEFAULT_SCOPE } from '../../../../modules/tokens/index.ts';
 import { rolesForSignup } from '../../../../modules/users/index.ts';
 import { BINDING_COOKIE, enabledProvider, startLoginState, type SocialUpstreams } from '../../../../modules/social/index.ts';
 import { applyEffects } from '../../request-context.ts';
-import { ResponseEffects } from '../../../../kernel/effects.ts';
 import { notFoundPage, sendSocialPage } from './social-pages.ts';
 
 const MAX_REDIRECT = 2048;
