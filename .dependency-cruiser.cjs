@@ -5,19 +5,20 @@
  * modules sit above them):
  *
  *   1. foundations  events, email, sms, passwords, limits, fga          (no other module)
- *   2. users        users and their contact, address proofs and roles
+ *   2. users        users, their contact, address proofs and roles, the admin user operations
  *   3. records      sessions, clients, organizations (with their domain rows), audit, verification, mfa
  *                   (factors and challenges), messages (the outbox), email-templates, webhooks
- *   4. tokens       tokens and the session lifecycle (issue, refresh, end; the admin session operations),
+ *   4. tokens       tokens and the session lifecycle built on them (issue, refresh, validate, end);
  *                   org-domains (proof and routing of an organization's domains)
- *   5. accounts     the account flows: sign-in policy, MFA ceremonies of a login, admin user operations
- *                   (update_user with reset_mfa, delete_user), message delivery, clean takeover
+ *   5. accounts     the account flows: sign-up, sign-in policy and its MFA steps, profile, resets, the
+ *                   super-admin account operations, message delivery, clean takeover
  *   6. flows above  social, webauthn (passkey ceremonies), oauth, org-sso, scim, saml-idp, meta, admin
  *
- * A lower module that must let an upper one act defines a hook (server/kernel/hooks.ts) and upper modules
- * subscribe in their manifest: mfa's onMfaReset (webauthn deletes the passkeys), accounts' onAccountTakeover
- * (oauth, social and org-sso drop what the previous holder left). The outbox worker gets the delivery
- * function from buildApp (accounts/message-delivery.ts).
+ * A lower module that must let an upper one act defines a hook (server/kernel/hooks.ts) and the upper
+ * module subscribes in its manifest: users' onAdminMfaReset (update_user's reset_mfa; mfa resets),
+ * sessions' onSessionRevoked (revoke_session; tokens stop the session's tokens), mfa's onMfaReset (webauthn
+ * deletes the passkeys), accounts' onAccountTakeover (oauth, social and org-sso drop what the previous holder
+ * left). The outbox worker gets the delivery function from buildApp (accounts/message-delivery.ts).
  *
  * Rules (both count type-only imports too):
  *   no-module-cycle  no cycle between module folders; a module's own subfolders may depend on each other.
