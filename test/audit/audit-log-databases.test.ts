@@ -8,6 +8,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 import { restClient } from '../support/rest-client.ts';
 import { adminProtocols } from '../support/admin-protocols.ts';
@@ -37,9 +38,7 @@ for (const kind of testDatabaseKinds()) {
       db = await createTestDatabase(kind);
       // Loopback is the trusted proxy here, so X-Forwarded-For names the client.
       server = await startServer([...db.flags, '--trusted-proxies', '127.0.0.1/8,::1/128'], { clock });
-      const signup = await restClient(server).post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-      assert.equal(signup.status, 200, JSON.stringify(signup.body));
-      userId = signup.body.user.id;
+      userId = (await signedUpUser(server, { email, password: PASSWORD })).userId;
     });
     after(async () => {
       await server?.close();

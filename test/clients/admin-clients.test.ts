@@ -8,6 +8,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { restClient } from '../support/rest-client.ts';
 import { Client } from '../../server/modules/clients/index.ts';
 import { clientSecretDigest } from '../../server/modules/clients/client-secret.ts';
@@ -30,9 +31,7 @@ describe('client registry admin operations', () => {
   before(async () => {
     server = await startServer();
     rest = restClient(server);
-    const signup = await rest.post('/v1/signup', { email: 'client-user@example.com', password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    userToken = signup.body.access_token;
+    userToken = (await signedUpUser(server, { email: 'client-user@example.com', password: PASSWORD })).accessToken;
     assert.ok(userToken);
   });
   after(async () => {

@@ -7,17 +7,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
-import { restClient, cookieValue } from '../support/rest-client.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 
 const PASSWORD = 'Cors-Test-Passw0rd!';
 
 async function sessionCookie(server: TestServer): Promise<string> {
-  const api = restClient(server);
-  const signup = await api.post('/v1/signup', { email: 'cors@example.com', password: PASSWORD, confirm_password: PASSWORD });
-  assert.equal(signup.status, 200, JSON.stringify(signup.body));
-  const value = cookieValue(signup.cookies, 'cookie_session');
-  assert.ok(value, 'signup opens a session');
-  return `cookie_session=${value}`;
+  const { sessionCookie } = await signedUpUser(server, { email: 'cors@example.com', password: PASSWORD });
+  assert.ok(sessionCookie, 'signup opens a session');
+  return `cookie_session=${sessionCookie}`;
 }
 
 async function profileFrom(server: TestServer, origin: string, cookie: string): Promise<Response> {

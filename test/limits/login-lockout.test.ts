@@ -7,6 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { restClient } from '../support/rest-client.ts';
 import { postGraphql, onlyError } from '../graphql/client.ts';
 import { metricValue, scrape } from './support.ts';
@@ -20,10 +21,7 @@ describe('login lockout', () => {
   before(async () => {
     server = await startServer(['--login-lockout-threshold', String(THRESHOLD)]);
     api = restClient(server);
-    for (const email of ['locked@example.com', 'other@example.com', 'reset@example.com']) {
-      const signup = await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-      assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    }
+    for (const email of ['locked@example.com', 'other@example.com', 'reset@example.com']) await signedUpUser(server, { email, password: PASSWORD });
   });
   after(() => server?.close());
 
@@ -63,8 +61,7 @@ describe('login lockout', () => {
   });
 
   test('concurrent wrong guesses cannot pass the threshold before the count catches up', async () => {
-    const signup = await api.post('/v1/signup', { email: 'burst@example.com', password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200);
+    await signedUpUser(server, { email: 'burst@example.com', password: PASSWORD });
     const before = await scrape(server);
     const failuresBefore = metricValue(before, 'portcullis_logins_total', { outcome: 'failure' });
     const lockedBefore = metricValue(before, 'portcullis_logins_total', { outcome: 'locked' });

@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { startServer, type TestServer } from '../support/app.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { restClient } from '../support/rest-client.ts';
 
 const SHARED_REDIS = 'redis://127.0.0.1:6379/9';
@@ -42,8 +43,7 @@ describe('two instances with one --redis-url', () => {
   test('share one login lockout', async () => {
     // Separate databases, one account name: the lockout key is the address, so the count is shared.
     for (const server of [a, b]) {
-      const signup = await restClient(server).post('/v1/signup', { email: 'shared@example.com', password: PASSWORD, confirm_password: PASSWORD });
-      assert.equal(signup.status, 200);
+      await signedUpUser(server, { email: 'shared@example.com', password: PASSWORD });
     }
     const login = (server: TestServer, password: string) => restClient(server).post('/v1/login', { email: 'shared@example.com', password });
     assert.equal((await login(a, 'wrong')).status, 401);
@@ -108,7 +108,7 @@ describe('when Redis goes away', () => {
     const server = await startServer(['--redis-url', `redis://127.0.0.1:${port}/0`, '--login-lockout-threshold', '2']);
     try {
       const api = restClient(server);
-      assert.equal((await api.post('/v1/signup', { email: 'outage@example.com', password: PASSWORD, confirm_password: PASSWORD })).status, 200);
+      await signedUpUser(server, { email: 'outage@example.com', password: PASSWORD });
       redisServer.kill('SIGKILL');
       await new Promise((resolve) => redisServer.once('exit', resolve));
       const login = (password: string) => api.post('/v1/login', { email: 'outage@example.com', password });

@@ -37,9 +37,7 @@ describe('the first-time offer when the user asks for a second factor', () => {
 
   test('skip_mfa_setup issues the withheld token and records the decline; the next login is not offered again', async () => {
     const email = 'offer-skip@example.com';
-    await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    const first = await api.post('/v1/login', { email, password: PASSWORD });
-    const bearer = { authorization: `Bearer ${first.body.access_token}` };
+    const { bearer } = await signedInUser(server, { email, password: PASSWORD });
     assert.equal((await api.post('/v1/update_profile', { is_multi_factor_auth_enabled: true }, bearer)).status, 200);
 
     const offered = await api.post('/v1/login', { email, password: PASSWORD });

@@ -200,12 +200,11 @@ describe('TOTP turned off by flags', () => {
       try {
         const api = restClient(server);
         const email = `off-${flag.slice(2)}@example.com`;
-        assert.equal((await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD })).status, 200);
-        const login = await api.post('/v1/login', { email, password: PASSWORD });
-        const setup = await api.post('/v1/totp_mfa_setup', {}, { authorization: `Bearer ${login.body.access_token}` });
+        const { bearer } = await signedInUser(server, { email, password: PASSWORD });
+        const setup = await api.post('/v1/totp_mfa_setup', {}, bearer);
         assert.equal(setup.status, 400);
         assert.equal(setup.body.code, 'failed_precondition');
-        const verify = await api.post('/v1/verify_otp', { otp: '123456', is_totp: true }, { authorization: `Bearer ${login.body.access_token}` });
+        const verify = await api.post('/v1/verify_otp', { otp: '123456', is_totp: true }, bearer);
         assert.equal(verify.body.code, 'failed_precondition');
       } finally {
         await server.close();

@@ -201,8 +201,7 @@ describe('passkeys and the instance flags', () => {
         const api = restClient(server);
         assert.equal((await api.get('/v1/meta')).body.is_webauthn_enabled, false, 'meta says so');
         const email = 'flags@example.com';
-        await api.post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-        const bearer = { authorization: `Bearer ${(await api.post('/v1/login', { email, password: PASSWORD })).body.access_token}` };
+        const { bearer } = await signedInUser(server, { email, password: PASSWORD });
         for (const [path, body] of [
           ['/v1/webauthn_registration_options', {}],
           ['/v1/webauthn_registration_verify', { credential: '{}' }],

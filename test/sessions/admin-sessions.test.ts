@@ -117,10 +117,10 @@ describe('admin session operations', () => {
   });
 
   test("a session reference of another user does not revoke it", async () => {
-    const other = await rest.post('/v1/signup', { email: 'someone-else@example.com', password: PASSWORD, confirm_password: PASSWORD });
+    const other = await signedUpUser(server, { email: 'someone-else@example.com', password: PASSWORD });
     const mine = await logIn();
     const reference = findReferenceOf(mine);
-    const wrongOwner = await rest.post('/v1/admin/revoke_session', { user_id: other.body.user.id, id: reference }, ADMIN);
+    const wrongOwner = await rest.post('/v1/admin/revoke_session', { user_id: other.userId, id: reference }, ADMIN);
     assert.equal(wrongOwner.status, 404);
     assert.equal((await profileWith(mine.accessToken)).status, 200);
     assert.equal((await listSessions({ user_id: 'no-such-user' })).status, 404);
