@@ -64,6 +64,9 @@ test('CEL: comparisons, logic, arithmetic, timestamps, durations, IP ranges, lis
   assert.equal(run('ip.in_cidr("192.168.0.0/16")', { ip: 'ipaddress' }, { ip: '192.168.4.2' }), true);
   assert.equal(run('ip.in_cidr("2001:db8::/32") && !ip.in_cidr("10.0.0.0/8")', { ip: 'ipaddress' }, { ip: '2001:db8::1' }), true);
   assert.equal(run('ipaddress("10.0.0.1") == ip', { ip: 'ipaddress' }, { ip: '10.0.0.1' }), true);
+  for (const [given, text] of [['10.0.0.1', '10.0.0.1'], ['2001:0DB8:0:0:1:0:0:1', '2001:db8::1:0:0:1'], ['::', '::'], ['1::', '1::'], ['::ffff:10.1.2.3', '::ffff:10.1.2.3'], ['1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8']]) {
+    assert.equal(run(`string(ip) == "${text}"`, { ip: 'ipaddress' }, { ip: given }), true, given);
+  }
   assert.equal(run('"b" in ["a", "b"] && m["k"] == 1 && m.k == 1', { m: 'map<int>' }, { m: { k: 1 } }), true);
   assert.equal(run('d == duration("90m")', { d: 'duration' }, { d: '1h30m' }), true);
   assert.equal(run('size(s) == 3 && s.startsWith("ab") && s.endsWith("bc") && s.contains("b") && s.matches("^a.c$")', { s: 'string' }, { s: 'abc' }), true);

@@ -75,9 +75,31 @@ function inCidr(address: Uint8Array, cidr: string): boolean {
   return true;
 }
 
-/** `ipaddress("10.0.0.1")` and `ip.in_cidr("10.0.0.0/8")`. */
+/**
+ * The text form of an address, as OpenFGA's `string(ip)` answers it (Go's netip.Addr.String): dotted
+ * IPv4, and IPv6 in RFC 5952 §4 form (lower case, no leading zeros, the longest run of two or more zero
+ * groups as `::`), an IPv4-mapped address ending in dotted IPv4.
+ */
+function addressText(bytes: Uint8Array): string {
+  if (bytes.length === 4) return bytes.join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i]! << 8) | bytes[2 * i + 1]!);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return `::ffff:${[...bytes.slice(12)].join('.')}`;
+  let best = { start: -1, length: 1 };
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > best.length) best = { start: i, length: j - i };
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best.start < 0) return hex.join(':');
+  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
+}
+
+/** `ipaddress("10.0.0.1")`, `ip.in_cidr("10.0.0.0/8")` and `string(ip)`. */
 export const IPADDRESS_FUNCTIONS = [
   celFunc('ipaddress', [CelScalar.STRING], IPADDRESS, (text) => ipAddress(text)),
+  celFunc('string', [IPADDRESS], CelScalar.STRING, (ip) => addressText(ip.get(addressField) as Uint8Array)),
   celMethod('in_cidr', IPADDRESS, [CelScalar.STRING], CelScalar.BOOL, function inCidrMethod(cidr) {
     return inCidr(this.get(addressField) as Uint8Array, cidr);
   }),
