@@ -16,7 +16,7 @@ test('a person who asked for a second step is offered one, skips it, and is not 
   await page.getByRole('link', { name: 'Security and sign-in methods' }).click();
   const ask = page.getByRole('switch', { name: 'Ask for a second step when I sign in' });
   await expect(ask).not.toBeChecked();
-  const saved = page.waitForResponse((response) => (response.request().postData() ?? '').includes('MfaSwitch'));
+  const saved = page.waitForResponse((response) => (response.request().postData() ?? '').includes(' update_profile('));
   // A click, then a waiting assertion: check() reads the state back at once, before React has re-rendered
   // the switch under a loaded machine.
   await ask.click({ force: true });

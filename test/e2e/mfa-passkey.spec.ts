@@ -43,7 +43,7 @@ test('add a passkey, sign in with it alone, and pass the second factor with it a
   // it opens. The virtual authenticator answers at once where a person would pick it, so signing out lands
   // back on the signed-in page with no email typed.
   await page.getByRole('link', { name: 'Back to your account' }).click();
-  const autofilled = page.waitForResponse((response) => (response.request().postData() ?? '').includes('PasskeyLoginVerify'));
+  const autofilled = page.waitForResponse((response) => (response.request().postData() ?? '').includes(' webauthn_login_verify('));
   await page.getByRole('button', { name: 'Sign out' }).click();
   expect((await autofilled).ok()).toBe(true);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
