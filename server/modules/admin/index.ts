@@ -4,5 +4,5 @@ import { AdminSession } from './admin-session.entity.ts';
 import { adminOperations } from './admin.ops.ts';
 
 export { adminOperations };
-export { ADMIN_COOKIE } from './admin.service.ts';
+export { ADMIN_COOKIE, adminAuthenticator, adminCredentialsPresented } from './admin.service.ts';
 export const adminModule = defineModule({ name: 'admin', entities: [AdminSession], operations: adminOperations });

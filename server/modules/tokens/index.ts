@@ -28,7 +28,7 @@ export {
 export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
 export { mintTokens, type TokenSet } from './mint-tokens.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';
-export { invalidateTokenState, type StateChange } from './state-cache/index.ts';
+export { invalidateTokenState, openTokenStateCache, type StateChange } from './state-cache/index.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
