@@ -9,7 +9,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { createRegistry, registry } from '../../server/ops/registry.ts';
 import type { AnyOperation } from '../../server/ops/define.ts';
@@ -138,12 +139,7 @@ describe('the lean validate_jwt_token route answers as the generic one', () => {
   });
 
   test('a removed role is narrowed away at once, on both routes', async () => {
-    const demoted = await fetch(`${lean.baseUrl}/v1/admin/update_user`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: lean.baseUrl, 'x-service-admin-secret': ADMIN_SECRET },
-      body: json({ id: userId, roles: ['user'] }),
-    });
-    assert.equal(demoted.status, 200, await demoted.text());
+    await adminClient(lean).ok('update_user', { id: userId, roles: ['user'] });
     // The write counts at once on the server that made it; the other trusts its cached row for TRUST_MS.
     const leanAnswer = await send(lean, json({ token_type: 'access_token', token: tokens.access_token }));
     assert.deepEqual(JSON.parse(leanAnswer.body).claims.roles, ['user']);

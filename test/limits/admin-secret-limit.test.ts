@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { status } from '@grpc/grpc-js';
 import { Redis } from 'ioredis';
 import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { ADMIN_SECRET_ADDRESS_TIERS, ADMIN_SECRET_TOTAL_TIERS } from '../../server/modules/limits/index.ts';
@@ -79,13 +80,7 @@ describe('admin secret guessing is limited, with backoff, and audited', () => {
 
   /** The admin.login_failed entries of one address, read with the admin header from the proxy's own address. */
   async function failuresOf(address: string): Promise<Array<{ ip_address: string; actor_type: string; metadata: Record<string, unknown>; raw: string }>> {
-    const res = await fetch(`${server.baseUrl}/v1/admin/audit_logs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl, 'x-service-admin-secret': ADMIN_SECRET },
-      body: JSON.stringify({ action: 'admin.login_failed', pagination: { limit: 100 } }),
-    });
-    assert.equal(res.status, 200);
-    const body = await res.json();
+    const body = await adminClient(server).ok('audit_logs', { action: 'admin.login_failed', pagination: { limit: 100 } });
     return body.audit_logs
       .filter((entry: { ip_address: string }) => entry.ip_address === address)
       .map((entry: { ip_address: string; actor_type: string; metadata: string }) => ({ ...entry, metadata: JSON.parse(entry.metadata), raw: JSON.stringify(entry) }));

@@ -3,8 +3,8 @@
  * endpoints over real HTTP with client_secret_basic or client_secret_post, as a back-end would (no Origin).
  */
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, type TestServer } from '../support/app.ts';
-import { restClient } from '../support/rest-client.ts';
+import { type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 export interface Registered {
   id: string;
@@ -15,11 +15,7 @@ export interface Registered {
 export type Credentials = { basic: [string, string] } | { post: [string, string] } | { id: string } | Record<string, never>;
 
 export function admin(server: TestServer) {
-  const call = async (op: string, body: Record<string, unknown>) => {
-    const reply = await restClient(server).post(`/v1/admin/${op}`, body, { 'x-service-admin-secret': ADMIN_SECRET });
-    assert.equal(reply.status, 200, `${op}: ${JSON.stringify(reply.body)}`);
-    return reply.body;
-  };
+  const call = (op: string, body: Record<string, unknown>) => adminClient(server).ok(op, body);
   return {
     call,
     async create(allowedScopes: string[] = ['jobs:read', 'jobs:write'], name = 'machine'): Promise<Registered> {

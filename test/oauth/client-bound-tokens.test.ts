@@ -8,7 +8,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import { startServer, ADMIN_SECRET, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import {
   CALLBACK, authorize, basicAuth, codeFrom, createClient, pkcePair, signedInBrowser, tokenRequest, type RegisteredClient,
 } from './authorize-support.ts';
@@ -72,11 +73,7 @@ describe('refresh tokens are bound to their client', () => {
     const userinfo = async () => (await fetch(`${server.baseUrl}/userinfo`, { headers: { authorization: `Bearer ${accessA}` } })).status;
     assert.equal((await validate()).body.is_valid, true);
     assert.equal(await userinfo(), 200);
-    const update = await fetch(`${server.baseUrl}/v1/admin/update_client`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, 'x-service-admin-secret': ADMIN_SECRET },
-      body: JSON.stringify({ id: clientA.id, is_active: false }),
-    });
-    assert.equal(update.status, 200);
+    await adminClient(server).ok('update_client', { id: clientA.id, is_active: false });
     assert.notEqual((await validate()).body.is_valid, true);
     assert.equal(await userinfo(), 401);
   });

@@ -13,8 +13,8 @@ import * as client from 'openid-client';
 import { createServer, type Server } from 'node:http';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import type { TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../support/databases.ts';
-import { ADMIN_SECRET } from '../support/app.ts';
 import { registerClient, signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
 import { LOOPBACK_JWKS_FLAG } from './trusted-issuer-fixture.ts';
 
@@ -118,12 +118,7 @@ for (const kind of KINDS) {
       await new Promise<void>((resolve) => jwksServer!.listen(0, '127.0.0.1', resolve));
       const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/jwks.json`;
       const machine = await registerClient(server, { name: 'Key-holding RP', redirect_uris: [CALLBACK] });
-      const added = await fetch(`${server.baseUrl}/v1/admin/add_trusted_issuer`, {
-        method: 'POST',
-        headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: server.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: machine.clientId, name: 'RP key', issuer: machine.clientId, jwks_url: jwksUrl }),
-      });
-      assert.equal(added.status, 200, await added.clone().text());
+      await adminClient(server).ok('add_trusted_issuer', { client_id: machine.clientId, name: 'RP key', issuer: machine.clientId, jwks_url: jwksUrl });
       assert.ok((rp.serverMetadata().token_endpoint_auth_methods_supported ?? []).includes('private_key_jwt'), 'advertised');
       const machineRp = new client.Configuration(rp.serverMetadata(), machine.clientId, undefined, client.PrivateKeyJwt({ key: privateKey, kid }));
       client.allowInsecureRequests(machineRp);

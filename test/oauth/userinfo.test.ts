@@ -6,7 +6,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { createUser, login } from '../tokens/support.ts';
 import type { UserRow } from '../../server/modules/users/user.entity.ts';
@@ -144,12 +145,7 @@ describe('/userinfo', () => {
     assert.match(body.error_description!, /revoked/);
 
     const revoked = await tokensFor(user);
-    const revoke = await fetch(`${server.baseUrl}/v1/admin/revoke_access`, {
-      method: 'POST',
-      headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: 'http://127.0.0.1:8080', 'content-type': 'application/json' },
-      body: JSON.stringify({ user_id: user.id }),
-    });
-    assert.equal(revoke.status, 200, await revoke.text());
+    await adminClient(server).ok('revoke_access', { user_id: user.id });
     await expectBearerError(await getInfo(revoked.access_token), 401, 'invalid_token');
 
     const other = await createUser(server.app);
@@ -174,12 +170,7 @@ describe('/userinfo', () => {
     const user = await createUser(server.app, { roles: ['user', 'editor'] });
     const tokens = await tokensFor(user, { roles: ['user', 'editor'] });
     assert.deepEqual(((await (await getInfo(tokens.access_token)).json()) as Record<string, unknown>).role, ['user', 'editor']);
-    const update = await fetch(`${server.baseUrl}/v1/admin/update_user`, {
-      method: 'POST',
-      headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: 'http://127.0.0.1:8080', 'content-type': 'application/json' },
-      body: JSON.stringify({ id: user.id, roles: ['user'] }),
-    });
-    assert.equal(update.status, 200, await update.text());
+    await adminClient(server).ok('update_user', { id: user.id, roles: ['user'] });
     assert.deepEqual(((await (await getInfo(tokens.access_token)).json()) as Record<string, unknown>).role, ['user']);
   });
 

@@ -8,6 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
 import { orgCallers } from '../support/org-callers.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
@@ -109,16 +110,11 @@ describe('DNS lookups of domain verification are bounded', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const dead = await startServer(['--dns-servers', `127.0.0.1:${deadPort}`]);
     try {
-      const post = (name: string, body: unknown) => fetch(`${dead.baseUrl}/v1/admin/${name}`, {
-        method: 'POST',
-        headers: { 'x-service-admin-secret': ADMIN_SECRET, origin: dead.baseUrl, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const org = await (await post('create_organization', { name: 'dead-resolver' })).json();
+      const post = (name: string, body: unknown) => adminClient(dead).call(name, body);
+      const org = (await post('create_organization', { name: 'dead-resolver' })).body;
       assert.equal((await post('request_org_domain', { org_id: org.id, domain: 'dead.example' })).status, 200);
-      const res = await post('verify_org_domain', { org_id: org.id, domain: 'dead.example' });
-      const body = await res.json();
-      assert.equal(res.status, 400, JSON.stringify(body));
+      const { status, body } = await post('verify_org_domain', { org_id: org.id, domain: 'dead.example' });
+      assert.equal(status, 400, JSON.stringify(body));
       assert.equal(body.code, 'failed_precondition');
       assert.doesNotMatch(body.message, RESOLVER_LEAK);
     } finally {

@@ -7,8 +7,9 @@
 import { createServer } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from './app.ts';
-import { cookieValue } from './rest-client.ts';
+import { startServer, type TestServer } from './app.ts';
+import { adminClient } from './admin-client.ts';
+import { signedInUser } from './signed-in-user.ts';
 
 export const OIDC_PASSWORD = 'Str0ng!pass-for-oidc';
 
@@ -40,15 +41,6 @@ export async function startOidcServer(extra: string[] = []): Promise<TestServer>
   }
 }
 
-async function postJson(server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(server.baseUrl + path, {
-    method: 'POST',
-    headers: { origin: server.baseUrl, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any, cookies: res.headers.getSetCookie() };
-}
-
 export interface SignedIn {
   userId: string;
   email: string;
@@ -60,19 +52,14 @@ export interface SignedIn {
 /** Signs a new user up and logs in over POST /v1/signup and /v1/login (real argon2id, real session). */
 export async function signUpAndLogIn(server: TestServer, scope?: string[]): Promise<SignedIn> {
   const email = `oidc-${randomBytes(5).toString('hex')}@example.com`;
-  const signup = await postJson(server, '/v1/signup', { email, password: OIDC_PASSWORD, confirm_password: OIDC_PASSWORD, given_name: 'Grace' });
-  assert.equal(signup.status, 200, JSON.stringify(signup.body));
-  const login = await postJson(server, '/v1/login', { email, password: OIDC_PASSWORD, ...(scope ? { scope } : {}) });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  const session = cookieValue(login.cookies, 'cookie_session');
-  assert.ok(session, 'login sets cookie_session');
-  const { access_token, id_token, refresh_token } = login.body;
-  return { userId: login.body.user.id, email, cookie: `cookie_session=${session}`, tokens: { access_token, id_token, refresh_token } };
+  const user = await signedInUser(server, { email, password: OIDC_PASSWORD, profile: { given_name: 'Grace' }, scope });
+  assert.ok(user.sessionCookie, 'login sets cookie_session');
+  const { access_token, id_token, refresh_token } = user.answer;
+  return { userId: user.userId, email, cookie: `cookie_session=${user.sessionCookie}`, tokens: { access_token, id_token, refresh_token } };
 }
 
 /** A registered client made with the admin operation create_client (REST); answers its id, client_id and secret. */
 export async function registerClient(server: TestServer, fields: Record<string, unknown>): Promise<{ id: string; clientId: string; secret: string }> {
-  const created = await postJson(server, '/v1/admin/create_client', fields, { 'x-service-admin-secret': ADMIN_SECRET });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  return { id: created.body.client.id, clientId: created.body.client.client_id, secret: created.body.client_secret };
+  const created = await adminClient(server).ok('create_client', fields);
+  return { id: created.client.id, clientId: created.client.client_id, secret: created.client_secret };
 }

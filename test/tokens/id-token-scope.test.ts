@@ -7,7 +7,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import { startServer, ADMIN_SECRET, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import {
   CALLBACK, authorize, basicAuth, callAs, codeFrom, createClient, pkcePair, signedInBrowser, tokenRequest, type Browser, type RegisteredClient,
 } from '../oauth/authorize-support.ts';
@@ -71,12 +72,7 @@ describe('ID token claims by granted scope', () => {
     const unproven = await registered('openid email');
     assert.deepEqual(userClaimsOf(unproven.idClaims), { email: browser.email, email_verified: false });
     // An administrator vouches for the address: now it is proven (users/address-proof.ts).
-    const res = await fetch(`${server.baseUrl}/v1/admin/update_user`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:8080', 'x-service-admin-secret': ADMIN_SECRET },
-      body: JSON.stringify({ id: browser.userId, email_verified: true }),
-    });
-    assert.equal(res.status, 200, await res.text());
+    await adminClient(server).ok('update_user', { id: browser.userId, email_verified: true });
     const proven = await registered('openid email');
     assert.deepEqual(userClaimsOf(proven.idClaims), { email: browser.email, email_verified: true });
   });
