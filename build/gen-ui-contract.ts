@@ -1,8 +1,9 @@
 /**
  * Writes the frontends' client contract, generated from the operation registry, to ui-shared/contract/:
  * - types.ts: the TypeScript type of every operation's input and output (build/ui-contract/typescript-types.ts);
- * - operations.ts: the `Operations` map (name to input and output) and each operation's GraphQL document
- *   (build/ui-contract/graphql-documents.ts), which ui-shared/contract/call.ts sends;
+ * - operations.ts: the `Operations` map (name to input and output), and public-documents.ts and
+ *   admin-documents.ts each operation's GraphQL document (build/ui-contract/graphql-documents.ts), which
+ *   ui-shared/contract/call.ts (every operation, the console) and public-call.ts (the login UI) send;
  * - constants.ts: the server's values the console checks against before it asks (webhook event names,
  *   email template events, the FGA model's size and nesting bounds).
  * The console and the login UI import these instead of anything under server/ (docs/identity-boundary.md
@@ -34,21 +35,45 @@ function typesFile(source: Registry): string {
 
 function operationsFile(source: Registry): string {
   const { names } = typeDeclarations(source.all);
-  const schema = buildGraphqlSchema(source.all);
   const imported = [...new Set([...names.values()].flatMap(({ input, output }) => [input, output]))].sort();
   const map = source.all.map((op) => {
     const { input, output } = names.get(op.name)!;
     return `  ${op.name}: { input: ${input}; output: ${output} };\n`;
   });
-  const documents = source.all.map((op) => `  ${op.name}: ${JSON.stringify(operationDocument(schema, op))},\n`);
+  const publicNames = source.all.filter((op) => !op.admin).map((op) => `'${op.name}'`);
   return [
     HEADER,
     `import type {\n${imported.map((name) => `  ${name},\n`).join('')}} from './types.ts';\n\n`,
     '/** Every operation of the server by its name: what it takes and what it answers. */\n',
     `export interface Operations {\n${map.join('')}}\n\n`,
     'export type OperationName = keyof Operations;\n\n',
-    '/** How each operation is sent over GraphQL: its document, its root field and how the input is passed. */\n',
-    'export const OPERATION_DOCUMENTS: { readonly [N in OperationName]: { readonly document: string; readonly field: string; readonly wrap?: string; readonly flat?: true } } = {\n',
+    '/** The operations that are not admin operations: all the login UI may call. */\n',
+    `export type PublicOperationName =\n${publicNames.map((name) => `  | ${name}\n`).join('')};\n\n`,
+    'export type AdminOperationName = Exclude<OperationName, PublicOperationName>;\n\n',
+    '/** How one operation is sent over GraphQL: its document, its root field and how the input is passed. */\n',
+    'export interface OperationDocument {\n',
+    '  readonly document: string;\n',
+    '  readonly field: string;\n',
+    '  /** The one argument that carries the whole input. */\n',
+    '  readonly wrap?: string;\n',
+    '  /** Each input field is an argument of its own. Neither this nor `wrap`: no argument. */\n',
+    '  readonly flat?: true;\n',
+    '}\n',
+  ].join('');
+}
+
+/** The documents of the public or of the admin operations, apart so the login UI bundles only the first. */
+function documentsFile(source: Registry, admin: boolean): string {
+  const schema = buildGraphqlSchema(source.all);
+  const constant = admin ? 'ADMIN_DOCUMENTS' : 'PUBLIC_DOCUMENTS';
+  const nameType = admin ? 'AdminOperationName' : 'PublicOperationName';
+  const documents = source.all
+    .filter((op) => op.admin === admin)
+    .map((op) => `  ${op.name}: ${JSON.stringify(operationDocument(schema, op))},\n`);
+  return [
+    HEADER,
+    `import type { ${nameType}, OperationDocument } from './operations.ts';\n\n`,
+    `export const ${constant}: { readonly [N in ${nameType}]: OperationDocument } = {\n`,
     documents.join(''),
     '};\n',
   ].join('');
@@ -80,6 +105,8 @@ export function uiContractFiles(source: Registry = registry): Record<string, str
   return {
     'types.ts': typesFile(source),
     'operations.ts': operationsFile(source),
+    'public-documents.ts': documentsFile(source, false),
+    'admin-documents.ts': documentsFile(source, true),
     'constants.ts': constantsFile(),
   };
 }

@@ -14,9 +14,13 @@ import ts from 'typescript';
 import { registry } from '../../server/ops/registry.ts';
 import { GRAPHQL_SDL_FILE } from '../../build/gen-api-reference.ts';
 import { UI_CONTRACT_DIR, uiContractFiles } from '../../build/gen-ui-contract.ts';
-import { OPERATION_DOCUMENTS } from '../../ui-shared/contract/operations.ts';
+import { ADMIN_DOCUMENTS } from '../../ui-shared/contract/admin-documents.ts';
+import { PUBLIC_DOCUMENTS } from '../../ui-shared/contract/public-documents.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const OPERATION_DOCUMENTS = { ...PUBLIC_DOCUMENTS, ...ADMIN_DOCUMENTS };
+/** The hand-written files of ui-shared/contract/: the typed calls over the generated documents. */
+const HAND_WRITTEN = ['call.ts', 'public-call.ts', 'send.ts'];
 
 test('ui-shared/contract matches the registry', () => {
   const generated = uiContractFiles();
@@ -27,13 +31,14 @@ test('ui-shared/contract matches the registry', () => {
       `ui-shared/contract/${name} is stale: run \`npm run gen\` and commit the result`,
     );
   }
-  const written = readdirSync(UI_CONTRACT_DIR).filter((name) => !['call.ts'].includes(name)).sort();
+  const written = readdirSync(UI_CONTRACT_DIR).filter((name) => !HAND_WRITTEN.includes(name)).sort();
   assert.deepEqual(written, Object.keys(generated).sort(), 'ui-shared/contract holds a file the generator no longer writes');
 });
 
 test('every operation has a generated document, valid against the committed SDL', () => {
   const schema = buildSchema(readFileSync(GRAPHQL_SDL_FILE, 'utf8'));
   assert.deepEqual(Object.keys(OPERATION_DOCUMENTS).sort(), registry.all.map((op) => op.name).sort());
+  assert.deepEqual(Object.keys(PUBLIC_DOCUMENTS).sort(), registry.all.filter((op) => !op.admin).map((op) => op.name).sort());
   for (const [name, { document, field }] of Object.entries(OPERATION_DOCUMENTS)) {
     const errors = validate(schema, parse(document));
     assert.deepEqual(errors.map((error) => error.message), [], `the document of ${name} is not valid: ${document}`);
@@ -97,5 +102,16 @@ test('console/src, login-ui/src and ui-shared import nothing from server/', () =
     }
   }
   assert.ok(scanned > 100, `only ${scanned} files scanned`);
+  assert.deepEqual(offending, []);
+});
+
+test('the login UI reaches the contract through public-call.ts only, so no admin document is in its bundle', () => {
+  const adminSide = ['call.ts', 'admin-documents.ts'].map((name) => join(UI_CONTRACT_DIR, name));
+  const offending: string[] = [];
+  for (const file of sourceFiles(join(ROOT, 'login-ui/src'))) {
+    for (const specifier of specifiersOf(file)) {
+      if (adminSide.includes(resolve(dirname(file), specifier))) offending.push(`${relative(ROOT, file)} imports ${specifier}`);
+    }
+  }
   assert.deepEqual(offending, []);
 });

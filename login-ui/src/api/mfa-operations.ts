@@ -4,7 +4,7 @@
  * Each works for a signed-in person (session cookie) and, during a pending sign-in, with the HttpOnly mfa
  * cookie the browser sends along; the page never sees either.
  */
-import { call } from '../../../ui-shared/contract/call.ts';
+import { call } from '../../../ui-shared/contract/public-call.ts';
 import type { AuthAnswer, MessageAnswer, SessionUser, TotpEnrolmentFields } from './types.ts';
 
 /** A new authenticator-app enrolment: the QR code as a PNG data URL, the secret, and ten recovery codes. */

@@ -2,7 +2,7 @@
  * Typed calls of the public mutations (ui-shared/contract: the same surface the SDK uses, so whatever this
  * page does an integrator can do too); each throws ApiError with the server's message.
  */
-import { call, type Output } from '../../../ui-shared/contract/call.ts';
+import { call, type Output } from '../../../ui-shared/contract/public-call.ts';
 import type { AuthAnswer, Identifier, MessageAnswer } from './types.ts';
 
 /** The code factors verify_otp and resend_otp can name (`mfa_method`). */

@@ -6,7 +6,7 @@
  * usernameless (discoverable credential) ceremony. As docs/operations.md writes them, the options and delete
  * operations take plain arguments and the two verify operations a `params` object.
  */
-import { call, type Output } from '../../../ui-shared/contract/call.ts';
+import { call, type Output } from '../../../ui-shared/contract/public-call.ts';
 import type { AuthAnswer, MessageAnswer } from './types.ts';
 
 export type Passkey = Output<'webauthn_credentials'>['credentials'][number];

@@ -5,7 +5,7 @@
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';
-import { call } from '../../../ui-shared/contract/call.ts';
+import { call } from '../../../ui-shared/contract/public-call.ts';
 import type { SessionUser } from './types.ts';
 
 export const SESSION_KEY = ['session'] as const;

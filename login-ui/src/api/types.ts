@@ -3,7 +3,7 @@
  * (ui-shared/contract/types.ts). AuthResponse comes without its tokens: the session lives in the server's
  * HttpOnly cookies and no token is ever read into script (docs/api-overview.md#authentication).
  */
-import type { Output } from '../../../ui-shared/contract/call.ts';
+import type { Output } from '../../../ui-shared/contract/public-call.ts';
 
 /** AuthResponse as the login UI receives it: a user, or the flags of the step still missing when no session was issued. */
 export type AuthAnswer = Output<'login'>;

@@ -4,7 +4,7 @@
  * consents already given (the "connected apps" list) with their withdrawal. All need the session cookie and
  * answer only for the session's own user.
  */
-import { call, type Output } from '../../../ui-shared/contract/call.ts';
+import { call, type Output } from '../../../ui-shared/contract/public-call.ts';
 
 export type AuthorizationRequest = Output<'authorization_request'>;
 

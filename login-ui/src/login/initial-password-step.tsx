@@ -10,7 +10,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../ui-shared/graphql-client.ts';
-import { call } from '../../../ui-shared/contract/call.ts';
+import { call } from '../../../ui-shared/contract/public-call.ts';
 import type { Identifier, Meta } from '../api/types.ts';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';

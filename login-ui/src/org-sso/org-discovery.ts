@@ -3,7 +3,7 @@
  * their organization's IdP): the public `org_discovery` query, and the address that starts the organization's
  * SSO with this page's round trip carried along.
  */
-import { call, type Output } from '../../../ui-shared/contract/call.ts';
+import { call, type Output } from '../../../ui-shared/contract/public-call.ts';
 import type { RoundTrip } from '../round-trip/round-trip.ts';
 import { socialReturn } from '../social/social-providers.ts';
 
