@@ -6,14 +6,14 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { startSmtpSink, firstLink, type SmtpSink } from '../support/smtp-sink.ts';
 import { restClient, cookieValue } from '../support/rest-client.ts';
 import { listEvents } from '../../server/modules/events/index.ts';
 import { MessageJob } from '../../server/modules/messages/index.ts';
 
 const PASSWORD = 'Str0ng!pass';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('account flows with email verification', () => {
   let server: TestServer;

@@ -10,7 +10,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { startSmtpSink, firstLink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
@@ -22,7 +23,6 @@ import { User } from '../../server/modules/users/index.ts';
 const PASSWORD = 'Str0ng!pass-matrix';
 const APP = 'https://app.example.com/callback';
 const ORIGIN = 'http://127.0.0.1:8080';
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 
 type Strategy = 'password' | 'phone_password' | 'signup' | 'email_link' | 'texted_code' | 'social' | 'org_sso' | 'passkey';
 type State = 'active' | 'revoked' | 'deactivated' | 'mfa_locked' | 'unverified' | 'enforced_mfa_without_factor' | 'disabled_organization_member';

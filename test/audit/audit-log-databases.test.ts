@@ -7,7 +7,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { signedUpUser } from '../support/signed-in-user.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 import { restClient } from '../support/rest-client.ts';
@@ -15,7 +16,6 @@ import { adminProtocols } from '../support/admin-protocols.ts';
 import { TestClock } from '../support/test-clock.ts';
 import type { GrpcTestClient } from '../support/grpc-client.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const PASSWORD = 'Correct-Horse-9-battery';
 const FORWARDED = { 'x-forwarded-for': '203.0.113.7', 'user-agent': 'audit-test/1.0' };
 

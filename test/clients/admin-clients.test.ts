@@ -7,13 +7,13 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { signedUpUser } from '../support/signed-in-user.ts';
 import { restClient } from '../support/rest-client.ts';
 import { Client } from '../../server/modules/clients/index.ts';
 import { clientSecretDigest } from '../../server/modules/clients/client-secret.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const PASSWORD = 'Correct-Horse-Battery-9';
 
 describe('client registry admin operations', () => {

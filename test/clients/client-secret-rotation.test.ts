@@ -7,12 +7,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { restClient } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { verifyClientSecret } from '../../server/modules/clients/index.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const GRACE_SECONDS = 600;
 
 interface Registered {

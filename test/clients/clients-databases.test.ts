@@ -6,14 +6,14 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 import { restClient } from '../support/rest-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { Client, verifyClientSecret } from '../../server/modules/clients/index.ts';
 import { isUniqueViolation } from '../../server/storage/errors.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
 for (const kind of testDatabaseKinds()) {
   describe(`client registry on ${kind}`, () => {

@@ -6,12 +6,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 import { restClient } from '../support/rest-client.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const HOSTILE = '<img src=x onerror=alert`1`>"&\'';
 const TEMPLATE = '<p>Hello {{user.given_name}} of {{.organization.name}}</p><p><a href="{{verification_url}}">confirm</a></p><!-- CUSTOM-MARKER -->';
 

@@ -8,14 +8,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { status } from '@grpc/grpc-js';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../support/admin-client.ts';
 import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
 import { postGraphql, onlyError } from '../graphql/client.ts';
 import { registry } from '../../server/ops/registry.ts';
 import { callRaw, deepStruct, lengthDelimited } from './grpc-raw.ts';
 import { deepJson, postText, restPath, watchHealth } from './support.ts';
 
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 
 /** About 16 KB of rewrites nested 16 deep over undefined types: seconds of parsing and a 100 KB error before. */
 function invalidModel(): string {

@@ -4,12 +4,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { ADMIN_HEADERS as admin } from '../support/admin-client.ts';
 import { createGrpcClient, type GrpcTestClient } from '../support/grpc-client.ts';
 import { consumeVerification, createVerification } from '../../server/modules/verification/index.ts';
 import { TestClock } from './store.ts';
 
-const admin = { 'x-service-admin-secret': ADMIN_SECRET };
 
 describe('verification_requests admin operation', () => {
   let server: TestServer;

@@ -8,7 +8,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, ADMIN_SECRET, type TestServer } from '../../support/app.ts';
+import { startServer, type TestServer } from '../../support/app.ts';
+import { ADMIN_HEADERS as ADMIN } from '../../support/admin-client.ts';
 import { restClient } from '../../support/rest-client.ts';
 import { signedInUser } from '../../support/signed-in-user.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../support/databases.ts';
@@ -16,7 +17,6 @@ import { handlerContext } from '../support.ts';
 import { endSession, validateToken } from '../../../server/modules/tokens/index.ts';
 
 const PASSWORD = 'Str0ng!pass-across';
-const ADMIN = { 'x-service-admin-secret': ADMIN_SECRET };
 const BOUND_MS = 100;
 const POLL_MS = 10;
 const REDIS_URL = 'redis://127.0.0.1:6379';
