@@ -18,6 +18,13 @@ export function admin(server: TestServer, name: string, input: Record<string, un
   return adminClient(server).call(name, input);
 }
 
+/** The status GET /v1/profile answers an access token: whether the token still opens the account. */
+export async function profileStatusOf(server: TestServer, accessToken: string): Promise<number> {
+  const res = await fetch(`${server.baseUrl}/v1/profile`, { headers: { authorization: `Bearer ${accessToken}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
 /**
  * An organization with a SCIM endpoint and the email domains it provisions verified for it (SCIM makes
  * accounts only for addresses in the organization's verified domains: scim-account-control.ts).

@@ -12,6 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from '../support/app.ts';
+import { restClient } from '../support/rest-client.ts';
 import { signedUpUser } from '../support/signed-in-user.ts';
 import { IdentityClaim, User, claimId } from '../../server/modules/users/index.ts';
 import { MfaFactor, RecoveryCode } from '../../server/modules/mfa/index.ts';
@@ -22,7 +23,7 @@ import { Consent } from '../../server/modules/oauth/consent.entity.ts';
 import { Session } from '../../server/modules/sessions/session.entity.ts';
 import { EventOutbox } from '../../server/modules/events/event-outbox.entity.ts';
 import { AuditLog } from '../../server/modules/audit/index.ts';
-import { admin, assertScimError, newUser, orgWithScim, scimClient } from './support.ts';
+import { admin, assertScimError, newUser, orgWithScim, profileStatusOf, scimClient } from './support.ts';
 
 const PASSWORD = 'Str0ng!attacker-pass';
 
@@ -31,15 +32,8 @@ describe('SCIM provisioning and addresses nobody proved', () => {
   let org: { orgId: string; token: string };
   const scim = scimClient(() => server, () => org.token);
   const em = () => server.app.deps.storage.fork();
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(server.baseUrl + path, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
-  };
-  const profileStatus = async (accessToken: string) => {
-    const res = await fetch(`${server.baseUrl}/v1/profile`, { headers: { authorization: `Bearer ${accessToken}` } });
-    await res.arrayBuffer();
-    return res.status;
-  };
+  const post = (path: string, body: unknown) => restClient(server).post(path, body);
+  const profileStatus = (accessToken: string) => profileStatusOf(server, accessToken);
   const signup = async (email: string, extra: Record<string, unknown> = {}): Promise<{ access_token: string; user: { id: string } }> =>
     (await signedUpUser(server, { email, password: PASSWORD, profile: extra })).signup;
 

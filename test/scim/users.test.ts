@@ -9,9 +9,11 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startServer, type TestServer } from '../support/app.ts';
+import { restClient } from '../support/rest-client.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { User } from '../../server/modules/users/index.ts';
 import { OrgMember } from '../../server/modules/organizations/index.ts';
-import { admin, assertScimError, newUser, orgWithScim, PATCH_OP, scimClient, USER_SCHEMA } from './support.ts';
+import { admin, assertScimError, newUser, orgWithScim, PATCH_OP, profileStatusOf, scimClient, USER_SCHEMA } from './support.ts';
 
 const PASSWORD = 'Str0ng!scim-user-pass';
 
@@ -19,15 +21,8 @@ describe('SCIM Users', () => {
   let server: TestServer;
   let org: { orgId: string; token: string };
   const scim = scimClient(() => server, () => org.token);
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(server.baseUrl + path, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
-  };
-  const profileStatus = async (accessToken: string) => {
-    const res = await fetch(`${server.baseUrl}/v1/profile`, { headers: { authorization: `Bearer ${accessToken}` } });
-    await res.arrayBuffer();
-    return res.status;
-  };
+  const post = (path: string, body: unknown) => restClient(server).post(path, body);
+  const profileStatus = (accessToken: string) => profileStatusOf(server, accessToken);
   before(async () => {
     server = await startServer();
     org = await orgWithScim(server, ['example.com']);
@@ -139,20 +134,16 @@ describe('SCIM Users', () => {
 
   test('an existing account outside the organization is refused; a member is linked; a verified domain links and governs', async () => {
     // Only accounts whose address was proven are linked (takeover.test.ts has those nobody proved).
-    const proven = async (userId: string) => assert.equal((await admin(server, 'update_user', { id: userId, email_verified: true })).status, 200);
     const email = `stranger-${randomBytes(3).toString('hex')}@elsewhere.example`;
-    const stranger = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(stranger.status, 200);
-    await proven(stranger.body.user.id);
+    await signedUpUser(server, { email, password: PASSWORD, verified: true });
     assertScimError(await scim('POST', '/Users', newUser(email)), 409, 'uniqueness');
 
     const memberEmail = `member-${randomBytes(3).toString('hex')}@elsewhere.example`;
-    const signup = await post('/v1/signup', { email: memberEmail, password: PASSWORD, confirm_password: PASSWORD });
-    await proven(signup.body.user.id);
-    await admin(server, 'add_org_member', { org_id: org.orgId, user_id: signup.body.user.id, roles: ['editor'] });
+    const member = await signedUpUser(server, { email: memberEmail, password: PASSWORD, verified: true });
+    await admin(server, 'add_org_member', { org_id: org.orgId, user_id: member.userId, roles: ['editor'] });
     const linked = await scim('POST', '/Users', newUser(memberEmail));
     assert.equal(linked.status, 201);
-    assert.equal(linked.body.id, signup.body.user.id, 'the member account is linked, not duplicated');
+    assert.equal(linked.body.id, member.userId, 'the member account is linked, not duplicated');
     // Not governed: active false takes the membership away but leaves the account's own access alone.
     const login = await post('/v1/login', { email: memberEmail, password: PASSWORD });
     const off = await scim('PATCH', `/Users/${linked.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
@@ -165,7 +156,7 @@ describe('SCIM Users', () => {
     const domain = `acme-${randomBytes(3).toString('hex')}.com`;
     assert.equal((await admin(server, 'add_verified_org_domain', { org_id: org.orgId, domain })).status, 200);
     const staff = `staff@${domain}`;
-    await proven((await post('/v1/signup', { email: staff, password: PASSWORD, confirm_password: PASSWORD })).body.user.id);
+    await signedUpUser(server, { email: staff, password: PASSWORD, verified: true });
     const governed = await scim('POST', '/Users', newUser(staff));
     assert.equal(governed.status, 201, JSON.stringify(governed.body));
 
