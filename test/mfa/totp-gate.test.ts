@@ -9,6 +9,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
@@ -19,10 +20,6 @@ import { firstLink, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 
 const PASSWORD = 'Str0ng!pass-totp-gate';
-
-function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
 
 describe('TOTP as a second factor', () => {
   const clock = new TestClock();
@@ -81,7 +78,7 @@ describe('TOTP as a second factor', () => {
     assert.equal(typeof done.body.access_token, 'string');
     assert.ok(cookieValue(done.cookies, 'cookie_session'), 'the session cookie is set');
     assert.match(done.cookies.find((c) => c.startsWith('mfa='))!, /Max-Age=0/, 'the mfa cookie is cleared');
-    const amr = claimsOf(done.body.id_token).amr as string[];
+    const amr = decodeJwt(done.body.id_token).amr as string[];
     assert.ok(amr.includes('pwd') && amr.includes('otp') && amr.includes('mfa'), `amr ${JSON.stringify(amr)}`);
     assert.equal((await api.post('/v1/validate_jwt_token', { token_type: 'access_token', token: done.body.access_token })).status, 200);
 
@@ -128,7 +125,7 @@ describe('TOTP as a second factor', () => {
     const code = user.recoveryCodes[3]!;
     const done = await api.post('/v1/verify_otp', { otp: code.toLowerCase(), is_totp: true }, withMfaCookie(await login(user.email)));
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    assert.ok((claimsOf(done.body.id_token).amr as string[]).includes('mfa'));
+    assert.ok((decodeJwt(done.body.id_token).amr as string[]).includes('mfa'));
     const reused = await api.post('/v1/verify_otp', { otp: code, is_totp: true }, withMfaCookie(await login(user.email)));
     assert.equal(reused.status, 400);
   });
@@ -242,7 +239,7 @@ describe('the gate after an emailed magic link', () => {
     assert.equal(followed.body.access_token, undefined);
     const done = await api.post('/v1/verify_otp', { otp: totpCode(secret, clock.now()), is_totp: true }, { cookie: `mfa=${cookieValue(followed.cookies, 'mfa')}` });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    assert.deepEqual(claimsOf(done.body.id_token).amr, ['otp', 'mfa']);
+    assert.deepEqual(decodeJwt(done.body.id_token).amr, ['otp', 'mfa']);
   });
 
   test('the emailed link opened in a browser lands on the login UI\'s MFA step with the mfa cookie', async () => {

@@ -8,6 +8,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { restClient } from '../support/rest-client.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
@@ -17,10 +18,6 @@ import { addPasskey } from '../support/second-factors.ts';
 const PASSWORD = 'Str0ng!pass-passkeys';
 /** The test server's --url (test/support/app.ts): the expected origin, and its host the RP ID. */
 const ORIGIN = 'http://127.0.0.1:8080';
-
-function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
 
 describe('passkeys over REST', () => {
   let server: TestServer;
@@ -113,7 +110,7 @@ describe('passkeys over REST', () => {
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.equal(typeof done.body.access_token, 'string');
     assert.equal(done.body.user.email, user.email);
-    assert.deepEqual(claimsOf(done.body.id_token).amr, ['hwk']);
+    assert.deepEqual(decodeJwt(done.body.id_token).amr, ['hwk']);
     assert.ok(done.cookies.some((c) => c.startsWith('cookie_session=')), 'the session cookie is set');
     assert.equal((await api.post('/v1/validate_jwt_token', { token_type: 'access_token', token: done.body.access_token })).status, 200);
     const listed = await api.post('/v1/webauthn_credentials', {}, user.bearer);
