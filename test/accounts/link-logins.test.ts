@@ -10,7 +10,7 @@ import { startServer } from '../support/app.ts';
 import { startSmtpSink, firstLink } from '../support/smtp-sink.ts';
 import { startSmsSink } from '../support/sms-sink.ts';
 import { restClient } from '../support/rest-client.ts';
-import { makeUser, smsFlags } from '../messages/support.ts';
+import { makeUser } from '../messages/support.ts';
 
 describe('resend_verify_email identifiers', () => {
   test('magic links only with --enable-magic-link-login, verification only with --enable-email-verification, others never', async () => {
@@ -45,7 +45,7 @@ describe('amr of link and code logins', () => {
   test('magic link and verification link say otp; a texted code says sms and otp', async () => {
     const smtp = await startSmtpSink();
     const sms = await startSmsSink();
-    const server = await startServer(['--enable-email-verification', '--enable-magic-link-login', '--enable-phone-verification', ...smtp.flags(), ...smsFlags(sms)]);
+    const server = await startServer(['--enable-email-verification', '--enable-magic-link-login', '--enable-phone-verification', ...smtp.flags(), ...sms.flags()]);
     try {
       const api = restClient(server);
       const tokenOf = async (to: string, hint: RegExp) => {

@@ -20,10 +20,7 @@ describe('a texted code proves only the number it was sent to', () => {
   let ops: ReturnType<typeof threeProtocols>;
   before(async () => {
     sms = await startSmsSink();
-    server = await startServer([
-      '--enable-phone-verification', '--twilio-api-url', sms.url, '--twilio-account-sid', 'AC1',
-      '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000',
-    ]);
+    server = await startServer(['--enable-phone-verification', ...sms.flags()]);
     ops = threeProtocols(server);
   });
   after(async () => {

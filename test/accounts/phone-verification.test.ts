@@ -10,10 +10,7 @@ import { restClient, cookieValue } from '../support/rest-client.ts';
 
 test('phone signup waits for the texted code; verify_otp signs in; login works after', async () => {
   const sms = await startSmsSink();
-  const server = await startServer([
-    '--enable-phone-verification', '--twilio-api-url', sms.url, '--twilio-account-sid', 'AC1',
-    '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000',
-  ]);
+  const server = await startServer(['--enable-phone-verification', ...sms.flags()]);
   try {
     const api = restClient(server);
     const phone = '+15551234567';

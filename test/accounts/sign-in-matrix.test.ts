@@ -83,7 +83,7 @@ describe('every sign-in strategy against every account state', () => {
   async function startFixture(extra: string[]): Promise<Fixture> {
     const server = await startServer([
       ...smtp.flags(),
-      '--twilio-api-url', sms.url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000',
+      ...sms.flags(),
       ...upstream.flags(),
       '--enable-email-verification=true', '--enable-phone-verification=true', '--enable-magic-link-login=true',
       '--allowed-origins', '*,https://app.example.com', '--org-sso-allow-private-addresses=true',

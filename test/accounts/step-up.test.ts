@@ -21,7 +21,6 @@ const PASSWORD = 'Str0ng!pass-step-up';
 const ORIGIN = 'http://127.0.0.1:8080';
 const PROTOCOLS: Protocol[] = ['rest', 'graphql', 'grpc'];
 const WINDOW_SECONDS = 5 * 60;
-const SMS_FLAGS = (url: string) => ['--twilio-api-url', url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'];
 /** Each adds a credential or factor, or ends the account; none takes a password. */
 const STEP_UP_OPS = ['webauthn_registration_options', 'totp_mfa_setup', 'email_otp_mfa_setup', 'sms_otp_mfa_setup', 'deactivate_account'];
 
@@ -43,7 +42,7 @@ describe('step-up: recent authentication before adding a factor or deactivating'
   before(async () => {
     smtp = await startSmtpSink();
     sms = await startSmsSink();
-    server = await startServer([...smtp.flags(), ...SMS_FLAGS(sms.url)], { clock });
+    server = await startServer([...smtp.flags(), ...sms.flags()], { clock });
     ops = threeProtocols(server);
   });
   after(async () => {

@@ -19,7 +19,6 @@ import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 
 const PASSWORD = 'Str0ng!pass-mfa-audit';
-const SMS_FLAGS = (url: string) => ['--twilio-api-url', url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'];
 /** A code no factor will take: far in the future for the app, and never sent by email or SMS. */
 const WRONG_CODE = '013579';
 /** Shaped like a recovery code (two groups of five), but not one of the user's. */
@@ -46,7 +45,7 @@ describe('failed second factors are audited', () => {
   before(async () => {
     smtp = await startSmtpSink();
     sms = await startSmsSink();
-    server = await startServer([...smtp.flags(), ...SMS_FLAGS(sms.url)], { clock });
+    server = await startServer([...smtp.flags(), ...sms.flags()], { clock });
     grpc = createGrpcClient(server.ports.grpc!);
     api = restClient(server);
   });

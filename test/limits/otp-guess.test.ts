@@ -30,10 +30,7 @@ const wrongFor = (code: string) => String((Number(code) + 1) % 1_000_000).padSta
 
 test('re-issued phone reset codes do not reset the guess count: the guesses stay capped', async () => {
   const sms = await startSmsSink();
-  const server = await startServer([
-    '--twilio-api-url', sms.url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key',
-    '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000',
-  ]);
+  const server = await startServer(sms.flags());
   const grpc = createGrpcClient(server.ports.grpc!);
   try {
     const api = restClient(server);

@@ -12,7 +12,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 import { postGraphql } from '../graphql/client.ts';
 import { findUserByEmail } from '../../server/modules/users/index.ts';
-import { assertSameAnswer, makeUser, rawPost, smsFlags } from './support.ts';
+import { assertSameAnswer, makeUser, rawPost } from './support.ts';
 
 const NEW_PASSWORD = 'N3w!passw0rd';
 
@@ -24,7 +24,7 @@ describe('known and unknown addresses get the same answer (mail and SMS configur
     smtp = await startSmtpSink();
     sms = await startSmsSink();
     server = await startServer([
-      '--enable-email-verification', '--enable-magic-link-login', '--enable-signup=false', ...smtp.flags(), ...smsFlags(sms),
+      '--enable-email-verification', '--enable-magic-link-login', '--enable-signup=false', ...smtp.flags(), ...sms.flags(),
     ]);
     await makeUser(server, { email: 'known@example.com' });
     await makeUser(server, { email: 'unverified@example.com', verified: false });

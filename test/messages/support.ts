@@ -1,7 +1,6 @@
 /** Helpers of the message outbox tests: raw answers for exact comparison, accounts made in storage. */
 import assert from 'node:assert/strict';
 import type { TestServer } from '../support/app.ts';
-import type { SmsSink } from '../support/sms-sink.ts';
 import { createUser, User, type UserRow } from '../../server/modules/users/index.ts';
 
 export interface RawAnswer {
@@ -31,10 +30,6 @@ export function assertSameAnswer(known: RawAnswer, unknown: RawAnswer, what: str
   assert.equal(known.status, unknown.status, `${what}: status ${known.body} / ${unknown.body}`);
   assert.equal(known.body, unknown.body, `${what}: body`);
   assert.deepEqual(known.headers, unknown.headers, `${what}: headers`);
-}
-
-export function smsFlags(sink: SmsSink): string[] {
-  return ['--twilio-api-url', sink.url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'];
 }
 
 /** An account written straight to storage (signup may be off on the server under test). */

@@ -15,7 +15,7 @@ import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-
 import { createLogger } from '../../server/kernel/logger.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
-import { makeUser, smsFlags } from './support.ts';
+import { makeUser } from './support.ts';
 
 const CHANNEL_FLAGS = 'is_email_service_enabled is_sms_service_enabled';
 
@@ -107,7 +107,7 @@ describe('configured channels', () => {
   });
 
   test('meta says email and SMS are configured', async () => {
-    server = await startServer([...smtp.flags(), ...smsFlags(sms)]);
+    server = await startServer([...smtp.flags(), ...sms.flags()]);
     assert.deepEqual(await channelFlags(server), { is_email_service_enabled: true, is_sms_service_enabled: true });
   });
 });

@@ -20,7 +20,6 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startSmsSink, type SmsSink } from '../support/sms-sink.ts';
 
 const PASSWORD = 'Str0ng!pass-codes';
-const SMS_FLAGS = (url: string) => ['--twilio-api-url', url, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'];
 
 describe('one-time codes by email and SMS as a second factor', () => {
   const clock = new TestClock();
@@ -33,7 +32,7 @@ describe('one-time codes by email and SMS as a second factor', () => {
   before(async () => {
     smtp = await startSmtpSink();
     sms = await startSmsSink();
-    server = await startServer([...smtp.flags(), ...SMS_FLAGS(sms.url)], { clock });
+    server = await startServer([...smtp.flags(), ...sms.flags()], { clock });
     api = restClient(server);
   });
   after(async () => {

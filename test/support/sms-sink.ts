@@ -21,6 +21,8 @@ export interface SmsSink {
   readonly requests: RecordedSms[];
   /** The next reply answers this status and JSON body instead of 201. */
   failNext(status: number, body: Record<string, unknown>): void;
+  /** The --twilio-* flags that point a server at this sink. */
+  flags(): string[];
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startSmsSink(): Promise<SmsSink> {
     failNext(status, body) {
       nextFailure = { status, body };
     },
+    flags: () => ['--twilio-api-url', `http://127.0.0.1:${port}`, '--twilio-account-sid', 'AC1', '--twilio-api-key', 'key', '--twilio-api-secret', 'sms-secret', '--twilio-sender', '+15550000000'],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
