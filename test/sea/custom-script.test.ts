@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { freePorts, isolatedCopy, run, serverFlags, stop, waitFor200, type Ports, type Running } from './executable.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
 
 const PASSWORD = 'Sea-Script-Passw0rd!';
 
@@ -39,18 +40,8 @@ describe('single executable with --custom-access-token-script', () => {
     copy?.cleanup();
   });
 
-  async function login(email: string): Promise<Record<string, unknown>> {
-    const origin = `http://127.0.0.1:${ports.http}`;
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
-    const signup = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
-    const answer = await post('/v1/login', { email, password: PASSWORD });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    return decodeJwt(String(answer.body.access_token));
-  }
+  const login = async (email: string): Promise<Record<string, unknown>> =>
+    decodeJwt((await signedInUser({ baseUrl: `http://127.0.0.1:${ports.http}` }, { email, password: PASSWORD })).accessToken);
 
   test('a login carries the claim the script adds', async () => {
     const access = await login('sea-script@example.com');

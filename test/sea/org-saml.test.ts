@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { SamlTestIdp, decodeResponse, encodeResponse, type ReadRequest, type SamlUser } from '../support/saml-idp.ts';
 import { TestBrowser } from '../support/social-browser.ts';
 import { SECRETS, freePorts, isolatedCopy, run, serverFlags, stop, waitFor200, type Running, mainScriptInputs } from './executable.ts';
+import { adminClient } from '../support/admin-client.ts';
 
 const APP = 'https://app.example.com/callback';
 const ADA: SamlUser = { nameId: 'ada-0001', email: 'ada@acme-corp.com', givenName: 'Ada' };
@@ -29,11 +30,7 @@ describe('single executable: organization SAML sign-in', () => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, ...headers }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const admin = async (op: string, body: unknown) => {
-    const answer = await post(`/v1/admin/${op}`, body, { 'x-service-admin-secret': SECRETS.adminSecret });
-    assert.equal(answer.status, 200, `${op}: ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  };
+  const admin = (op: string, body: unknown) => adminClient({ baseUrl: base }, { secret: SECRETS.adminSecret }).ok(op, body);
   // The server's canonical --url is the address it listens on: nothing to map.
   const browserFor = () => new TestBrowser(base, [], base);
   const sessionOf = (browser: TestBrowser) => post('/v1/session', {}, { cookie: browser.cookieHeader() });

@@ -12,6 +12,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { SECRETS, freePorts, isolatedCopy, run, serverFlags, stop, waitFor200, type Running, mainScriptInputs } from './executable.ts';
+import { adminClient } from '../support/admin-client.ts';
+import { loggedIn, signedUpUser } from '../support/signed-in-user.ts';
 
 const ORG = 'acme';
 const SP_ENTITY = 'https://wiki.example.com/metadata';
@@ -39,15 +41,7 @@ describe('single executable: SAML identity provider', () => {
   let base: string;
   let cookie: string;
   let acme: { id: string };
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, ...headers }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as any, cookies: res.headers.getSetCookie() };
-  };
-  const admin = async (op: string, body: unknown) => {
-    const answer = await post(`/v1/admin/${op}`, body, { 'x-service-admin-secret': SECRETS.adminSecret });
-    assert.equal(answer.status, 200, `${op}: ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  };
+  const admin = (op: string, body: unknown) => adminClient({ baseUrl: base }, { secret: SECRETS.adminSecret }).ok(op, body);
   const metadata = async () => {
     const res = await fetch(`${base}/saml/${ORG}/metadata`);
     assert.equal(res.status, 200);
@@ -87,14 +81,11 @@ describe('single executable: SAML identity provider', () => {
     server = run(copy.executable, serverFlags(copy.dir, ports), copy.dir);
     await waitFor200(`${base}/readyz`, server, performance.now());
     acme = await admin('create_organization', { name: ORG, display_name: 'Acme Corp' });
-    const signup = await post('/v1/signup', { email: EMAIL, password: PASSWORD, confirm_password: PASSWORD, given_name: 'Ada', family_name: 'Lovelace' });
-    assert.equal(signup.status, 200, JSON.stringify(signup.body));
+    const member = await signedUpUser({ baseUrl: base }, { email: EMAIL, password: PASSWORD, profile: { given_name: 'Ada', family_name: 'Lovelace' } });
     // The IdP asserts an email address only once verified (an SP takes it as proven).
-    await admin('update_user', { id: signup.body.user.id, email_verified: true });
-    await admin('add_org_member', { org_id: acme.id, user_id: signup.body.user.id, roles: ['editor'] });
-    const login = await post('/v1/login', { email: EMAIL, password: PASSWORD });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    cookie = login.cookies.map((line) => line.split(';')[0]).join('; ');
+    await admin('update_user', { id: member.userId, email_verified: true });
+    await admin('add_org_member', { org_id: acme.id, user_id: member.userId, roles: ['editor'] });
+    cookie = (await loggedIn({ baseUrl: base }, { email: EMAIL, password: PASSWORD })).cookies;
     await admin('create_saml_service_provider', { org_id: acme.id, name: 'Wiki', entity_id: SP_ENTITY, acs_endpoints: [{ url: ACS }] });
   });
   after(async () => {

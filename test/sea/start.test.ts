@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { freePorts, run, stop, waitFor200, type Running } from './executable.ts';
+import { signedInUser } from '../support/signed-in-user.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const START_SCRIPT = join(REPO, 'build', 'start.ts');
@@ -52,21 +53,7 @@ const PASSWORD = 'Start!pass123';
 
 /** Signs up a user over REST and logs in again; returns the access token of the login. */
 async function loginAccessToken(http: number, email: string): Promise<string> {
-  const base = `http://127.0.0.1:${http}`;
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(base + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-  const signup = await post('/v1/signup', { email, password: PASSWORD, confirm_password: PASSWORD });
-  assert.equal(signup.status, 200, JSON.stringify(signup.body));
-  const login = await post('/v1/login', { email, password: PASSWORD });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  assert.equal(typeof login.body.access_token, 'string');
-  return login.body.access_token as string;
+  return (await signedInUser({ baseUrl: `http://127.0.0.1:${http}` }, { email, password: PASSWORD })).accessToken;
 }
 
 async function getJson(http: number, path: string): Promise<any> {
