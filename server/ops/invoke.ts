@@ -52,43 +52,57 @@ export async function runHandler(op: AnyOperation, ctx: OpContext, input: Record
   const authenticator = ctx.deps.authenticators[op.auth];
   if (!authenticator) throw new Error(`no authenticator is wired for auth kind ${op.auth} (operation ${op.name})`);
   ctx.caller = await authenticator(ctx);
+  const transaction = op.transaction ?? op.kind === 'mutation';
+  // Every admin mutation leaves an audit entry (docs/api-overview.md#resources-and-fields, "AuditLog"): in its own transaction when it has
+  // one, so the entry exists exactly when the change was committed; reads are not audited.
+  if (!(op.admin && op.kind === 'mutation')) return runUnitOfWork(ctx, transaction, (handlerCtx) => op.handler(input, handlerCtx));
+  if (!transaction) {
+    return runUnitOfWork(ctx, false, (handlerCtx) => op.handler(input, handlerCtx), (result) => insertAdminAudit(ctx, op.name, input, result));
+  }
+  return runUnitOfWork(ctx, true, async (handlerCtx) => {
+    const answer = await op.handler(input, handlerCtx);
+    recordAdminAudit(handlerCtx.em, ctx, op.name, input, answer);
+    return answer;
+  });
+}
+
+/**
+ * The unit of work every operation and every endpoint (ops/endpoint.ts) runs in: `work` in a transaction of
+ * its own, or with a unit of work forked on first use; on failure the refusal's afterRollback work
+ * (kernel/errors.ts); on success `settle` (work that needs the result but no transaction), then the
+ * after-commit queue in order. Handlers that open their own transactions have committed them by then too.
+ */
+export async function runUnitOfWork<T>(
+  ctx: OpContext,
+  transaction: boolean,
+  work: (handlerCtx: HandlerContext) => Promise<T>,
+  settle?: (result: T) => Promise<void>,
+): Promise<T> {
   // A property, not a named local: the bundle names every named closure it makes (build/bundle.ts
   // keepNames), which costs a property definition on each call of this function.
   const queue: { pending?: Array<() => Promise<void>>; afterCommit: AfterCommit } = {
     afterCommit: (task) => void (queue.pending ??= []).push(task),
   };
   const { afterCommit } = queue;
-  // Every admin mutation leaves an audit entry (docs/api-overview.md#resources-and-fields, "AuditLog"): in its own transaction when it has
-  // one, so the entry exists exactly when the change was committed; reads are not audited.
-  const audited = op.admin && op.kind === 'mutation';
-  let result: Record<string, unknown>;
+  let result: T;
   try {
-    result = await runInUnitOfWork(op, ctx, input, afterCommit, audited);
+    result = transaction
+      ? await ctx.deps.storage.fork().transactional((txEm) => work({ ...ctx, em: txEm, afterCommit }))
+      : await work(withLazyUnitOfWork(ctx, afterCommit));
   } catch (err) {
     await runAfterRollback(err, ctx.log);
     throw err;
   }
-  if (audited && !(op.transaction ?? op.kind === 'mutation')) await insertAdminAudit(ctx, op.name, input, result);
-  // Handlers that open their own transactions (transaction: false) have committed them by now too.
+  if (settle) await settle(result);
   if (queue.pending) for (const task of queue.pending) await task();
   return result;
 }
 
-/** The handler in a transaction of its own (mutations, unless they manage theirs) or a lazy unit of work. */
-async function runInUnitOfWork(op: AnyOperation, ctx: OpContext, input: Record<string, unknown>, afterCommit: AfterCommit, audited: boolean): Promise<Record<string, unknown>> {
-  if (!(op.transaction ?? op.kind === 'mutation')) return op.handler(input, withLazyUnitOfWork(ctx, afterCommit));
-  return ctx.deps.storage.fork().transactional(async (txEm) => {
-    const answer = await op.handler(input, { ...ctx, em: txEm, afterCommit });
-    if (audited) recordAdminAudit(txEm, ctx, op.name, input, answer);
-    return answer;
-  });
-}
-
 /**
- * What a failed operation answers: an AppError, with anything unexpected logged in full and answered as a
+ * What a failed operation (or endpoint, ops/endpoint.ts) answers: an AppError, with anything unexpected logged in full and answered as a
  * generic internal error naming the request id (docs/errors.md#the-shape-on-each-protocol).
  */
-export function refusalOf(op: AnyOperation, ctx: OpContext, err: unknown): AppError {
+export function refusalOf(op: { readonly name: string }, ctx: OpContext, err: unknown): AppError {
   const appError = toAppError(err, ctx.req.requestId);
   if (appError.kind === 'internal') {
     ctx.log.error({ err, op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { startServer, type TestServer } from '../support/app.ts';
 import { TestClock } from '../support/test-clock.ts';
-import { authenticateByAssertion } from '../../server/transports/http/protocol/client-assertion.ts';
+import { authenticateByAssertion } from '../../server/modules/oauth/index.ts';
 import { CLIENT_ASSERTION_TYPE, JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, TOKEN_ENDPOINT_AUD, addIssuer, createClient, newSigningKey, signAssertion, tokenRequest, type SigningKey } from './trusted-issuer-fixture.ts';
 import { adminClient } from '../support/admin-client.ts';
 

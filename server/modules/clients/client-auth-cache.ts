@@ -8,7 +8,7 @@
  * - At most MAX_CLIENTS client ids, each with at most MAX_DIGESTS_PER_CLIENT accepted digests (the current
  *   secret and, during a rotation's grace window, the previous one); the oldest written is dropped first.
  *   Only successful checks are stored: a flood of wrong secrets costs no memory (it costs database reads,
- *   which the failure limit of client-auth.ts bounds).
+ *   which the failure limit of modules/oauth/client-auth.ts bounds).
  * - On this instance, updateClient, rotateClientSecret and deleteClient invalidate the client at once (a
  *   deactivated client, or a secret rotated out with grace 0, is refused by the next request). A check whose
  *   database read was under way when the client was invalidated, or that starts within NO_STORE_AFTER_CHANGE_MS

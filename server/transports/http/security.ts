@@ -13,20 +13,22 @@ import { sendRefusal } from './errors.ts';
 import { originAllowed, originListed, originOf } from '../../kernel/origins.ts';
 import { corsAnswerer, registerPreflightRoute } from './cors.ts';
 import { memoized } from './header-memo.ts';
+import { endpointCsrfExemptions } from './endpoints.ts';
 
 export { originAllowed, originListed };
 export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 
 /**
- * Exempt from the CSRF rule: endpoints called by back-ends with client credentials (RFC 6749 §3.2; docs/sdk-compatibility.md#oauth-endpoints);
- * /userinfo, whose credential is a bearer token, never an ambient cookie (RFC 6750 section 2); and /logout,
- * which a relying party may post from its own origin and which checks its own proof (logout-endpoint.ts).
+ * Exempt from the CSRF rule: the module endpoints whose CSRF rule says so (ops/endpoint.ts, each with its
+ * reason), and the routes not yet moved into a module: /oauth/token, called by back-ends with client
+ * credentials (RFC 6749 section 3.2; docs/sdk-compatibility.md#oauth-endpoints); /logout, which a relying
+ * party may post from its own origin and which checks its own proof (logout-endpoint.ts).
  */
 // POST /authorize is the form serialisation of the authorization request (OpenID Connect Core section
 // 3.1.2.1), posted by the relying party's page: it can do nothing a cross-site GET /authorize cannot.
 // POST /oauth_callback/apple is Apple's form_post answer from appleid.apple.com; it only re-issues the same
 // parameters as a GET of the callback (social/callback-route.ts), which checks state and browser binding.
-const CSRF_EXEMPT = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize', '/oauth_callback/apple']);
+const CSRF_EXEMPT_ROUTES = ['/oauth/token', '/logout', '/authorize', '/oauth_callback/apple'];
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these three routes, one organization segment
@@ -49,6 +51,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
  */
 export function csrfRule(config: Config): (request: FastifyRequest) => string | undefined {
   const canonical = originOf(config.url)?.origin;
+  const exempt = new Set([...endpointCsrfExemptions(), ...CSRF_EXEMPT_ROUTES]);
   const anyOrigin = config.allowedOrigins.includes('*');
   const sourceOf = memoized((header: string) => {
     const source = originOf(header);
@@ -60,7 +63,7 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
     const query = request.url.indexOf('?');
     const path = query < 0 ? request.url : request.url.slice(0, query);
     // SCIM (RFC 7644 section 2) is called by identity providers' back-ends with a bearer token, never a cookie.
-    if (CSRF_EXEMPT.has(path) || path.startsWith('/scim/v2/')) return undefined;
+    if (exempt.has(path) || path.startsWith('/scim/v2/')) return undefined;
     if (SAML_CROSS_SITE_POSTS.test(path)) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;

@@ -15,6 +15,7 @@ import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/register.ts';
 import { registerProtocolRoutes } from './protocol/index.ts';
+import { registerModuleEndpoints } from './endpoints.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
 import { registerUiRoutes } from './ui/ui-routes.ts';
@@ -51,6 +52,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
   registerVerifyEmailLink(http, deps);
+  await registerModuleEndpoints(http, deps);
   await registerProtocolRoutes(http, deps);
   // REST is mounted only when the gRPC server is enabled (docs/api-overview.md#three-protocols-one-registry).
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);

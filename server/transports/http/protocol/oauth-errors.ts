@@ -4,15 +4,9 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../../../kernel/errors.ts';
+import { OAuthError, type OAuthErrorCode } from '../../../kernel/oauth-error.ts';
 
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'server_error';
+export type { OAuthErrorCode } from '../../../kernel/oauth-error.ts';
 
 export function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -26,6 +20,20 @@ export function sendOAuthError(reply: FastifyReply, status: number, error: OAuth
 export function sendInvalidClient(reply: FastifyReply, description: string, usedBasic: boolean): FastifyReply {
   if (usedBasic) reply.header('www-authenticate', 'Basic realm="oauth", charset="UTF-8"');
   return sendOAuthError(reply, 401, 'invalid_client', description);
+}
+
+/**
+ * A refusal of an endpoint whose errors are 'oauth' (transports/http/endpoints.ts), already logged by the
+ * pipeline (ops/invoke.ts refusalOf): an OAuthError as it says, anything unexpected as server_error naming
+ * the request id, any other AppError as invalid_request.
+ */
+export function sendOAuthRefusal(reply: FastifyReply, refusal: AppError): FastifyReply {
+  if (refusal instanceof OAuthError) {
+    if (refusal.challenge) reply.header('www-authenticate', refusal.challenge);
+    return noStore(reply).status(refusal.status).type('application/json; charset=utf-8').send(refusal.body());
+  }
+  if (refusal.kind === 'internal') return sendOAuthError(reply, 500, 'server_error', refusal.message);
+  return sendOAuthError(reply, 400, 'invalid_request', refusal.message);
 }
 
 /**

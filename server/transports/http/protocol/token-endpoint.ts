@@ -1,19 +1,18 @@
 /**
  * POST /oauth/token (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 section 3.2): authenticates the client
- * (client-auth.ts), then runs the grant named by grant_type (grants/). grant_type defaults to
+ * (modules/oauth/client-auth.ts), then runs the grant named by grant_type (grants/). grant_type defaults to
  * authorization_code (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints). Exempt from the CSRF rule
  * (security.ts): back-ends call it without Origin.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
-import { authenticateClient } from './client-auth.ts';
 import { grantNamed } from './grants/index.ts';
 import { sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
-import { readOAuthBody, stringField } from './request-body.ts';
+import { authenticateClient, readOAuthBody, stringField } from '../../../modules/oauth/index.ts';
 
 export function tokenEndpoint(deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = readOAuthBody(request);
+    const body = readOAuthBody(request.body);
     const client = await authenticateClient(deps, request, body);
     if (!client.ok) return sendInvalidClient(reply, client.description, client.usedBasic);
     const grantType = stringField(body, 'grant_type') ?? 'authorization_code';

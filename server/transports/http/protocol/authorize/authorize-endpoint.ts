@@ -18,10 +18,9 @@ import { authTimeOf } from '../../../../modules/sessions/index.ts';
 import { issuerOf, mintTokens } from '../../../../modules/tokens/index.ts';
 import {
   authorizeResumeUrl, consentCovers, findAuthorizeClient, issueAuthorizationCode, openPendingAuthorization,
-  parseAuthorizationRequest, withoutPrompt, type AuthorizationRequest,
+  parseAuthorizationRequest, readOAuthBody, withoutPrompt, type AuthorizationRequest,
 } from '../../../../modules/oauth/index.ts';
 import { applyEffects, buildHttpContext } from '../../request-context.ts';
-import { readOAuthBody } from '../request-body.ts';
 import { noStoreRedirect, sendAuthorizationResponse, sendAuthorizeErrorPage } from './authorization-answer.ts';
 import { answerDeniedRequest } from './denied-request.ts';
 import { browserSession, type BrowserSession } from './browser-session.ts';
@@ -99,7 +98,7 @@ export function authorizeEndpoint(deps: Deps) {
   const { config } = deps;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // OpenID Connect Core section 3.1.2.1: POST carries the same parameters form-serialised.
-    const raw = request.method === 'POST' ? readOAuthBody(request) : ((request.query ?? {}) as Record<string, unknown>);
+    const raw = request.method === 'POST' ? readOAuthBody(request.body) : ((request.query ?? {}) as Record<string, unknown>);
     const ctx = buildHttpContext(deps, request, 'rest');
     if (raw.client_id === undefined && typeof raw.request === 'string') return answerDeniedRequest(deps, ctx, reply, raw.request);
 

@@ -6,10 +6,9 @@
  * authentication for confidential clients"); the instance client may be public (the browser SDK), which
  * PKCE makes safe: only the holder of the code_verifier can redeem.
  */
-import { CODE_VERIFIER, redeemAuthorizationCode } from '../../../../modules/oauth/index.ts';
+import { CODE_VERIFIER, redeemAuthorizationCode, stringField } from '../../../../modules/oauth/index.ts';
 import { buildHttpContext } from '../../request-context.ts';
 import { noStore, sendInvalidClient, sendOAuthError } from '../oauth-errors.ts';
-import { stringField } from '../request-body.ts';
 import type { Grant } from './grant.ts';
 
 export const authorizationCodeGrant: Grant = {

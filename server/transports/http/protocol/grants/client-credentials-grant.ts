@@ -14,7 +14,7 @@
  *
  * Not recorded in token_records: a database write per token would cap the endpoint far below its target
  * (3,000 tokens/s), and a client token has no session or user whose end must end it.
- * Its validity is its signature and exp (30 minutes), plus, at introspection (introspect-endpoint.ts), that
+ * Its validity is its signature and exp (30 minutes), plus, at introspection (modules/oauth/introspect.endpoint.ts), that
  * its client is still registered and active (RFC 7662 section 2.2 lets the server decide what "active"
  * means). Revoking one such token is therefore not possible (RFC 7009 section 2: access token revocation is
  * a SHOULD); deactivating or deleting the client ends all of them at introspection. validate_jwt_token,
@@ -24,16 +24,10 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
 import { noStore, sendOAuthError } from '../oauth-errors.ts';
-import { scopeField } from '../request-body.ts';
+import { scopeField } from '../../../../modules/oauth/index.ts';
 import type { Grant } from './grant.ts';
 
 export const CLIENT_CREDENTIALS = 'client_credentials';
-
-/** Whether verified claims are those of a client_credentials token (sub is the client itself). */
-export function isClientCredentialsToken(claims: Claims): boolean {
-  return claims.token_type === 'access_token' && typeof claims.client_id === 'string' && claims.client_id !== ''
-    && claims.sub === claims.client_id && claims.azp === claims.client_id;
-}
 
 export const clientCredentialsGrant: Grant = {
   grantType: CLIENT_CREDENTIALS,

@@ -6,8 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../kernel/deps.ts';
-import type { AuthenticatedClient } from '../client-auth.ts';
-import type { OAuthBody } from '../request-body.ts';
+import type { AuthenticatedClient, OAuthBody } from '../../../../modules/oauth/index.ts';
 
 export interface GrantRequest {
   readonly deps: Deps;

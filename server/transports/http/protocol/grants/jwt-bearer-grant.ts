@@ -19,8 +19,7 @@ import { Client, type ClientRow, activeIssuersNamed, AssertionError, CLOCK_TOLER
 import type { TrustedIssuerRow } from '../../../../modules/clients/index.ts';
 import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
 import { noStore, sendOAuthError } from '../oauth-errors.ts';
-import { scopeField, stringField } from '../request-body.ts';
-import type { AuthenticatedClient } from '../client-auth.ts';
+import { scopeField, stringField, type AuthenticatedClient } from '../../../../modules/oauth/index.ts';
 import type { Grant, GrantRequest } from './grant.ts';
 
 export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

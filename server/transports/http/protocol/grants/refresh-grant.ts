@@ -7,7 +7,7 @@ import { AppError } from '../../../../kernel/errors.ts';
 import { InvalidScopeError, refreshTokens } from '../../../../modules/tokens/index.ts';
 import { buildHttpContext } from '../../request-context.ts';
 import { noStore, sendOAuthError } from '../oauth-errors.ts';
-import { scopeField, stringField } from '../request-body.ts';
+import { scopeField, stringField } from '../../../../modules/oauth/index.ts';
 import type { Grant } from './grant.ts';
 
 export const refreshGrant: Grant = {

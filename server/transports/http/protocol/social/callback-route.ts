@@ -27,7 +27,7 @@ import {
   type SocialUpstreams,
 } from '../../../../modules/social/index.ts';
 import { applyEffects, buildHttpContext } from '../../request-context.ts';
-import { readOAuthBody, stringField } from '../request-body.ts';
+import { readOAuthBody, stringField } from '../../../../modules/oauth/index.ts';
 import { callbackUrl } from './login-route.ts';
 import { notFoundPage, redirectToApplication, sendSocialPage } from './social-pages.ts';
 import { mfaStepUrl } from '../../mfa-step-url.ts';
@@ -54,7 +54,7 @@ export function formPostRoute(deps: Deps) {
       reply.header('allow', 'GET');
       return sendSocialPage(reply, 405, 'Method not allowed', ['This provider returns to this address with GET.']);
     }
-    const body = readOAuthBody(request);
+    const body = readOAuthBody(request.body);
     const url = new URL(callbackUrl(deps, provider.spec.name));
     for (const name of ['code', 'state', 'error']) {
       const value = stringField(body, name);

@@ -16,24 +16,23 @@
  *   (the user's email or phone number) for a user's token.
  *
  * A user's token is checked as validate_jwt_token checks it (checkIssuedToken: signature, claims, its record
- * live, its user active); a client_credentials token, which is not recorded (grants/client-credentials-grant.ts),
+ * live, its user active); a client_credentials token, which is not recorded (the token endpoint's client_credentials grant),
  * by signature and exp and its client being active (isActiveClientId, at most 5 s stale across instances:
- * client-auth-cache.ts). Exempt from the CSRF rule (security.ts): back-ends call it without Origin.
+ * client-auth-cache.ts). Exempt from the CSRF rule: back-ends call it without Origin.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { decodeJwt } from 'jose';
-import type { Deps } from '../../../kernel/deps.ts';
-import { AppError } from '../../../kernel/errors.ts';
-import { sha256Hex } from '../../../kernel/crypto.ts';
-import { isActiveClientId } from '../../../modules/clients/index.ts';
-import { checkIssuedToken, issuedTo, verifyToken, type Audience, type Claims, type TokenType } from '../../../modules/tokens/index.ts';
-import { buildHttpContext } from '../request-context.ts';
-import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
-import { isClientCredentialsToken } from './grants/client-credentials-grant.ts';
-import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
-import { readOAuthBody, stringField } from './request-body.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
+import type { HandlerContext } from '../../ops/define.ts';
+import { defineEndpoint } from '../../ops/endpoint.ts';
+import { isActiveClientId } from '../clients/index.ts';
+import { checkIssuedToken, issuedTo, verifyToken, type Audience, type Claims, type TokenType } from '../tokens/index.ts';
+import { requireClient, type AuthenticatedClient } from './client-auth.ts';
+import { isClientCredentialsToken } from './client-credentials-token.ts';
+import { stringField } from './oauth-body.ts';
 
-export const INTROSPECTION_PATH = '/oauth/introspect';
+const INTROSPECTION_PATH = '/oauth/introspect';
 /** Longer than any token this server signs (a few hundred bytes to a few KB); longer ones are not read. */
 const MAX_TOKEN_LENGTH = 16_384;
 const INACTIVE = Object.freeze({ active: false });
@@ -82,7 +81,8 @@ function answerFor(claims: Claims, type: TokenType, clientId: string, username?:
   return answer;
 }
 
-async function introspect(deps: Deps, request: FastifyRequest, caller: AuthenticatedClient, token: string): Promise<Introspection> {
+async function introspect(ctx: HandlerContext, caller: AuthenticatedClient, token: string): Promise<Introspection> {
+  const { deps } = ctx;
   if (token.length > MAX_TOKEN_LENGTH) return INACTIVE;
   const type = claimedType(token);
   if (!type) return INACTIVE;
@@ -94,7 +94,7 @@ async function introspect(deps: Deps, request: FastifyRequest, caller: Authentic
       const clientId = String(claims.client_id);
       return (await isActiveClientId(deps.storage, clientId, deps.clock.now())) ? answerFor(claims, type, clientId) : INACTIVE;
     }
-    const issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), token, type, audience);
+    const issued = await checkIssuedToken(ctx, token, type, audience);
     const username = issued.user.email ?? issued.user.phoneNumber ?? undefined;
     return answerFor(issued.claims, type, caller.clientId, username);
   } catch (err) {
@@ -103,30 +103,20 @@ async function introspect(deps: Deps, request: FastifyRequest, caller: Authentic
   }
 }
 
-export function introspectEndpoint(deps: Deps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = readOAuthBody(request);
-    const caller = await authenticateClient(deps, request, body);
-    if (!caller.ok) return sendInvalidClient(reply, caller.description, caller.usedBasic);
+export const introspectEndpoint = defineEndpoint({
+  name: 'oauth_introspect',
+  methods: ['POST'],
+  path: INTROSPECTION_PATH,
+  refuseOtherMethods: true,
+  csrf: { exempt: 'called by resource servers without Origin; the caller authenticates as a client' },
+  body: 'oauth',
+  errors: 'oauth',
+  async handler(request, ctx) {
+    const caller = await requireClient(ctx.deps, request, request.body);
     // A challenge even without an Authorization header: the caller must authenticate (RFC 7662 section 2.1).
-    if (caller.client.method === 'none') return sendInvalidClient(reply, 'introspection requires client authentication', true);
-    const token = stringField(body, 'token');
-    if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'token is required');
-    return noStore(reply).status(200).send(await introspect(deps, request, caller.client, token));
-  };
-}
-
-const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
-
-/** POST /oauth/introspect, and 405 for other methods, in the OAuth scope of protocol/index.ts. */
-export function registerIntrospectRoutes(scope: FastifyInstance, deps: Deps): void {
-  scope.post(INTROSPECTION_PATH, introspectEndpoint(deps));
-  scope.route({
-    method: NOT_POST,
-    url: INTROSPECTION_PATH,
-    handler: async (_request, reply) => {
-      reply.header('allow', 'POST');
-      return sendOAuthError(reply, 405, 'invalid_request', `${INTROSPECTION_PATH} accepts POST only`);
-    },
-  });
-}
+    if (caller.method === 'none') throw OAuthError.invalidClient('introspection requires client authentication', true);
+    const token = stringField(request.body, 'token');
+    if (!token) throw OAuthError.invalidRequest('token is required');
+    return { kind: 'json', body: await introspect(ctx, caller, token) };
+  },
+});

@@ -18,14 +18,14 @@
  * either is spent, secrets are not checked at all until the window ends. A success served from the cache
  * skips the limiter: it proves the secret was verified seconds ago, and keeps the hot path free of it.
  */
-import type { FastifyRequest } from 'fastify';
-import type { Deps } from '../../../kernel/deps.ts';
-import type { ClientRow } from '../../../modules/clients/index.ts';
-import { constantTimeEqual } from '../../../kernel/crypto.ts';
-import { AppError } from '../../../kernel/errors.ts';
-import { checkClientSecret, recentlyVerifiedClient } from '../../../modules/clients/index.ts';
-import { clientKey } from '../../../modules/limits/index.ts';
-import { stringField, type OAuthBody } from './request-body.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import type { ClientRow } from '../clients/index.ts';
+import { constantTimeEqual } from '../../kernel/crypto.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
+import { checkClientSecret, recentlyVerifiedClient } from '../clients/index.ts';
+import { clientKey } from '../limits/index.ts';
+import { stringField, type OAuthBody } from './oauth-body.ts';
 import { authenticateByAssertion, CLIENT_ASSERTION_TYPE, PRIVATE_KEY_JWT_SERVED } from './client-assertion.ts';
 
 /** token_endpoint_auth_methods_supported (RFC 8414 section 2): what authenticateClient accepts. */
@@ -48,7 +48,13 @@ export type ClientCheck =
   | { ok: true; client: AuthenticatedClient }
   | { ok: false; description: string; usedBasic: boolean };
 
-function basicCredentials(request: FastifyRequest): { id: string; secret: string } | undefined {
+/** What client authentication reads of the request: the Authorization header and the client IP. */
+export interface ClientAuthRequest {
+  readonly headers: { readonly authorization?: string | string[] };
+  readonly ip: string;
+}
+
+function basicCredentials(request: ClientAuthRequest): { id: string; secret: string } | undefined {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   if (!match) return undefined;
@@ -66,7 +72,7 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
   return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
 }
 
-export async function authenticateClient(deps: Deps, request: FastifyRequest, body: OAuthBody): Promise<ClientCheck> {
+export async function authenticateClient(deps: Deps, request: ClientAuthRequest, body: OAuthBody): Promise<ClientCheck> {
   const { config } = deps;
   const basic = basicCredentials(request);
   const usedBasic = basic !== undefined;
@@ -110,6 +116,13 @@ export async function authenticateClient(deps: Deps, request: FastifyRequest, bo
   const registered = await checkClientSecret(deps.storage, clientId!, secret, now);
   if (!registered) return refused(deps, failureKeys, usedBasic);
   return { ok: true, client: { clientId: registered.clientId, registered, method } };
+}
+
+/** The authenticated client, or invalid_client (RFC 6749 section 5.2) thrown as an OAuthError. */
+export async function requireClient(deps: Deps, request: ClientAuthRequest, body: OAuthBody): Promise<AuthenticatedClient> {
+  const check = await authenticateClient(deps, request, body);
+  if (!check.ok) throw OAuthError.invalidClient(check.description, check.usedBasic);
+  return check.client;
 }
 
 /** One answer for an unknown client_id, a wrong secret and a missing one (no enumeration of client ids). */

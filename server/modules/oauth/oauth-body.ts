@@ -3,12 +3,10 @@
  * well as form-urlencoded bodies; the client SDK sends JSON text without a Content-Type, which fetch labels
  * text/plain, so a string body is read as JSON first and as a form second.
  */
-import type { FastifyRequest } from 'fastify';
-
 export type OAuthBody = Record<string, unknown>;
 
-export function readOAuthBody(request: FastifyRequest): OAuthBody {
-  const body = request.body;
+/** The fields of a request body as the transport parsed it: an object, or text to read as JSON or form. */
+export function readOAuthBody(body: unknown): OAuthBody {
   if (typeof body === 'string') {
     const text = body.trim();
     if (text.startsWith('{')) {

@@ -7,9 +7,9 @@
  * so the jti each assertion spends is remembered only that long; a replayed jti is refused on every
  * instance (assertion-replay.ts). Failures count against the client_id (client_assertion_failure bucket).
  */
-import type { Deps } from '../../../kernel/deps.ts';
-import { issuerOf } from '../../../modules/tokens/index.ts';
-import { Client, activeIssuersOfClient, tokenEndpointUrl, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../../modules/clients/index.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import { issuerOf } from '../tokens/index.ts';
+import { Client, activeIssuersOfClient, tokenEndpointUrl, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../clients/index.ts';
 import type { ClientCheck } from './client-auth.ts';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

@@ -15,15 +15,15 @@
  *
  * CORS applies as on every route (cors.ts, from the one policy hook): any origin under `--allowed-origins *`
  * may read the answer, since the credential is the bearer token the page holds, not an ambient cookie.
- * POST /userinfo is exempt from the Origin rule for the same reason (security.ts CSRF_EXEMPT).
+ * POST /userinfo is exempt from the Origin rule for the same reason.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../../kernel/deps.ts';
-import { AppError } from '../../../kernel/errors.ts';
-import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken, claimsForScope, scopeList } from '../../../modules/tokens/index.ts';
-import { bearerFrom, buildHttpContext } from '../request-context.ts';
-import { noStore } from './oauth-errors.ts';
-import { readOAuthBody, stringField } from './request-body.ts';
+import type { Config } from '../../config/flags.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
+import type { HandlerContext } from '../../ops/define.ts';
+import { defineEndpoint, type EndpointRequest } from '../../ops/endpoint.ts';
+import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken, claimsForScope, scopeList } from '../tokens/index.ts';
+import { stringField } from './oauth-body.ts';
 
 type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
 
@@ -32,22 +32,20 @@ function quoted(text: string): string {
   return `"${text.replace(/[^\x20-\x7e]|["\\]/g, '')}"`;
 }
 
-function sendBearerError(deps: Deps, reply: FastifyReply, status: number, error?: BearerError, description?: string, scope?: string): FastifyReply {
-  const params = [`realm=${quoted(issuerOf(deps.config))}`];
+/** An RFC 6750 section 3 refusal with its `WWW-Authenticate: Bearer` challenge; the JSON body carries the same error. */
+function bearerError(config: Config, status: number, error?: BearerError, description?: string, scope?: string): OAuthError {
+  const params = [`realm=${quoted(issuerOf(config))}`];
   if (error) params.push(`error=${quoted(error)}`);
   if (description) params.push(`error_description=${quoted(description)}`);
   if (scope) params.push(`scope=${quoted(scope)}`);
-  reply.header('www-authenticate', `Bearer ${params.join(', ')}`);
   // Without a token the challenge names no error (section 3.1), and so does the body.
-  const body = error ? { error, error_description: description ?? error } : { error_description: 'a bearer access token is required' };
-  return noStore(reply).status(status).type('application/json; charset=utf-8').send(body);
+  return new OAuthError(status, error, error ? (description ?? error) : 'a bearer access token is required', `Bearer ${params.join(', ')}`);
 }
 
 /** The presented token, or which RFC 6750 section 2 rule the request breaks. */
-function presentedToken(request: FastifyRequest): { token?: string; twoMethods?: true } {
-  const header = request.headers.authorization;
-  const fromHeader = bearerFrom(typeof header === 'string' ? header : undefined);
-  const fromBody = request.method === 'POST' ? stringField(readOAuthBody(request), 'access_token') : undefined;
+function presentedToken(request: EndpointRequest, ctx: HandlerContext): { token?: string; twoMethods?: true } {
+  const fromHeader = ctx.credentials.bearer;
+  const fromBody = request.method === 'POST' ? stringField(request.body, 'access_token') : undefined;
   if (fromHeader && fromBody) return { twoMethods: true };
   return { token: fromHeader ?? fromBody };
 }
@@ -66,30 +64,29 @@ export function userinfoClaims(issued: IssuedToken, roleClaim: string): Record<s
   return claims;
 }
 
-export function userinfoEndpoint(deps: Deps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const presented = presentedToken(request);
-    if (presented.twoMethods) {
-      return sendBearerError(deps, reply, 400, 'invalid_request', 'the access token was sent by more than one method');
-    }
-    if (!presented.token) return sendBearerError(deps, reply, 401);
+/** Both methods of OpenID Connect Core section 5.3.1 ("MUST support the use of the HTTP GET and HTTP POST methods"). */
+export const userinfoEndpoint = defineEndpoint({
+  name: 'userinfo',
+  methods: ['GET', 'POST'],
+  path: '/userinfo',
+  csrf: { exempt: 'the credential is the bearer token the page holds, not an ambient cookie' },
+  body: 'oauth',
+  errors: 'oauth',
+  async handler(request, ctx) {
+    const { config } = ctx.deps;
+    const presented = presentedToken(request, ctx);
+    if (presented.twoMethods) throw bearerError(config, 400, 'invalid_request', 'the access token was sent by more than one method');
+    if (!presented.token) throw bearerError(config, 401);
     let issued: IssuedToken;
     try {
-      issued = await checkIssuedToken(buildHttpContext(deps, request, 'rest'), presented.token, 'access_token', ANY_CLIENT);
+      issued = await checkIssuedToken(ctx, presented.token, 'access_token', ANY_CLIENT);
     } catch (err) {
-      if (err instanceof AppError && err.kind === 'unauthenticated') return sendBearerError(deps, reply, 401, 'invalid_token', err.message);
+      if (err instanceof AppError && err.kind === 'unauthenticated') throw bearerError(config, 401, 'invalid_token', err.message);
       throw err;
     }
     if (!scopeList(issued.claims.scope).includes('openid')) {
-      return sendBearerError(deps, reply, 403, 'insufficient_scope', 'the access token was not granted the openid scope', 'openid');
+      throw bearerError(config, 403, 'insufficient_scope', 'the access token was not granted the openid scope', 'openid');
     }
-    return noStore(reply).status(200).type('application/json; charset=utf-8').send(userinfoClaims(issued, deps.config.jwtRoleClaim));
-  };
-}
-
-/** Both methods of OpenID Connect Core section 5.3.1 ("MUST support the use of the HTTP GET and HTTP POST methods"). */
-export function registerUserinfoRoutes(scope: FastifyInstance, deps: Deps): void {
-  const handler = userinfoEndpoint(deps);
-  scope.get('/userinfo', handler);
-  scope.post('/userinfo', handler);
-}
+    return { kind: 'json', body: userinfoClaims(issued, config.jwtRoleClaim) };
+  },
+});

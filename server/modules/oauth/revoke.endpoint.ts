@@ -14,19 +14,19 @@
  *   the instance tokens. Another client's token is left alone.
  *
  * Every outcome answers 200 {message} (RFC 7009 section 2.2), so the endpoint tells nobody which tokens
- * exist or whose they are. Exempt from the CSRF rule (security.ts).
+ * exist or whose they are. Exempt from the CSRF rule: back-ends and the SDK call it without Origin.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/core';
 import { decodeJwt } from 'jose';
-import type { Deps } from '../../../kernel/deps.ts';
-import { sha256Hex } from '../../../kernel/crypto.ts';
-import { audienceAccepts, findTokenRecord, issuedTo, revokeRefreshToken, revokeTokenRecords, invalidateTokenState } from '../../../modules/tokens/index.ts';
-import { authenticateClient, type AuthenticatedClient } from './client-auth.ts';
-import { noStore, sendInvalidClient, sendOAuthError } from './oauth-errors.ts';
-import { readOAuthBody, stringField } from './request-body.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import { sha256Hex } from '../../kernel/crypto.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
+import { defineEndpoint } from '../../ops/endpoint.ts';
+import { audienceAccepts, findTokenRecord, issuedTo, revokeRefreshToken, revokeTokenRecords, invalidateTokenState } from '../tokens/index.ts';
+import { requireClient, type AuthenticatedClient } from './client-auth.ts';
+import { stringField } from './oauth-body.ts';
 
-export const REVOKED_MESSAGE = 'Token revoked successfully';
+const REVOKED_MESSAGE = 'Token revoked successfully';
 const MAX_TOKEN_LENGTH = 16_384;
 
 /**
@@ -55,14 +55,19 @@ async function revokeOwnToken(em: EntityManager, deps: Deps, caller: Authenticat
   // An ID token is not a credential to any endpoint (RFC 7009 covers access and refresh tokens): ignored.
 }
 
-export function revokeEndpoint(deps: Deps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = readOAuthBody(request);
-    const client = await authenticateClient(deps, request, body);
-    if (!client.ok) return sendInvalidClient(reply, client.description, client.usedBasic);
-    const token = stringField(body, 'token') ?? stringField(body, 'refresh_token');
-    if (!token) return sendOAuthError(reply, 400, 'invalid_request', 'token is required');
-    await revokeOwnToken(deps.storage.fork(), deps, client.client, token);
-    return noStore(reply).status(200).send({ message: REVOKED_MESSAGE });
-  };
-}
+export const revokeEndpoint = defineEndpoint({
+  name: 'oauth_revoke',
+  methods: ['POST'],
+  path: '/oauth/revoke',
+  refuseOtherMethods: true,
+  csrf: { exempt: 'called by back-ends and the SDK without Origin; it needs the token it revokes' },
+  body: 'oauth',
+  errors: 'oauth',
+  async handler(request, ctx) {
+    const client = await requireClient(ctx.deps, request, request.body);
+    const token = stringField(request.body, 'token') ?? stringField(request.body, 'refresh_token');
+    if (!token) throw OAuthError.invalidRequest('token is required');
+    await revokeOwnToken(ctx.em, ctx.deps, client, token);
+    return { kind: 'json', body: { message: REVOKED_MESSAGE } };
+  },
+});

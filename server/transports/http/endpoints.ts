@@ -1,0 +1,136 @@
+/**
+ * The HTTP adapter of the protocol endpoints (ops/endpoint.ts) of every module manifest
+ * (modules/index.ts): turns the Fastify request into an EndpointRequest, runs the endpoint's pipeline
+ * (ops/run-endpoint.ts), writes its answer, and renders refusals in the endpoint's error shape. Endpoints of
+ * one error shape share a plugin scope, so that framework errors (a malformed body) answer in that shape too.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Deps } from '../../kernel/deps.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
+import { parseCookieHeader } from '../../kernel/effects.ts';
+import { MODULES, type ModuleManifest } from '../../modules/index.ts';
+import { csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointErrorKind, type EndpointMethod, type EndpointRequest } from '../../ops/endpoint.ts';
+import { runEndpoint } from '../../ops/run-endpoint.ts';
+import { applyEffects, buildHttpContext } from './request-context.ts';
+import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-errors.ts';
+import { readOAuthBody } from '../../modules/oauth/index.ts';
+import { sendFormPost } from './protocol/authorize/response-pages.ts';
+import { sendHtmlErrorPage } from './ui/html-error-page.ts';
+
+/** Every module's endpoints, in manifest order. */
+export function moduleEndpoints(modules: readonly ModuleManifest[] = MODULES): Endpoint[] {
+  return modules.flatMap((module) => module.endpoints);
+}
+
+/** The paths exempt from the Origin rule by their endpoints' CSRF rule (security.ts). */
+export function endpointCsrfExemptions(modules: readonly ModuleManifest[] = MODULES): string[] {
+  return csrfExemptPaths(moduleEndpoints(modules));
+}
+
+const ALL_METHODS: readonly EndpointMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function firstValues(record: Record<string, unknown>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(record)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    out[name] = typeof first === 'string' ? first : undefined;
+  }
+  return out;
+}
+
+function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unknown> {
+  if (endpoint.body === 'oauth') return readOAuthBody(request.body);
+  const body = request.body;
+  if (endpoint.body === 'json' && body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  return {};
+}
+
+export function endpointRequest(endpoint: Endpoint, request: FastifyRequest): EndpointRequest {
+  const queryAt = request.url.indexOf('?');
+  return {
+    method: request.method as EndpointRequest['method'],
+    path: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
+    query: firstValues((request.query ?? {}) as Record<string, unknown>),
+    headers: firstValues(request.headers),
+    body: bodyOf(endpoint, request),
+    cookies: parseCookieHeader(typeof request.headers.cookie === 'string' ? request.headers.cookie : undefined),
+    ip: request.ip,
+    requestId: String(request.id),
+  };
+}
+
+function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAnswer): FastifyReply {
+  // RFC 6749 section 5.1: OAuth answers are never cached, successes as well as refusals.
+  if (endpoint.errors === 'oauth') noStore(reply);
+  if (answer.headers) for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  switch (answer.kind) {
+    case 'json':
+      return reply.status(answer.status ?? 200).type(answer.contentType ?? 'application/json; charset=utf-8').send(answer.body);
+    case 'redirect':
+      return reply.redirect(answer.location, answer.status ?? 302);
+    case 'html':
+      return reply.status(answer.status ?? 200).type('text/html; charset=utf-8').send(answer.html);
+    case 'form-post':
+      return sendFormPost(reply, answer.action, { ...answer.fields });
+  }
+}
+
+function sendRefusal(reply: FastifyReply, kind: EndpointErrorKind, refusal: AppError): FastifyReply {
+  switch (kind) {
+    case 'oauth':
+      return sendOAuthRefusal(reply, refusal);
+    case 'html':
+      return sendHtmlErrorPage(reply, refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : 400, {
+        title: 'Request not valid',
+        heading: 'This request cannot be completed',
+        paragraphs: [refusal.message],
+      });
+    case 'scim':
+      // No module endpoint answers in the SCIM shape yet (transports/http/protocol/scim renders its own).
+      throw new Error('SCIM refusals are not rendered by the endpoint adapter yet');
+  }
+}
+
+function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
+  scope.route({
+    method: [...endpoint.methods] as HTTPMethods[],
+    url: endpoint.path,
+    handler: async (request, reply) => {
+      const ctx = buildHttpContext(deps, request, 'rest');
+      let answer: EndpointAnswer;
+      try {
+        answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request));
+      } catch (refusal) {
+        return sendRefusal(reply, endpoint.errors, refusal as AppError);
+      }
+      applyEffects(reply, ctx.effects);
+      return writeAnswer(reply, endpoint, answer);
+    },
+  });
+  if (!endpoint.refuseOtherMethods) return;
+  const allowed = endpoint.methods.join(', ');
+  scope.route({
+    method: ALL_METHODS.filter((method) => !endpoint.methods.includes(method)) as HTTPMethods[],
+    url: endpoint.path,
+    handler: async (_request, reply) => {
+      reply.header('allow', allowed);
+      return sendRefusal(reply, endpoint.errors, new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`));
+    },
+  });
+}
+
+/** Mounts every module endpoint, one plugin scope per error shape. */
+export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = MODULES): Promise<void> {
+  const oauth = moduleEndpoints(modules).filter((endpoint) => endpoint.errors === 'oauth');
+  const others = moduleEndpoints(modules).filter((endpoint) => endpoint.errors !== 'oauth');
+  if (oauth.length > 0) {
+    await http.register(async (scope) => {
+      scope.setErrorHandler(oauthErrorHandler);
+      // Any other content type arrives as text and is read as JSON or form (modules/oauth/oauth-body.ts readOAuthBody).
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      for (const endpoint of oauth) mount(scope, deps, endpoint);
+    });
+  }
+  for (const endpoint of others) mount(http, deps, endpoint);
+}
