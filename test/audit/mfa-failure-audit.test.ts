@@ -8,7 +8,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { ADMIN_SECRET, startServer, type TestServer } from '../support/app.ts';
+import { startServer, type TestServer } from '../support/app.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { postGraphql } from '../graphql/client.ts';
 import { cookieValue, restClient, type RestReply } from '../support/rest-client.ts';
 import { createGrpcClient, refusal, type GrpcTestClient } from '../support/grpc-client.ts';
@@ -60,9 +61,8 @@ describe('failed second factors are audited', () => {
   const mfaCookie = (reply: RestReply) => `mfa=${cookieValue(reply.cookies, 'mfa')}`;
 
   async function failuresOf(userId: string): Promise<Entry[]> {
-    const res = await api.post('/v1/admin/audit_logs', { action: 'user.mfa_failed', actor_id: userId, pagination: { limit: 100 } }, { 'x-service-admin-secret': ADMIN_SECRET });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.audit_logs.map((entry: Omit<Entry, 'metadata' | 'raw'> & { metadata: string }) => ({ ...entry, metadata: JSON.parse(entry.metadata), raw: JSON.stringify(entry) }));
+    const body = await adminClient(server).ok('audit_logs', { action: 'user.mfa_failed', actor_id: userId, pagination: { limit: 100 } });
+    return body.audit_logs.map((entry: Omit<Entry, 'metadata' | 'raw'> & { metadata: string }) => ({ ...entry, metadata: JSON.parse(entry.metadata), raw: JSON.stringify(entry) }));
   }
 
   function assertFailure(entry: Entry | undefined, userId: string, metadata: Record<string, unknown>, typed: string): void {

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePorts, serverFlags, SECRETS, type Ports } from '../sea/executable.ts';
+import { adminClient } from './admin-client.ts';
 
 export { SECRETS };
 
@@ -42,15 +43,9 @@ export async function spawnServer(dir: string, extra: string[]): Promise<ServerP
   return { child, ports, baseUrl, exited, stderr: () => err };
 }
 
-export async function adminCall(server: ServerProcess, name: string, body: unknown): Promise<any> {
-  const res = await fetch(`${server.baseUrl}/v1/admin/${name}`, {
-    method: 'POST',
-    headers: { 'x-service-admin-secret': SECRETS.adminSecret, origin: server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+/** A super-admin call with the spawned server's secret; it must answer 200 (test/support/admin-client.ts). */
+export function adminCall(server: ServerProcess, name: string, body: unknown): Promise<any> {
+  return adminClient(server, { secret: SECRETS.adminSecret }).ok(name, body);
 }
 
 export async function stopServer(server: ServerProcess): Promise<void> {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, SECRETS } from '../sea/executable.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { signedUpUser } from '../support/signed-in-user.ts';
 import { configFor, silentLogger } from '../storage/open-test-storage.ts';
 import { openStorage } from '../../server/storage/open-storage.ts';
 import { ENTITIES } from '../../server/modules/entities.ts';
@@ -33,13 +34,8 @@ describe('webhook durability across processes', () => {
     let first: ServerProcess | undefined = await spawnServer(dir, ALLOW_PRIVATE);
     cleanups.push(() => (first ? stopServer(first) : undefined));
     await adminCall(first, 'add_webhook', { event_name: 'user.access_revoked', endpoint: `http://127.0.0.1:${port}/hook`, enabled: true });
-    const signup = await fetch(`${first.baseUrl}/v1/signup`, {
-      method: 'POST',
-      headers: { origin: first.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'killed@example.com', password: PASSWORD, confirm_password: PASSWORD }),
-    });
-    const user = (await signup.json()).user;
-    await adminCall(first, 'revoke_access', { user_id: user.id });
+    const user = await signedUpUser(first, { email: 'killed@example.com', password: PASSWORD });
+    await adminCall(first, 'revoke_access', { user_id: user.userId });
     first.child.kill('SIGKILL');
     assert.equal(await first.exited, 'SIGKILL');
     first = undefined;
@@ -54,7 +50,7 @@ describe('webhook durability across processes', () => {
     assert.equal(sink.received.length, 1);
     const [got] = sink.received;
     assert.equal(got!.json.event_name, 'user.access_revoked');
-    assert.equal(got!.json.user.id, user.id);
+    assert.equal(got!.json.user.id, user.userId);
     assert.ok(validSignature(SECRETS.clientSecret, got!.body, got!.headers['x-service-signature']));
   });
 
