@@ -48,6 +48,7 @@ export function adminClient(server: Reachable | (() => Reachable), options: Admi
     call,
     ok,
     over: (protocol: Protocol, name: string, input: Record<string, unknown> = {}) => protocols.over(protocol, name, input, headers),
+    /** Ends the gRPC client a first `over('grpc', ...)` opened; REST calls hold nothing open. */
     close: () => protocols.close(),
   };
 }

@@ -18,7 +18,10 @@ export interface NewUserOptions {
   phone?: string;
   /** Further signup fields: roles, given_name... */
   profile?: Record<string, unknown>;
-  /** The super-admin marks the address verified (update_user email_verified) before the login. */
+  /**
+   * The super-admin marks the address verified (update_user email_verified) before the login, with the
+   * test servers' admin secret (test/support/app.ts); for another server, call adminClient with its own.
+   */
   verified?: boolean;
   /** false: no second login; the signup's own answer is the session (where it carries one). */
   login?: boolean;
