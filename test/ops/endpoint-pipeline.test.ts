@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger, type LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import type { Deps } from '../../server/kernel/deps.ts';
 import { AppError } from '../../server/kernel/errors.ts';
@@ -21,7 +21,7 @@ import { endpointCsrfExemptions, registerModuleEndpoints } from '../../server/tr
 interface Harness {
   readonly events: string[];
   readonly logs: Array<Record<string, unknown>>;
-  inject(method: 'GET' | 'POST' | 'PUT', url: string, headers?: Record<string, string>): ReturnType<ReturnType<typeof Fastify>['inject']>;
+  inject(method: 'GET' | 'POST' | 'PUT', url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 /** A storage whose one transaction notes its commit (or its rollback) in `events`. */
@@ -70,7 +70,7 @@ async function harness(handler: (ctx: HandlerContext, events: string[]) => Promi
       }),
     ],
   });
-  const http = Fastify({ loggerInstance: logger });
+  const http = Fastify({ loggerInstance: logger as unknown as FastifyBaseLogger });
   await registerModuleEndpoints(http, deps, [module]);
   await http.ready();
   return {
