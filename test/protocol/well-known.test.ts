@@ -9,7 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
 import { createUser, login } from '../tokens/support.ts';
-import { GRANTS } from '../../server/transports/http/protocol/grants/index.ts';
+import { GRANTS } from '../../server/modules/oauth/index.ts';
 
 const URL_FLAG = 'https://id.example.test/base/';
 const ISSUER = 'https://id.example.test/base';
@@ -35,7 +35,7 @@ describe('well-known documents with RS256', () => {
     assert.equal(doc.end_session_endpoint, `${ISSUER}/logout`);
     assert.equal(doc.authorization_endpoint, `${ISSUER}/authorize`);
     assert.deepEqual(doc.code_challenge_methods_supported, ['S256'], 'PKCE plain is never offered (RFC 7636 section 4.2)');
-    // Exactly the grants /oauth/token serves (grants/index.ts), whichever have landed.
+    // Exactly the grants /oauth/token serves (modules/oauth/grants/index.ts), whichever have landed.
     assert.deepEqual(doc.grant_types_supported, GRANTS.map((grant) => grant.grantType));
     for (const served of ['refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer']) assert.ok(doc.grant_types_supported.includes(served), served);
     assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256']);

@@ -2,7 +2,8 @@
  * The authorization side of OAuth 2.0 / OpenID Connect (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): request
  * validation, authorization codes, consents and the requests waiting for one, and the consent screen's
  * operations; client authentication (RFC 6749 section 2.3) and the back-channel endpoints: revocation,
- * introspection and UserInfo. The authorization and token endpoints are still in transports/http/protocol.
+ * introspection and UserInfo; the token endpoint and its grants. The authorization endpoint is still in
+ * transports/http/protocol.
  */
 import { defineModule } from '../manifest.ts';
 import { subscription } from '../../kernel/hooks.ts';
@@ -14,6 +15,7 @@ import { oauthOperations } from './oauth.ops.ts';
 import { revokeEndpoint } from './revoke.endpoint.ts';
 import { introspectEndpoint } from './introspect.endpoint.ts';
 import { userinfoEndpoint } from './userinfo.endpoint.ts';
+import { tokenEndpoint } from './token.endpoint.ts';
 
 export { findAuthorizeClient, redirectUriAllowed, type AuthorizeClient } from './authorize-client.ts';
 export { parseAuthorizationRequest, SUPPORTED_SCOPES, type AuthorizationRequest, type ParsedAuthorization } from './authorization-request.ts';
@@ -28,12 +30,13 @@ export { oauthOperations } from './oauth.ops.ts';
 export { readOAuthBody, stringField, scopeField, type OAuthBody } from './oauth-body.ts';
 export { authenticateClient, CLIENT_AUTH_METHODS, type AuthenticatedClient } from './client-auth.ts';
 export { authenticateByAssertion } from './client-assertion.ts';
+export { GRANTS } from './grants/index.ts';
 
 export const oauthModule = defineModule({
   name: 'oauth',
   entities: [AuthorizationCode, Consent, PendingAuthorization],
   operations: oauthOperations,
-  endpoints: [revokeEndpoint, introspectEndpoint, userinfoEndpoint],
+  endpoints: [tokenEndpoint, revokeEndpoint, introspectEndpoint, userinfoEndpoint],
   // A taken-over account keeps no code, consent or waiting request of its previous holder.
   hooks: [
     subscription(onAccountTakeover, async (em, userId) => {

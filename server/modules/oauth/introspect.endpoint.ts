@@ -16,7 +16,7 @@
  *   (the user's email or phone number) for a user's token.
  *
  * A user's token is checked as validate_jwt_token checks it (checkIssuedToken: signature, claims, its record
- * live, its user active); a client_credentials token, which is not recorded (the token endpoint's client_credentials grant),
+ * live, its user active); a client_credentials token, which is not recorded (grants/client-credentials-grant.ts),
  * by signature and exp and its client being active (isActiveClientId, at most 5 s stale across instances:
  * client-auth-cache.ts). Exempt from the CSRF rule: back-ends call it without Origin.
  */

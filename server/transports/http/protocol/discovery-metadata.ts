@@ -8,7 +8,7 @@
  * - without an authorization endpoint there are no response_modes_supported or
  *   code_challenge_methods_supported, and response_types_supported (REQUIRED in both documents) is the true
  *   answer: none;
- * - grant_types_supported is the list of grants /oauth/token serves (grants/index.ts);
+ * - grant_types_supported is the list of grants /oauth/token serves (modules/oauth/grants/index.ts);
  * - the client authentication methods are those of modules/oauth/client-auth.ts;
  * - id_token_signing_alg_values_supported is --jwt-type, and claims_supported names only claims the server
  *   issues (no c_hash: no response type returns a code and an ID token together).
@@ -19,9 +19,8 @@ import type { HTTPMethods } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { issuerOf } from '../../../modules/tokens/index.ts';
 import { UserSchema } from '../../../modules/users/index.ts';
-import { CLIENT_AUTH_METHODS } from '../../../modules/oauth/index.ts';
+import { CLIENT_AUTH_METHODS, GRANTS } from '../../../modules/oauth/index.ts';
 import { ASSERTION_ALGORITHMS } from '../../../modules/clients/index.ts';
-import { GRANTS } from './grants/index.ts';
 
 /** Whether a route is registered with exactly this method and path. */
 export type RouteExists = (method: HTTPMethods, path: string) => boolean;

@@ -1,22 +1,20 @@
 /**
- * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet moved into their module
- * as endpoints (transports/http/endpoints.ts mounts those): the well-known documents, the OAuth token and
- * authorization endpoints, logout, social, organization SSO, the SAML identity provider and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own
- * plugin scope so that their errors, malformed bodies included, answer in the OAuth shape.
+ * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet
+ * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the well-known
+ * documents, the OAuth authorization endpoint, logout, social, organization SSO, the SAML identity provider
+ * and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
+ * errors, malformed bodies included, answer in the OAuth shape.
  */
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
 import { registerWellKnownRoutes } from './well-known.ts';
-import { tokenEndpoint } from './token-endpoint.ts';
 import { registerLogoutRoutes } from './logout-endpoint.ts';
-import { oauthErrorHandler, sendOAuthError } from './oauth-errors.ts';
+import { oauthErrorHandler } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
 import { registerScimRoutes } from './scim/index.ts';
 import { registerOrgSsoRoutes } from './org-sso/index.ts';
 import { registerSamlIdpRoutes } from './saml-idp/index.ts';
-
-const NOT_POST: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
 export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps): Promise<void> {
   await http.register(async (scope) => {
@@ -24,15 +22,6 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     // Any other content type arrives as text and is read as JSON or form by readOAuthBody.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     registerWellKnownRoutes(scope, deps);
-    scope.post('/oauth/token', tokenEndpoint(deps));
-    scope.route({
-      method: NOT_POST,
-      url: '/oauth/token',
-      handler: async (_request, reply) => {
-        reply.header('allow', 'POST');
-        return sendOAuthError(reply, 405, 'invalid_request', '/oauth/token accepts POST only');
-      },
-    });
     await registerAuthorizeRoutes(scope, deps);
     await registerSocialRoutes(scope, deps);
     await registerOrgSsoRoutes(scope, deps);

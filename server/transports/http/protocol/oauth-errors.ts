@@ -16,12 +16,6 @@ export function sendOAuthError(reply: FastifyReply, status: number, error: OAuth
   return noStore(reply).status(status).type('application/json; charset=utf-8').send({ error, error_description: description });
 }
 
-/** invalid_client answers 401 with a challenge when the client tried HTTP Basic (RFC 6749 section 5.2). */
-export function sendInvalidClient(reply: FastifyReply, description: string, usedBasic: boolean): FastifyReply {
-  if (usedBasic) reply.header('www-authenticate', 'Basic realm="oauth", charset="UTF-8"');
-  return sendOAuthError(reply, 401, 'invalid_client', description);
-}
-
 /**
  * A refusal of an endpoint whose errors are 'oauth' (transports/http/endpoints.ts), already logged by the
  * pipeline (ops/invoke.ts refusalOf): an OAuthError as it says, anything unexpected as server_error naming
@@ -30,6 +24,7 @@ export function sendInvalidClient(reply: FastifyReply, description: string, used
 export function sendOAuthRefusal(reply: FastifyReply, refusal: AppError): FastifyReply {
   if (refusal instanceof OAuthError) {
     if (refusal.challenge) reply.header('www-authenticate', refusal.challenge);
+    if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
     return noStore(reply).status(refusal.status).type('application/json; charset=utf-8').send(refusal.body());
   }
   if (refusal.kind === 'internal') return sendOAuthError(reply, 500, 'server_error', refusal.message);
@@ -50,9 +45,6 @@ export function oauthErrorHandler(error: FastifyError | AppError, request: Fasti
     return sendOAuthError(reply, status, 'invalid_request', description);
   }
   const appError = toAppError(error, String(request.id));
-  if (appError.kind === 'internal') {
-    request.log.error({ err: error }, 'protocol endpoint failed unexpectedly');
-    return sendOAuthError(reply, 500, 'server_error', appError.message);
-  }
-  return sendOAuthError(reply, 400, 'invalid_request', appError.message);
+  if (appError.kind === 'internal') request.log.error({ err: error }, 'protocol endpoint failed unexpectedly');
+  return sendOAuthRefusal(reply, appError);
 }

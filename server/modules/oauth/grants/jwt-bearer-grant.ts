@@ -12,14 +12,14 @@
  * The access token is not recorded in token_records (its subject is not a user of this server); it lives
  * ACCESS_TOKEN_SECONDS and carries aud = azp = client_id of the owning client (claims.ts convention).
  */
-import type { FastifyReply } from 'fastify';
 import type { JWTPayload } from 'jose';
-import { randomToken } from '../../../../kernel/crypto.ts';
-import { Client, type ClientRow, activeIssuersNamed, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../../../modules/clients/index.ts';
-import type { TrustedIssuerRow } from '../../../../modules/clients/index.ts';
-import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
-import { noStore, sendOAuthError } from '../oauth-errors.ts';
-import { scopeField, stringField, type AuthenticatedClient } from '../../../../modules/oauth/index.ts';
+import { randomToken } from '../../../kernel/crypto.ts';
+import { OAuthError } from '../../../kernel/oauth-error.ts';
+import { Client, type ClientRow, activeIssuersNamed, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../clients/index.ts';
+import type { TrustedIssuerRow } from '../../clients/index.ts';
+import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../tokens/index.ts';
+import type { AuthenticatedClient } from '../client-auth.ts';
+import { scopeField, stringField } from '../oauth-body.ts';
 import type { Grant, GrantRequest } from './grant.ts';
 
 export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -81,8 +81,8 @@ function subjectOf(payload: JWTPayload, claim: string): string {
   return value;
 }
 
-async function exchange({ deps, body, client: caller }: GrantRequest, assertion: string, issuerValue: string): Promise<Record<string, unknown>> {
-  const em = deps.storage.fork();
+async function exchange({ ctx, body, client: caller }: GrantRequest, assertion: string, issuerValue: string): Promise<Record<string, unknown>> {
+  const { deps, em } = ctx;
   const row = issuerFor(await activeIssuersNamed(em, issuerValue), peekAssertion(assertion).payload, caller);
   const owner = await em.findOne(Client, { clientId: row.clientId });
   if (!owner || !owner.isActive) throw new GrantRefusal('invalid_grant', 'the client that owns this trusted issuer is not active');
@@ -120,41 +120,41 @@ async function exchange({ deps, body, client: caller }: GrantRequest, assertion:
   };
 }
 
-function refuse(reply: FastifyReply, err: GrantRefusal | AssertionError): FastifyReply {
-  const error = err instanceof GrantRefusal ? err.error : 'invalid_grant';
-  return sendOAuthError(reply, 400, error, err.message);
+function refusal(err: GrantRefusal | AssertionError): OAuthError {
+  return new OAuthError(400, err instanceof GrantRefusal ? err.error : 'invalid_grant', err.message);
 }
 
 export const jwtBearerGrant: Grant = {
   grantType: JWT_BEARER_GRANT_TYPE,
   async handle(input) {
-    const { deps, reply, body } = input;
+    const { ctx: { deps }, body } = input;
     const assertion = stringField(body, 'assertion');
-    if (!assertion) return sendOAuthError(reply, 400, 'invalid_request', 'assertion is required');
+    if (!assertion) throw OAuthError.invalidRequest('assertion is required');
     let issuerValue: string;
     try {
       const { iss } = peekAssertion(assertion).payload;
-      if (typeof iss !== 'string' || iss === '' || iss.length > 255) return sendOAuthError(reply, 400, 'invalid_grant', 'the assertion needs an iss');
+      if (typeof iss !== 'string' || iss === '' || iss.length > 255) throw new OAuthError(400, 'invalid_grant', 'the assertion needs an iss');
       issuerValue = iss;
     } catch (err) {
-      if (err instanceof AssertionError) return refuse(reply, err);
+      if (err instanceof AssertionError) throw refusal(err);
       throw err;
     }
     const limitKey = `issuer:${issuerValue}`;
     const wait = await deps.limits.retryAfter('client_assertion_failure', limitKey);
     if (wait > 0) {
-      reply.header('retry-after', String(Math.ceil(wait)));
-      return sendOAuthError(reply, 400, 'invalid_grant', 'too many failed assertions from this issuer: try again later');
+      const limited = new OAuthError(400, 'invalid_grant', 'too many failed assertions from this issuer: try again later');
+      limited.retryAfterSeconds = Math.ceil(wait);
+      throw limited;
     }
     try {
-      return noStore(reply).status(200).send(await exchange(input, assertion, issuerValue));
+      return await exchange(input, assertion, issuerValue);
     } catch (err) {
       if (!(err instanceof GrantRefusal) && !(err instanceof AssertionError)) throw err;
       // An out-of-bounds scope is the caller's request, not a bad assertion; everything else counts.
       if (!(err instanceof GrantRefusal && err.error === 'invalid_scope')) {
         await deps.limits.consume('client_assertion_failure', limitKey).catch(() => undefined);
       }
-      return refuse(reply, err);
+      throw refusal(err);
     }
   },
 };

@@ -14,7 +14,7 @@
  *
  * Not recorded in token_records: a database write per token would cap the endpoint far below its target
  * (3,000 tokens/s), and a client token has no session or user whose end must end it.
- * Its validity is its signature and exp (30 minutes), plus, at introspection (modules/oauth/introspect.endpoint.ts), that
+ * Its validity is its signature and exp (30 minutes), plus, at introspection (introspect.endpoint.ts), that
  * its client is still registered and active (RFC 7662 section 2.2 lets the server decide what "active"
  * means). Revoking one such token is therefore not possible (RFC 7009 section 2: access token revocation is
  * a SHOULD); deactivating or deleting the client ends all of them at introspection. validate_jwt_token,
@@ -22,19 +22,20 @@
  * token (it finds no record, hence no user): resource servers check client tokens with /oauth/introspect.
  */
 import { randomUUID } from 'node:crypto';
-import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../../../modules/tokens/index.ts';
-import { noStore, sendOAuthError } from '../oauth-errors.ts';
-import { scopeField } from '../../../../modules/oauth/index.ts';
+import { OAuthError } from '../../../kernel/oauth-error.ts';
+import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../tokens/index.ts';
+import { scopeField } from '../oauth-body.ts';
 import type { Grant } from './grant.ts';
 
 export const CLIENT_CREDENTIALS = 'client_credentials';
 
 export const clientCredentialsGrant: Grant = {
   grantType: CLIENT_CREDENTIALS,
-  async handle({ deps, reply, body, client }) {
+  async handle({ ctx, body, client }) {
+    const { deps } = ctx;
     const registered = client.registered;
     if (!registered || client.method === 'none') {
-      return sendOAuthError(reply, 400, 'unauthorized_client', 'client_credentials is for registered clients that authenticate');
+      throw new OAuthError(400, 'unauthorized_client', 'client_credentials is for registered clients that authenticate');
     }
     const allowed = registered.allowedScopes;
     const requested = scopeField(body);
@@ -42,7 +43,7 @@ export const clientCredentialsGrant: Grant = {
     const outside = scope.filter((value) => !allowed.includes(value));
     if (outside.length > 0) {
       // Names only what the client asked for, never the rest of its allowed list.
-      return sendOAuthError(reply, 400, 'invalid_scope', `scope not allowed for this client: ${outside.join(' ').slice(0, 200)}`);
+      throw new OAuthError(400, 'invalid_scope', `scope not allowed for this client: ${outside.join(' ').slice(0, 200)}`);
     }
     const iat = Math.floor(deps.clock.now().getTime() / 1000);
     const claims: Claims = {
@@ -58,11 +59,11 @@ export const clientCredentialsGrant: Grant = {
       token_type: 'access_token',
       scope,
     };
-    return noStore(reply).status(200).send({
+    return {
       access_token: signToken(deps.keys, claims),
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
       scope: scope.join(' '),
-    });
+    };
   },
 };
