@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
-import { parseCookieHeader } from '../../kernel/effects.ts';
 import { MODULES, type ModuleManifest } from '../../modules/index.ts';
 import { csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointErrorKind, type EndpointMethod, type EndpointRequest } from '../../ops/endpoint.ts';
 import { runEndpoint } from '../../ops/run-endpoint.ts';
@@ -46,7 +45,8 @@ function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unk
   return {};
 }
 
-export function endpointRequest(endpoint: Endpoint, request: FastifyRequest): EndpointRequest {
+/** The plain request a handler sees; the cookies are those the context already parsed. */
+export function endpointRequest(endpoint: Endpoint, request: FastifyRequest, cookies: Readonly<Record<string, string>>): EndpointRequest {
   const queryAt = request.url.indexOf('?');
   return {
     method: request.method as EndpointRequest['method'],
@@ -54,7 +54,7 @@ export function endpointRequest(endpoint: Endpoint, request: FastifyRequest): En
     query: firstValues((request.query ?? {}) as Record<string, unknown>),
     headers: firstValues(request.headers),
     body: bodyOf(endpoint, request),
-    cookies: parseCookieHeader(typeof request.headers.cookie === 'string' ? request.headers.cookie : undefined),
+    cookies,
     ip: request.ip,
     requestId: String(request.id),
   };
@@ -100,7 +100,7 @@ function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
       const ctx = buildHttpContext(deps, request, 'rest');
       let answer: EndpointAnswer;
       try {
-        answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request));
+        answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request, ctx.credentials.cookies));
       } catch (refusal) {
         return sendRefusal(reply, endpoint.errors, refusal as AppError);
       }
