@@ -17,8 +17,8 @@ export interface EndpointRequest {
   /** The path without the query string. */
   readonly path: string;
   readonly query: Readonly<Record<string, string | undefined>>;
-  /** Lower-case names; a repeated header keeps its first value. */
-  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Lower-case names, as Node reads them (a repeated header joined with commas, Set-Cookie a list). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Read by the endpoint's body kind: an object for 'oauth' and 'json', empty for 'none'. */
   readonly body: Readonly<Record<string, unknown>>;
   readonly cookies: Readonly<Record<string, string>>;
