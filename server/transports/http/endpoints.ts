@@ -96,7 +96,7 @@ function sendRefusal(reply: FastifyReply, kind: EndpointErrorKind, refusal: AppE
         paragraphs: [refusal.message],
       });
     case 'scim':
-      // No module endpoint answers in the SCIM shape yet (transports/http/protocol/scim renders its own).
+      // Refused when mounting (registerModuleEndpoints): transports/http/protocol/scim renders its own.
       throw new Error('SCIM refusals are not rendered by the endpoint adapter yet');
   }
 }
@@ -133,6 +133,9 @@ function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
 export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = MODULES): Promise<void> {
   const oauth = moduleEndpoints(modules).filter((endpoint) => endpoint.errors === 'oauth');
   const others = moduleEndpoints(modules).filter((endpoint) => endpoint.errors !== 'oauth');
+  const scim = others.find((endpoint) => endpoint.errors === 'scim');
+  // Fail at start rather than on the first refusal: the SCIM error shape is not written here yet.
+  if (scim) throw new Error(`endpoint ${scim.name}: the endpoint adapter does not render SCIM refusals yet`);
   if (oauth.length > 0) {
     await http.register(async (scope) => {
       scope.setErrorHandler(oauthErrorHandler);
