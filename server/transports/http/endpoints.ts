@@ -31,6 +31,7 @@ const ALL_METHODS: readonly EndpointMethod[] = ['GET', 'POST', 'PUT', 'PATCH', '
 
 const NO_PARAMETERS: Readonly<Record<string, string | undefined>> = Object.freeze({});
 
+/** Query parameters as text: a repeated one keeps its first value, a non-text one reads as absent. */
 function firstValues(record: Record<string, unknown>): Readonly<Record<string, string | undefined>> {
   let any = false;
   for (const _ in record) {
