@@ -6,6 +6,7 @@
  * same unit of work as an operation (run-endpoint.ts, through invoke.ts runUnitOfWork): after-commit work, afterRollback, refusal
  * logging (docs/architecture.md#one-operation-three-protocols).
  */
+import type { Deps } from '../kernel/deps.ts';
 import type { LimitBucket } from '../kernel/limits.ts';
 import type { HandlerContext } from './define.ts';
 
@@ -25,6 +26,8 @@ export interface EndpointRequest {
   /** Client IP per --trusted-proxies (docs/configuration.md). */
   readonly ip: string;
   readonly requestId: string;
+  /** Whether this server answers `method` at `path` (the discovery documents list only what answers). */
+  readonly serves: (method: EndpointMethod, path: string) => boolean;
 }
 
 interface AnswerHeaders {
@@ -63,6 +66,8 @@ export interface EndpointSpec {
   readonly name: string;
   readonly methods: readonly EndpointMethod[];
   readonly path: string;
+  /** Further paths the same handler answers at, fixed by the configuration when the server starts. */
+  readonly alsoAt?: (deps: Deps) => readonly string[];
   /** Other methods answer 405 with Allow (RFC 9110 section 15.5.6) in the error shape, instead of 404. */
   readonly refuseOtherMethods?: boolean;
   readonly csrf: CsrfRule;

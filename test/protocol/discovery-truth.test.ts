@@ -9,7 +9,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
-import { authorizationServerMetadata, ENDPOINTS } from '../../server/transports/http/protocol/discovery-metadata.ts';
+import { authorizationServerMetadata, ENDPOINTS } from '../../server/modules/oauth/discovery-metadata.ts';
 
 const ISSUER = 'https://id.example.test/base';
 type Document = Record<string, unknown>;

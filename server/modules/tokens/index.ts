@@ -9,6 +9,7 @@ import { TokenRecord } from './token-record.entity.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onSessionRevoked } from '../sessions/index.ts';
 import { revokeTokensOfSession } from './end-session.ts';
+import { jwksEndpoint } from './jwks.endpoint.ts';
 
 export { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 export { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, ABSOLUTE_SESSION_SECONDS, absoluteEndOf } from './lifetimes.ts';
@@ -38,6 +39,7 @@ export { userAuthenticator, userCredentialsPresented } from './user-authenticato
 export const tokensModule = defineModule({
   name: 'tokens',
   entities: [TokenRecord],
+  endpoints: [jwksEndpoint],
   // An admin's revoke_session (modules/sessions) ends the tokens issued for the session too.
   hooks: [subscription(onSessionRevoked, revokeTokensOfSession)],
 });

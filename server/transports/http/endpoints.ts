@@ -54,8 +54,15 @@ function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unk
   return {};
 }
 
+/** Whether a route is registered with exactly this method and path (the router is shared by every scope). */
+function servesOn(scope: FastifyInstance): EndpointRequest['serves'] {
+  return (method, path) => scope.hasRoute({ method, url: path });
+}
+
 /** The plain request a handler sees; the cookies are those the context already parsed. */
-export function endpointRequest(endpoint: Endpoint, request: FastifyRequest, cookies: Readonly<Record<string, string>>): EndpointRequest {
+export function endpointRequest(
+  endpoint: Endpoint, request: FastifyRequest, cookies: Readonly<Record<string, string>>, serves: EndpointRequest['serves'],
+): EndpointRequest {
   const queryAt = request.url.indexOf('?');
   return {
     method: request.method as EndpointRequest['method'],
@@ -67,12 +74,14 @@ export function endpointRequest(endpoint: Endpoint, request: FastifyRequest, coo
     cookies,
     ip: request.ip,
     requestId: String(request.id),
+    serves,
   };
 }
 
 function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAnswer): FastifyReply {
   // RFC 6749 section 5.1: OAuth answers are never cached, successes as well as refusals.
-  if (endpoint.errors === 'oauth') noStore(reply);
+  // A document meant to be cached (the discovery documents, RFC 8414 section 3) says so in its own header.
+  if (endpoint.errors === 'oauth' && !answer.headers?.['cache-control']) noStore(reply);
   if (answer.headers) for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   switch (answer.kind) {
     case 'json':
@@ -103,31 +112,28 @@ function sendRefusal(reply: FastifyReply, kind: EndpointErrorKind, refusal: AppE
 }
 
 function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
-  scope.route({
-    method: [...endpoint.methods] as HTTPMethods[],
-    url: endpoint.path,
-    handler: async (request, reply) => {
-      const ctx = buildHttpContext(deps, request, 'rest');
-      let answer: EndpointAnswer;
-      try {
-        answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request, ctx.credentials.cookies));
-      } catch (refusal) {
-        return sendRefusal(reply, endpoint.errors, refusal as AppError);
-      }
-      applyEffects(reply, ctx.effects);
-      return writeAnswer(reply, endpoint, answer);
-    },
-  });
-  if (!endpoint.refuseOtherMethods) return;
+  const serves = servesOn(scope);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const ctx = buildHttpContext(deps, request, 'rest');
+    let answer: EndpointAnswer;
+    try {
+      answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request, ctx.credentials.cookies, serves));
+    } catch (refusal) {
+      return sendRefusal(reply, endpoint.errors, refusal as AppError);
+    }
+    applyEffects(reply, ctx.effects);
+    return writeAnswer(reply, endpoint, answer);
+  };
   const allowed = endpoint.methods.join(', ');
-  scope.route({
-    method: ALL_METHODS.filter((method) => !endpoint.methods.includes(method)) as HTTPMethods[],
-    url: endpoint.path,
-    handler: async (_request, reply) => {
-      reply.header('allow', allowed);
-      return sendRefusal(reply, endpoint.errors, new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`));
-    },
-  });
+  const refuseMethod = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('allow', allowed);
+    return sendRefusal(reply, endpoint.errors, new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`));
+  };
+  for (const url of [endpoint.path, ...(endpoint.alsoAt?.(deps) ?? [])]) {
+    scope.route({ method: [...endpoint.methods] as HTTPMethods[], url, handler });
+    if (!endpoint.refuseOtherMethods) continue;
+    scope.route({ method: ALL_METHODS.filter((method) => !endpoint.methods.includes(method)) as HTTPMethods[], url, handler: refuseMethod });
+  }
 }
 
 /** Mounts every module endpoint, one plugin scope per error shape. */

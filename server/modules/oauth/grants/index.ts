@@ -1,6 +1,6 @@
 /**
  * The grants POST /oauth/token serves, one file each. Discovery's grant_types_supported is derived from this
- * list (transports/http/protocol/discovery-metadata.ts), so adding a grant here is what advertises it.
+ * list (../discovery-metadata.ts), so adding a grant here is what advertises it.
  */
 import type { Grant } from './grant.ts';
 import { refreshGrant } from './refresh-grant.ts';

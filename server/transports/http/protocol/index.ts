@@ -1,13 +1,12 @@
 /**
  * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet
- * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the well-known
- * documents, the OAuth authorization endpoint, logout, social, organization SSO, the SAML identity provider
+ * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the OAuth
+ * authorization endpoint, logout, social, organization SSO, the SAML identity provider
  * and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
  * errors, malformed bodies included, answer in the OAuth shape.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
-import { registerWellKnownRoutes } from './well-known.ts';
 import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
@@ -21,7 +20,6 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     scope.setErrorHandler(oauthErrorHandler);
     // Any other content type arrives as text and is read as JSON or form by readOAuthBody.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    registerWellKnownRoutes(scope, deps);
     await registerAuthorizeRoutes(scope, deps);
     await registerSocialRoutes(scope, deps);
     await registerOrgSsoRoutes(scope, deps);

@@ -8,29 +8,30 @@
  * - without an authorization endpoint there are no response_modes_supported or
  *   code_challenge_methods_supported, and response_types_supported (REQUIRED in both documents) is the true
  *   answer: none;
- * - grant_types_supported is the list of grants /oauth/token serves (modules/oauth/grants/index.ts);
- * - the client authentication methods are those of modules/oauth/client-auth.ts;
+ * - grant_types_supported is the list of grants /oauth/token serves (grants/index.ts);
+ * - the client authentication methods are those of client-auth.ts;
  * - id_token_signing_alg_values_supported is --jwt-type, and claims_supported names only claims the server
  *   issues (no c_hash: no response type returns a code and an ID token together).
  * Everything is built from --url, never from request headers, so the documents cannot be poisoned by a Host
  * header.
  */
-import type { HTTPMethods } from 'fastify';
-import type { Deps } from '../../../kernel/deps.ts';
-import { issuerOf } from '../../../modules/tokens/index.ts';
-import { UserSchema } from '../../../modules/users/index.ts';
-import { CLIENT_AUTH_METHODS, GRANTS } from '../../../modules/oauth/index.ts';
-import { ASSERTION_ALGORITHMS } from '../../../modules/clients/index.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import type { EndpointMethod, EndpointRequest } from '../../ops/endpoint.ts';
+import { issuerOf } from '../tokens/index.ts';
+import { UserSchema } from '../users/index.ts';
+import { ASSERTION_ALGORITHMS } from '../clients/index.ts';
+import { CLIENT_AUTH_METHODS } from './client-auth.ts';
+import { GRANTS } from './grants/index.ts';
 
 /** Whether a route is registered with exactly this method and path. */
-export type RouteExists = (method: HTTPMethods, path: string) => boolean;
+export type RouteExists = EndpointRequest['serves'];
 
 /**
  * Endpoint metadata fields (RFC 8414 section 2, RFC 7662 section 4, OpenID Connect Discovery section 3 and
  * RP-Initiated Logout section 2.1) and the route each one names; a field appears only when its route is
  * registered.
  */
-export const ENDPOINTS: ReadonlyArray<{ field: string; method: HTTPMethods; path: string }> = [
+export const ENDPOINTS: ReadonlyArray<{ field: string; method: EndpointMethod; path: string }> = [
   { field: 'authorization_endpoint', method: 'GET', path: '/authorize' },
   { field: 'token_endpoint', method: 'POST', path: '/oauth/token' },
   { field: 'userinfo_endpoint', method: 'GET', path: '/userinfo' },
@@ -41,7 +42,7 @@ export const ENDPOINTS: ReadonlyArray<{ field: string; method: HTTPMethods; path
 ];
 
 /**
- * What /authorize serves (authorize-endpoint): response types, modes (OAuth 2.0 Multiple Response Type
+ * What /authorize serves (transports/http/protocol/authorize): response types, modes (OAuth 2.0 Multiple Response Type
  * Encoding Practices, Form Post Response Mode, and the SDK's web_message, docs/sdk-compatibility.md#oauth-endpoints) and PKCE methods (RFC 7636
  * section 4.2: S256 only, plain is refused).
  */
