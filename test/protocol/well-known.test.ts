@@ -65,6 +65,18 @@ describe('well-known documents with RS256', () => {
     const { payload } = await jwtVerify(tokens.id_token, createLocalJWKSet(jwks), { issuer: ISSUER, audience: CLIENT_ID });
     assert.deepEqual(payload.groups, ['user']);
   });
+
+  test('each document may be cached for five minutes, at both RFC 8414 section 3 locations, and is not marked no-cache', async () => {
+    const paths = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/base', '/.well-known/jwks.json'];
+    for (const path of paths) {
+      const res = await fetch(server.baseUrl + path);
+      await res.arrayBuffer();
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8', path);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=300', path);
+      assert.equal(res.headers.get('pragma'), null, path);
+    }
+  });
 });
 
 describe('well-known documents with HS256', () => {
