@@ -13,14 +13,13 @@
  * ACCESS_TOKEN_SECONDS and carries aud = azp = client_id of the owning client (claims.ts convention).
  */
 import type { JWTPayload } from 'jose';
-import { randomToken } from '../../../kernel/crypto.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
-import { Client, type ClientRow, activeIssuersNamed, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../clients/index.ts';
+import { Client, activeIssuersNamed, AssertionError, CLOCK_TOLERANCE_SECONDS, peekAssertion, verifyAssertion, consumeAssertionId } from '../../clients/index.ts';
 import type { TrustedIssuerRow } from '../../clients/index.ts';
-import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../tokens/index.ts';
 import type { AuthenticatedClient } from '../client-auth.ts';
 import { scopeField, stringField } from '../oauth-body.ts';
 import type { Grant, GrantRequest } from './grant.ts';
+import { clientAccessTokenResponse, scopeWithinAllowed } from './client-access-token.ts';
 
 export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -32,9 +31,9 @@ export const MAX_GRANT_ASSERTION_SECONDS = 24 * 3600;
 const MAX_SUBJECT_LENGTH = 255;
 
 class GrantRefusal extends Error {
-  readonly error: 'invalid_grant' | 'invalid_scope';
+  readonly error: 'invalid_grant';
 
-  constructor(error: 'invalid_grant' | 'invalid_scope', message: string) {
+  constructor(error: 'invalid_grant', message: string) {
     super(message);
     this.error = error;
   }
@@ -66,13 +65,6 @@ function issuerFor(candidates: TrustedIssuerRow[], payload: JWTPayload, caller: 
   return matching[0]!;
 }
 
-function grantedScope(requested: string[] | undefined, owner: ClientRow): string[] {
-  if (requested === undefined) return [...owner.allowedScopes];
-  const outside = requested.filter((scope) => !owner.allowedScopes.includes(scope));
-  if (outside.length > 0) throw new GrantRefusal('invalid_scope', `scope not allowed for this client: ${outside.slice(0, 5).join(' ').slice(0, 200)}`);
-  return [...new Set(requested)];
-}
-
 function subjectOf(payload: JWTPayload, claim: string): string {
   const value = (payload as Record<string, unknown>)[claim];
   if (typeof value !== 'string' || value === '' || value.length > MAX_SUBJECT_LENGTH) {
@@ -94,30 +86,12 @@ async function exchange({ ctx, body, client: caller }: GrantRequest, assertion: 
     now,
   });
   const subject = subjectOf(payload, row.subjectClaim);
-  const scope = grantedScope(scopeField(body), owner);
+  const scope = scopeWithinAllowed(scopeField(body), owner.allowedScopes);
   const keepUntil = new Date((payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000);
   if (!(await consumeAssertionId(deps.storage.fork(), deps, 'issuer', issuerValue, payload.jti!, keepUntil, now))) {
     throw new GrantRefusal('invalid_grant', 'the assertion was already used (jti replay)');
   }
-  const iat = Math.floor(now.getTime() / 1000);
-  const claims: Claims = {
-    iss: issuerOf(deps.config),
-    sub: subject,
-    aud: owner.clientId,
-    azp: owner.clientId,
-    client_id: owner.clientId,
-    iat,
-    exp: iat + ACCESS_TOKEN_SECONDS,
-    jti: randomToken(16),
-    token_type: 'access_token',
-    scope,
-  };
-  return {
-    access_token: signToken(deps.keys, claims),
-    token_type: 'Bearer',
-    expires_in: ACCESS_TOKEN_SECONDS,
-    scope: scope.join(' '),
-  };
+  return clientAccessTokenResponse(deps, owner.clientId, subject, scope);
 }
 
 function refusal(err: GrantRefusal | AssertionError): OAuthError {
@@ -149,11 +123,10 @@ export const jwtBearerGrant: Grant = {
     try {
       return await exchange(input, assertion, issuerValue);
     } catch (err) {
+      // An out-of-bounds scope (an OAuthError already) is the caller's request, not a bad assertion: it
+      // passes uncounted. Every refusal of the assertion itself counts.
       if (!(err instanceof GrantRefusal) && !(err instanceof AssertionError)) throw err;
-      // An out-of-bounds scope is the caller's request, not a bad assertion; everything else counts.
-      if (!(err instanceof GrantRefusal && err.error === 'invalid_scope')) {
-        await deps.limits.consume('client_assertion_failure', limitKey).catch(() => undefined);
-      }
+      await deps.limits.consume('client_assertion_failure', limitKey).catch(() => undefined);
       throw refusal(err);
     }
   },
