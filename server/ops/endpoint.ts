@@ -20,7 +20,7 @@ export interface EndpointRequest {
   readonly query: Readonly<Record<string, string | undefined>>;
   /** Lower-case names, as Node reads them (a repeated header joined with commas, Set-Cookie a list). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** Read by the endpoint's body kind: an object for 'oauth' and 'json', empty for 'none'. */
+  /** Read by the endpoint's body kind: an object for 'oauth', 'json' and 'form', empty for 'none'. */
   readonly body: Readonly<Record<string, unknown>>;
   readonly cookies: Readonly<Record<string, string>>;
   /** Client IP per --trusted-proxies (docs/configuration.md). */
@@ -40,18 +40,41 @@ export type EndpointAnswer =
   | (AnswerHeaders & { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly contentType?: string })
   | (AnswerHeaders & { readonly kind: 'redirect'; readonly location: string; readonly status?: 302 | 303 })
   | (AnswerHeaders & { readonly kind: 'html'; readonly status?: number; readonly html: string })
+  /** A plain page of text, the look of the transport's refusal pages. */
+  | (AnswerHeaders & { readonly kind: 'page' } & MessagePage)
   /** A page that submits `fields` to `action` by itself (OAuth 2.0 Form Post Response Mode section 2). */
   | (AnswerHeaders & { readonly kind: 'form-post'; readonly action: string; readonly fields: Readonly<Record<string, string>> });
 
-/**
- * How a body is read. 'oauth': JSON or form-urlencoded, and text of either without a Content-Type
- * (docs/sdk-compatibility.md); 'json': a JSON object (SCIM, RFC 7644 section 3.1); 'none': not read.
- */
-export type EndpointBodyKind = 'oauth' | 'json' | 'none';
+/** A page of text a browser reads: its title, heading and sentences, each escaped when written. */
+export interface MessagePage {
+  readonly status?: number;
+  readonly title: string;
+  readonly heading: string;
+  readonly paragraphs: readonly string[];
+}
 
 /**
- * How refusals are written. 'oauth': RFC 6749 section 5.2 JSON, never cached; 'scim' and 'html' are the
- * shapes of the endpoints still in transports/http/protocol.
+ * How a body is read. 'oauth': JSON or form-urlencoded, and text of either without a Content-Type
+ * (docs/sdk-compatibility.md); 'json': a JSON object (SCIM, RFC 7644 section 3.1); 'form': the parameters
+ * of a GET query or a POST body, each as parsed (a repeated one a list, for the handler to refuse; a POST
+ * body that is not an object is refused); 'none': not read.
+ */
+export type EndpointBodyKind = 'oauth' | 'json' | 'form' | 'none';
+
+/**
+ * A refusal as an endpoint whose errors are 'html' renders it: `reason` is the message of a refusal its
+ * handler threw, absent when the request could not be read or failed unexpectedly (status 500).
+ */
+export interface HtmlRefusal {
+  readonly status: number;
+  readonly reason?: string;
+  readonly requestId: string;
+}
+
+/**
+ * How refusals are written. 'oauth': RFC 6749 section 5.2 JSON, never cached; 'html': a page a browser
+ * reads, the endpoint's refusalPage or a generic one; 'scim': the shape of the endpoints still in
+ * transports/http/protocol/scim.
  */
 export type EndpointErrorKind = 'oauth' | 'scim' | 'html';
 
@@ -73,6 +96,8 @@ export interface EndpointSpec {
   readonly csrf: CsrfRule;
   readonly body: EndpointBodyKind;
   readonly errors: EndpointErrorKind;
+  /** With errors 'html': the page of each refusal, instead of the transport's generic one. */
+  readonly refusalPage?: (refusal: HtmlRefusal) => MessagePage;
   /** A per-IP allowance spent before the handler runs (kernel/limits.ts), on top of the global one. */
   readonly rateLimit?: LimitBucket;
   /** Runs the handler in a database transaction; default false (a unit of work forked on first use). */

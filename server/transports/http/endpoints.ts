@@ -4,12 +4,12 @@
  * (ops/run-endpoint.ts), writes its answer, and renders refusals in the endpoint's error shape. Endpoints of
  * one error shape share a plugin scope, so that framework errors (a malformed body) answer in that shape too.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
 import { MODULES, type ModuleManifest } from '../../modules/index.ts';
-import { csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointErrorKind, type EndpointMethod, type EndpointRequest } from '../../ops/endpoint.ts';
+import { csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
 import { runEndpoint } from '../../ops/run-endpoint.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-errors.ts';
@@ -49,6 +49,7 @@ function firstValues(record: Record<string, unknown>): Readonly<Record<string, s
 
 function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unknown> {
   if (endpoint.body === 'oauth') return readOAuthBody(request.body);
+  if (endpoint.body === 'form') return formParameters(request);
   const body = request.body;
   if (endpoint.body === 'json' && body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
   return {};
@@ -57,6 +58,13 @@ function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unk
 /** Whether a route is registered with exactly this method and path (the router is shared by every scope). */
 function servesOn(scope: FastifyInstance): EndpointRequest['serves'] {
   return (method, path) => scope.hasRoute({ method, url: path });
+}
+
+/** The parameters of a GET query or a POST body as parsed, for body kind 'form'. */
+function formParameters(request: FastifyRequest): Record<string, unknown> {
+  const source = (request.method === 'POST' ? request.body : request.query) ?? {};
+  if (typeof source !== 'object' || Array.isArray(source)) throw new AppError('invalid_argument', 'The request must be a form.');
+  return source as Record<string, unknown>;
 }
 
 /** The plain request a handler sees; the cookies are those the context already parsed. */
@@ -90,21 +98,32 @@ function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAn
       return reply.redirect(answer.location, answer.status ?? 302);
     case 'html':
       return reply.status(answer.status ?? 200).type('text/html; charset=utf-8').send(answer.html);
+    case 'page':
+      return sendHtmlErrorPage(reply, answer.status ?? 200, answer);
     case 'form-post':
       return sendFormPost(reply, answer.action, { ...answer.fields });
   }
 }
 
-function sendRefusal(reply: FastifyReply, kind: EndpointErrorKind, refusal: AppError): FastifyReply {
-  switch (kind) {
+/** The page of an 'html' refusal by the endpoint's own renderer. */
+function sendRefusalPage(reply: FastifyReply, endpoint: Endpoint, refusal: HtmlRefusal): FastifyReply {
+  const page = endpoint.refusalPage!(refusal);
+  return sendHtmlErrorPage(reply, page.status ?? refusal.status, page);
+}
+
+function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError, requestId: string): FastifyReply {
+  switch (endpoint.errors) {
     case 'oauth':
       return sendOAuthRefusal(reply, refusal);
-    case 'html':
-      return sendHtmlErrorPage(reply, refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : 400, {
+    case 'html': {
+      const status = refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : 400;
+      if (endpoint.refusalPage) return sendRefusalPage(reply, endpoint, { status, reason: status === 500 ? undefined : refusal.message, requestId });
+      return sendHtmlErrorPage(reply, status, {
         title: 'Request not valid',
         heading: 'This request cannot be completed',
         paragraphs: [refusal.message],
       });
+    }
     case 'scim':
       // Refused when mounting (registerModuleEndpoints): transports/http/protocol/scim renders its own.
       throw new Error('SCIM refusals are not rendered by the endpoint adapter yet');
@@ -119,15 +138,16 @@ function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
     try {
       answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request, ctx.credentials.cookies, serves));
     } catch (refusal) {
-      return sendRefusal(reply, endpoint.errors, refusal as AppError);
+      return sendRefusal(reply, endpoint, refusal as AppError, String(request.id));
     }
     applyEffects(reply, ctx.effects);
     return writeAnswer(reply, endpoint, answer);
   };
   const allowed = endpoint.methods.join(', ');
-  const refuseMethod = async (_request: FastifyRequest, reply: FastifyReply) => {
+  const refuseMethod = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('allow', allowed);
-    return sendRefusal(reply, endpoint.errors, new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`));
+    const refusal = new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`);
+    return sendRefusal(reply, endpoint, refusal, String(request.id));
   };
   for (const url of [endpoint.path, ...(endpoint.alsoAt?.(deps) ?? [])]) {
     scope.route({ method: [...endpoint.methods] as HTTPMethods[], url, handler });
@@ -151,5 +171,19 @@ export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps,
       for (const endpoint of oauth) mount(scope, deps, endpoint);
     });
   }
-  for (const endpoint of others) mount(http, deps, endpoint);
+  for (const endpoint of others) {
+    if (!endpoint.refusalPage) {
+      mount(http, deps, endpoint);
+      continue;
+    }
+    // A scope of its own, so that a request the framework refuses (a malformed body) gets the endpoint's page too.
+    await http.register(async (scope) => {
+      scope.setErrorHandler((error: FastifyError, request, reply) => {
+        const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+        if (status === 500) request.log.error({ err: error, endpoint: endpoint.name }, 'endpoint failed unexpectedly');
+        return sendRefusalPage(reply, endpoint, { status, requestId: String(request.id) });
+      });
+      mount(scope, deps, endpoint);
+    });
+  }
 }

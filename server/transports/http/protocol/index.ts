@@ -1,13 +1,12 @@
 /**
  * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet
  * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the OAuth
- * authorization endpoint, logout, social, organization SSO, the SAML identity provider
+ * authorization endpoint, social, organization SSO, the SAML identity provider
  * and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
  * errors, malformed bodies included, answer in the OAuth shape.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../kernel/deps.ts';
-import { registerLogoutRoutes } from './logout-endpoint.ts';
 import { oauthErrorHandler } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
@@ -27,7 +26,6 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
-  await registerLogoutRoutes(http, deps);
   // Its own scope: SCIM error bodies and application/scim+json (RFC 7644), not the OAuth shape.
   await registerScimRoutes(http, deps);
 }

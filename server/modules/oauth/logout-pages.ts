@@ -1,13 +1,12 @@
 /**
- * The two pages of /logout (logout-endpoint.ts): the question OpenID Connect RP-Initiated Logout 1.0 section 2
+ * The two pages of /logout (logout.endpoint.ts): the question OpenID Connect RP-Initiated Logout 1.0 section 2
  * has the OP ask when no matching id_token_hint came, and the "signed out" page shown when there is nowhere
  * registered to return to. Every value is escaped; the pages load nothing, cannot be framed (a framed
  * confirmation button could be clicked by a hidden overlay) and send no Referer.
  */
-import type { FastifyReply } from 'fastify';
-import type { Deps } from '../../../kernel/deps.ts';
-import { escapeHtml } from '../../../modules/email/index.ts';
-import { sendHtmlErrorPage } from '../ui/html-error-page.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import type { EndpointAnswer } from '../../ops/endpoint.ts';
+import { escapeHtml } from '../email/index.ts';
 
 export interface ConfirmationFields {
   /** The value bound to the session cookie that proves the form came from this page. */
@@ -31,7 +30,7 @@ function hidden(name: string, value: string | undefined): string {
   return value === undefined ? '' : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 }
 
-export function sendLogoutConfirmation(reply: FastifyReply, deps: Pick<Deps, 'config'>, fields: ConfirmationFields): FastifyReply {
+export function logoutConfirmation(deps: Pick<Deps, 'config'>, fields: ConfirmationFields): EndpointAnswer {
   const organization = deps.config.organizationName || 'this service';
   const form = [
     // Relative, so the form posts back to this endpoint under whatever path the server is mounted at.
@@ -48,21 +47,25 @@ export function sendLogoutConfirmation(reply: FastifyReply, deps: Pick<Deps, 'co
 ${form}`);
   // A browser applies form-action to the redirect that follows the post too, so the target's origin is listed.
   const formAction = ["'self'", ...(fields.target ? [new URL(fields.target).origin] : [])].join(' ');
-  return reply
-    .status(200)
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`)
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return {
+    kind: 'html',
+    html,
+    headers: {
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`,
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    },
+  };
 }
 
-export function sendSignedOutPage(reply: FastifyReply, options: { redirectRefused: boolean }): FastifyReply {
-  return sendHtmlErrorPage(reply, 200, {
+/** The transport's plain page, which sends no Referer and is never cached. */
+export function signedOutPage(options: { redirectRefused: boolean }): EndpointAnswer {
+  return {
+    kind: 'page',
     title: 'Signed out',
     heading: 'You are signed out',
     paragraphs: options.redirectRefused
       ? ['The application asked to return to an address this server does not allow, so you stay on this page.', 'You can close this window.']
       : ['You can close this window.'],
-  });
+  };
 }

@@ -9,8 +9,8 @@
  * the current OP session": so the session ends at once only with an id_token_hint of this server whose sub is
  * the session's user (a third party cannot hold it); otherwise a confirmation page asks, and its form posts a
  * confirmation value derived from the session cookie itself (an HMAC keyed by the cookie secret), which only
- * the browser's own page carries. POST /logout is therefore exempt from the Origin rule (security.ts): the
- * relying party's form post comes from its own origin and proves itself by the hint.
+ * the browser's own page carries. POST /logout is therefore exempt from the Origin rule: the relying party's
+ * form post comes from its own origin and proves itself by the hint.
  *
  * Redirects (section 3: the OP MUST NOT redirect to a post_logout_redirect_uri that is not registered; ASVS
  * 5.1.5): post_logout_redirect_uri, else redirect_uri, for the client named by client_id or by the hint's
@@ -23,19 +23,18 @@
  * followed: the browser gets a "signed out" page on this server instead. `state` is passed back as a query
  * parameter (section 3). Bad input answers an HTML page, never JSON or a redirect.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
-import type { Deps } from '../../../kernel/deps.ts';
-import { constantTimeEqual, hmacSha256Hex } from '../../../kernel/crypto.ts';
-import { clearedSessionCookies, presentedSession } from '../../../kernel/cookies.ts';
-import { textProblem } from '../../../ops/input-guard.ts';
-import { isAllowedRedirect } from '../../../modules/accounts/index.ts';
-import { getClient, postLogoutRedirectUrisOf } from '../../../modules/clients/index.ts';
-import { ABSOLUTE_SESSION_SECONDS, endSession, issuerOf, validateSessionToken, type Claims } from '../../../modules/tokens/index.ts';
-import type { SessionRow } from '../../../modules/sessions/index.ts';
-import { applyEffects, buildHttpContext } from '../request-context.ts';
-import { sendHtmlErrorPage } from '../ui/html-error-page.ts';
-import { sendLogoutConfirmation, sendSignedOutPage } from './logout-pages.ts';
+import type { Deps } from '../../kernel/deps.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { constantTimeEqual, hmacSha256Hex } from '../../kernel/crypto.ts';
+import { clearedSessionCookies, presentedSession } from '../../kernel/cookies.ts';
+import { textProblem } from '../../ops/input-guard.ts';
+import { defineEndpoint, type HtmlRefusal, type MessagePage } from '../../ops/endpoint.ts';
+import { isAllowedRedirect } from '../accounts/index.ts';
+import { getClient, postLogoutRedirectUrisOf } from '../clients/index.ts';
+import { ABSOLUTE_SESSION_SECONDS, endSession, issuerOf, validateSessionToken, type Claims } from '../tokens/index.ts';
+import type { SessionRow } from '../sessions/index.ts';
+import { logoutConfirmation, signedOutPage } from './logout-pages.ts';
 
 /** Parameters of section 2 (and the specification's redirect_uri), with the confirmation page's own field. */
 const PARAMS = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'redirect_uri', 'state', 'confirmation'] as const;
@@ -48,17 +47,30 @@ const MAX_LENGTH: Record<(typeof PARAMS)[number], number> = {
 /** Domain separation for the confirmation value, keyed by the raw session cookie (never stored anywhere). */
 const CONFIRMATION_PURPOSE = 'portcullis logout confirmation v1';
 
-function badRequest(reply: FastifyReply, reason: string): FastifyReply {
-  return sendHtmlErrorPage(reply, 400, { title: 'Sign-out request not valid', heading: 'This sign-out request cannot be used', paragraphs: [reason] });
+/** A refusal shown as the 400 page of refusalPage, its message the reason. */
+function badRequest(reason: string): AppError {
+  return new AppError('invalid_argument', reason);
+}
+
+/**
+ * The page of each refusal (a browser lands here): a refused parameter names itself, a request that could not
+ * be read says so, anything unexpected names the request id (the detail in the log only).
+ */
+function logoutRefusalPage(refusal: HtmlRefusal): MessagePage {
+  if (refusal.status >= 500) {
+    return { status: 500, title: 'Sign-out failed', heading: 'Something went wrong while signing out', paragraphs: [`Try again. Request id ${refusal.requestId}.`] };
+  }
+  if (refusal.reason !== undefined) {
+    return { title: 'Sign-out request not valid', heading: 'This sign-out request cannot be used', paragraphs: [refusal.reason] };
+  }
+  return { title: 'Sign-out failed', heading: 'This sign-out request cannot be used', paragraphs: ['The request could not be read.'] };
 }
 
 /** The parameters of the request, or why they are refused (repeated, not text, too long, control characters). */
-function readParams(request: FastifyRequest): LogoutParams | string {
-  const source = (request.method === 'POST' ? request.body : request.query) ?? {};
-  if (typeof source !== 'object' || Array.isArray(source)) return 'The request must be a form.';
+function readParams(source: Readonly<Record<string, unknown>>): LogoutParams | string {
   const params: LogoutParams = {};
   for (const name of PARAMS) {
-    const value = (source as Record<string, unknown>)[name];
+    const value = source[name];
     if (value === undefined || value === '') continue;
     if (typeof value !== 'string') return `The parameter ${name} must be given once, as text.`;
     if (value.length > MAX_LENGTH[name]) return `The parameter ${name} is too long.`;
@@ -117,24 +129,31 @@ export function confirmationFor(sessionCookie: string): string {
   return hmacSha256Hex(sessionCookie, CONFIRMATION_PURPOSE);
 }
 
-export function logoutEndpoint(deps: Deps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = readParams(request);
-    if (typeof params === 'string') return badRequest(reply, params);
+export const logoutEndpoint = defineEndpoint({
+  name: 'logout',
+  methods: ['GET', 'POST'],
+  path: '/logout',
+  csrf: { exempt: 'a session ends only with an id_token_hint of its user or the confirmation bound to its cookie' },
+  body: 'form',
+  errors: 'html',
+  refusalPage: logoutRefusalPage,
+  async handler(request, ctx) {
+    const { deps } = ctx;
+    const params = readParams(request.body);
+    if (typeof params === 'string') throw badRequest(params);
     let hint: Claims | undefined;
     if (params.id_token_hint !== undefined) {
       hint = await verifiedHint(deps, params.id_token_hint);
-      if (!hint) return badRequest(reply, 'The id_token_hint is not an ID token issued by this server.');
+      if (!hint) throw badRequest('The id_token_hint is not an ID token issued by this server.');
     }
     const hintClient = hint ? clientOfHint(hint) : undefined;
     if (params.client_id !== undefined && hintClient !== undefined && params.client_id !== hintClient) {
-      return badRequest(reply, 'The client_id does not match the id_token_hint.');
+      throw badRequest('The client_id does not match the id_token_hint.');
     }
     const clientId = params.client_id ?? hintClient;
     const requested = params.post_logout_redirect_uri ?? params.redirect_uri;
     const target = requested !== undefined && (await targetAllowed(deps, clientId, requested)) ? requested : undefined;
 
-    const ctx = buildHttpContext(deps, request, 'rest');
     const cookie = presentedSession(ctx.credentials.cookies);
     let session: SessionRow | undefined;
     if (cookie) session = await validateSessionToken(ctx, cookie).then((found) => found.session, () => undefined);
@@ -143,7 +162,7 @@ export function logoutEndpoint(deps: Deps) {
       const hintedUser = hint !== undefined && hint.sub === session.userId;
       const confirmed = request.method === 'POST' && params.confirmation !== undefined && constantTimeEqual(params.confirmation, expected);
       if (!hintedUser && !confirmed) {
-        return sendLogoutConfirmation(reply, deps, { confirmation: expected, clientId, target, state: params.state });
+        return logoutConfirmation(deps, { confirmation: expected, clientId, target, state: params.state });
       }
       const endedSession = session;
       await deps.storage.fork().transactional((em) => endSession(ctx, em, endedSession.id));
@@ -151,34 +170,13 @@ export function logoutEndpoint(deps: Deps) {
       // A dead or unknown cookie: nothing to end, but the browser should not keep presenting it.
       for (const cleared of clearedSessionCookies(deps.config)) ctx.effects.setCookie(cleared);
     }
-    applyEffects(reply, ctx.effects);
-    reply.header('cache-control', 'no-store');
     if (target !== undefined) {
       // The /logout URL may hold the ID token: it must not travel to the relying party as a Referer.
-      reply.header('referrer-policy', 'no-referrer');
-      return reply.redirect(withState(target, params.state), 303);
+      return {
+        kind: 'redirect', location: withState(target, params.state), status: 303,
+        headers: { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      };
     }
-    return sendSignedOutPage(reply, { redirectRefused: requested !== undefined });
-  };
-}
-
-/**
- * The routes, in a scope of their own whose errors are HTML pages (a browser lands here): a malformed body is
- * a 400 page, anything unexpected a 500 page naming the request id, the detail in the log only.
- */
-export async function registerLogoutRoutes(http: FastifyInstance, deps: Deps): Promise<void> {
-  await http.register(async (scope) => {
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      if (status === 500) request.log.error({ err: error }, 'logout failed unexpectedly');
-      return sendHtmlErrorPage(reply, status, {
-        title: 'Sign-out failed',
-        heading: status === 500 ? 'Something went wrong while signing out' : 'This sign-out request cannot be used',
-        paragraphs: [status === 500 ? `Try again. Request id ${String(request.id)}.` : 'The request could not be read.'],
-      });
-    });
-    const handler = logoutEndpoint(deps);
-    scope.get('/logout', handler);
-    scope.post('/logout', handler);
-  });
-}
+    return signedOutPage({ redirectRefused: requested !== undefined });
+  },
+});
