@@ -2,9 +2,10 @@
  * Nothing in the repository sends a reader to a document they cannot open: no source file, test, build
  * script, UI text, generated API contract or page cites a document kept outside the repository. They carry
  * the content itself, a page of docs/ (docs/errors.md, docs/operations.md#login), or a public standard. The
- * webhook dialog once said "(reference.md "Events")", the API description of add_webhook too, and hundreds of
- * code comments cited a "specification part" nobody who cloned the repository could read. Every page of
- * docs/ that is cited must exist, and so must the section an anchor names.
+ * webhook dialog and the API description of add_webhook once sent readers to a notes file outside the
+ * repository, and hundreds of code comments cited numbered parts of an interface document nobody who cloned
+ * the repository could read. Every page of docs/ that is cited must exist, and so must the section an anchor
+ * names.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
