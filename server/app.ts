@@ -13,11 +13,11 @@ import { createLogger } from './kernel/logger.ts';
 import type { Storage } from './storage/types.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { ENTITIES } from './modules/entities.ts';
-import { wireModuleHooks } from './modules/index.ts';
+import { startModuleServices, wireModuleHooks } from './modules/index.ts';
 import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
 import { firstPresented, publicAuthenticator, type Authenticators } from './ops/auth.ts';
 import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/index.ts';
-import { loadSigningKeys, openTokenStateCache, userAuthenticator, userCredentialsPresented } from './modules/tokens/index.ts';
+import { loadSigningKeys, userAuthenticator, userCredentialsPresented } from './modules/tokens/index.ts';
 import { mfaCookieAuthenticator, mfaCookiePresented, mfaOfferAuthenticator } from './modules/mfa/index.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
@@ -32,7 +32,6 @@ import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } fr
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
 import { startIdleCollector } from './idle-collector.ts';
-import { createCachedTemplateLookup } from './modules/email-templates/index.ts';
 
 export interface AppOverrides {
   logger?: Logger;
@@ -107,10 +106,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const metrics = createHttpMetrics();
   // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
   const outbox = createMessageOutbox(deliverMessage, overrides.outbox);
-  const tokenState = await openTokenStateCache(config, storage, logger);
-  // Stored email templates override the built-in ones when the worker sends (docs/events.md).
-  const templateOverrides = createCachedTemplateLookup(storage);
-  const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox, tokenState, templateOverrides };
+  const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox };
+  // What each module adds to Deps (modules/manifest.ts ServiceSpec): the token state cache, stored templates, ...
+  const closeServices = await startModuleServices(deps).catch(async (err: unknown) => {
+    await fga?.close();
+    await limits.close();
+    await storage.close();
+    throw err;
+  });
   let shuttingDown = false;
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
@@ -140,7 +143,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await webhooks.stop();
       await fga?.close();
       await limits.close();
-      await tokenState.close();
+      await closeServices();
       await storage.close();
       logger.flush?.();
     },

@@ -6,7 +6,8 @@
  *
  * email, sms, passwords and limits have no manifest: they hold neither entities nor operations.
  */
-import type { ModuleManifest } from './manifest.ts';
+import type { AnyService, ModuleManifest } from './manifest.ts';
+import type { Deps } from '../kernel/deps.ts';
 import { metaModule } from './meta/index.ts';
 import { accountsAdminModule, accountsModule } from './accounts/index.ts';
 import { adminModule } from './admin/index.ts';
@@ -63,4 +64,29 @@ export const MODULES: readonly ModuleManifest[] = [
 /** Subscribes every module's hook handlers (kernel/hooks.ts); buildApp calls it, and again is harmless. */
 export function wireModuleHooks(modules: readonly ModuleManifest[] = MODULES): void {
   for (const module of modules) for (const hook of module.hooks) hook.subscribe();
+}
+
+/**
+ * Builds every module's services (manifest.ts ServiceSpec) onto `deps`, in module order; answers the
+ * function that closes them, in reverse order. A service that fails to build closes those built before it.
+ */
+export async function startModuleServices(deps: Deps, modules: readonly ModuleManifest[] = MODULES): Promise<() => Promise<void>> {
+  const built: { service: AnyService; value: unknown }[] = [];
+  const closeAll = async () => {
+    for (const { service, value } of built.reverse()) await service.close?.(value);
+    built.length = 0;
+  };
+  try {
+    for (const module of modules) {
+      for (const service of module.services) {
+        const value = await service.create(deps);
+        (deps as unknown as Record<string, unknown>)[service.key] = value;
+        built.push({ service, value });
+      }
+    }
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  return closeAll;
 }

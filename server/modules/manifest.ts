@@ -12,6 +12,29 @@ import type { EntitySchema } from '@mikro-orm/core';
 import type { AnyOperation, Operation } from '../ops/define.ts';
 import type { Endpoint } from '../ops/endpoint.ts';
 import type { HookSubscription } from '../kernel/hooks.ts';
+import type { Deps } from '../kernel/deps.ts';
+
+/**
+ * A member a module adds to Deps (declared in the module by declaration merging, as modules/fga does):
+ * built by buildApp once the core members exist, in module order, and closed when the app closes, in
+ * reverse order. A service may read the services of modules listed before its own.
+ */
+export interface ServiceSpec<K extends keyof Deps> {
+  readonly key: K;
+  create(deps: Deps): Deps[K] | Promise<Deps[K]>;
+  close?(service: Deps[K]): Promise<void>;
+}
+
+/** A service with its key's type erased, so that one list holds them all (as AnyOperation does). */
+export interface AnyService {
+  readonly key: keyof Deps;
+  create(deps: Deps): unknown;
+  close?(service: unknown): Promise<void>;
+}
+
+export function defineService<K extends keyof Deps>(spec: ServiceSpec<K>): AnyService {
+  return spec as unknown as AnyService;
+}
 
 export interface ModuleManifest {
   /** The module's folder under server/modules/, or a part of one (accounts-admin). */
@@ -22,6 +45,8 @@ export interface ModuleManifest {
   readonly endpoints: readonly Endpoint[];
   /** Its handlers for hooks of the modules below it (kernel/hooks.ts), subscribed by buildApp. */
   readonly hooks: readonly HookSubscription[];
+  /** The members it adds to Deps, built by buildApp (ServiceSpec). */
+  readonly services: readonly AnyService[];
 }
 
 export interface ModuleSpec {
@@ -31,6 +56,7 @@ export interface ModuleSpec {
   readonly operations?: readonly Operation<any, any>[];
   readonly endpoints?: readonly Endpoint[];
   readonly hooks?: readonly HookSubscription[];
+  readonly services?: readonly AnyService[];
 }
 
 /**
@@ -44,5 +70,6 @@ export function defineModule(spec: ModuleSpec): ModuleManifest {
     operations: (spec.operations ?? []) as unknown as readonly AnyOperation[],
     endpoints: spec.endpoints ?? [],
     hooks: spec.hooks ?? [],
+    services: spec.services ?? [],
   };
 }

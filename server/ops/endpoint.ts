@@ -17,6 +17,8 @@ export interface EndpointRequest {
   readonly method: EndpointMethod | 'HEAD';
   /** The path without the query string. */
   readonly path: string;
+  /** The values of the path's named segments (`/saml/:org/sso` gives `org`), as sent, percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | undefined>>;
   /** Lower-case names, as Node reads them (a repeated header joined with commas, Set-Cookie a list). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -40,6 +42,8 @@ export type EndpointAnswer =
   | (AnswerHeaders & { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly contentType?: string })
   | (AnswerHeaders & { readonly kind: 'redirect'; readonly location: string; readonly status?: 302 | 303 })
   | (AnswerHeaders & { readonly kind: 'html'; readonly status?: number; readonly html: string })
+  /** A status and headers without a body (204 No Content, 304 Not Modified). */
+  | (AnswerHeaders & { readonly kind: 'empty'; readonly status: number })
   /** A plain page of text, the look of the transport's refusal pages. */
   | (AnswerHeaders & { readonly kind: 'page' } & MessagePage)
   /** A page that submits `fields` to `action` by itself (OAuth 2.0 Form Post Response Mode section 2). */
@@ -93,6 +97,12 @@ export interface EndpointSpec {
   readonly alsoAt?: (deps: Deps) => readonly string[];
   /** Other methods answer 405 with Allow (RFC 9110 section 15.5.6) in the error shape, instead of 404. */
   readonly refuseOtherMethods?: boolean;
+  /**
+   * Whether HEAD runs the GET handler and drops the body (RFC 9110 section 9.3.2); default true. False for a
+   * GET with effects nobody would read (an authorization code issued, a consent spent): HEAD then answers
+   * 405 with Allow and no body.
+   */
+  readonly head?: boolean;
   readonly csrf: CsrfRule;
   readonly body: EndpointBodyKind;
   readonly errors: EndpointErrorKind;

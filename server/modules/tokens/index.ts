@@ -4,7 +4,8 @@
  * call to issue, refresh, validate, revoke and end sessions, plus the `user` authenticator. Session rows
  * themselves are in modules/sessions.
  */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineService } from '../manifest.ts';
+import { openTokenStateCache as openTokenState } from './state-cache/index.ts';
 import { TokenRecord } from './token-record.entity.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onSessionRevoked } from '../sessions/index.ts';
@@ -42,4 +43,12 @@ export const tokensModule = defineModule({
   endpoints: [jwksEndpoint],
   // An admin's revoke_session (modules/sessions) ends the tokens issued for the session too.
   hooks: [subscription(onSessionRevoked, revokeTokensOfSession)],
+  // Live token state in memory (docs/tokens.md#tokens-are-stateful), closed before storage.
+  services: [
+    defineService({
+      key: 'tokenState',
+      create: (deps) => openTokenState(deps.config, deps.storage, deps.logger),
+      close: async (cache) => cache?.close(),
+    }),
+  ],
 });

@@ -75,6 +75,7 @@ export function endpointRequest(
   return {
     method: request.method as EndpointRequest['method'],
     path: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
+    params: (request.params ?? NO_PARAMETERS) as Readonly<Record<string, string>>,
     query: firstValues((request.query ?? {}) as Record<string, unknown>),
     // Node's own object, not a copy: the token endpoint's hot path reads one header.
     headers: request.headers,
@@ -98,6 +99,8 @@ function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAn
       return reply.redirect(answer.location, answer.status ?? 302);
     case 'html':
       return reply.status(answer.status ?? 200).type('text/html; charset=utf-8').send(answer.html);
+    case 'empty':
+      return reply.status(answer.status).send();
     case 'page':
       return sendHtmlErrorPage(reply, answer.status ?? 200, answer);
     case 'form-post':
@@ -149,8 +152,11 @@ function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
     const refusal = new OAuthError(405, 'invalid_request', `${endpoint.path} accepts ${endpoint.methods.join(' and ')} only`);
     return sendRefusal(reply, endpoint, refusal, String(request.id));
   };
+  const head = endpoint.head ?? true;
+  const refuseHead = async (_request: FastifyRequest, reply: FastifyReply) => reply.header('allow', allowed).status(405).send();
   for (const url of [endpoint.path, ...(endpoint.alsoAt?.(deps) ?? [])]) {
-    scope.route({ method: [...endpoint.methods] as HTTPMethods[], url, handler });
+    scope.route({ method: [...endpoint.methods] as HTTPMethods[], url, handler, exposeHeadRoute: head });
+    if (!head && endpoint.methods.includes('GET')) scope.route({ method: 'HEAD', url, handler: refuseHead });
     if (!endpoint.refuseOtherMethods) continue;
     scope.route({ method: ALL_METHODS.filter((method) => !endpoint.methods.includes(method)) as HTTPMethods[], url, handler: refuseMethod });
   }
