@@ -1,16 +1,24 @@
+/**
+ * The console's i18n resources: the default namespace "translation" (en.ts: the shell, sign-in and the sections
+ * without a catalogue of their own), then each section's own namespaces as its manifest names them
+ * (console/src/sections.ts), e.g. "clients" from console/src/clients/i18n-en.ts for `useTranslation('clients')`.
+ */
+import type { Resource } from 'i18next';
 import { en } from './en.ts';
-import { fgaEn } from '../fga/i18n-en.ts';
-import { clientsEn } from '../clients/i18n-en.ts';
-import { issuersEn } from '../trusted-issuers/i18n-en.ts';
-import { webhooksEn } from '../webhooks/i18n-en.ts';
-import { emailTemplatesEn } from '../email-templates/i18n-en.ts';
-import { auditEn } from '../audit/i18n-en.ts';
-import { organizationsEn } from '../organizations/i18n-en.ts';
-import { apiReferenceEn } from '../api-reference/i18n-en.ts';
+import { CONSOLE_SECTIONS } from '../sections.ts';
+import type { ConsoleSection } from '../shell/section.ts';
 
-// Sections with their own catalogue, one namespace each: "fga" (console/src/fga/i18n-en.ts), "clients"
-// (console/src/clients/i18n-en.ts), "issuers" (console/src/trusted-issuers/i18n-en.ts), "webhooks",
-// "emailTemplates", "audit", "organizations" and "apiReference" (i18n-en.ts of their folders).
-export const resources = {
-  en: { translation: en, fga: fgaEn, clients: clientsEn, issuers: issuersEn, webhooks: webhooksEn, emailTemplates: emailTemplatesEn, audit: auditEn, organizations: organizationsEn, apiReference: apiReferenceEn },
-};
+function consoleResources(sections: readonly ConsoleSection[]): Resource {
+  const resources: Resource = { en: { translation: en } };
+  for (const { namespace, catalogues } of sections.flatMap((section) => section.messages ?? [])) {
+    for (const [language, catalogue] of Object.entries(catalogues)) {
+      const namespaces = (resources[language] ??= {});
+      // A namespace claimed twice would silently lose one catalogue's keys.
+      if (namespace in namespaces) throw new Error(`console: the i18n namespace "${namespace}" is brought by two sections`);
+      namespaces[namespace] = catalogue;
+    }
+  }
+  return resources;
+}
+
+export const resources = consoleResources(CONSOLE_SECTIONS);

@@ -12,10 +12,11 @@ import { readBranding } from '../../../ui-shared/branding.ts';
 import { adminLogout } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
-import { navItems } from './nav-items.ts';
+import type { ConsoleSection } from './section.ts';
 import { ChannelNotice } from '../settings/channel-notice.tsx';
 
-export function ConsoleShell() {
+/** `sections`: those this instance shows, in navbar order (console/src/sections.ts). */
+export function ConsoleShell({ sections }: { sections: readonly ConsoleSection[] }) {
   const { t } = useTranslation();
   const branding = readBranding();
   const location = useLocation();
@@ -77,15 +78,17 @@ export function ConsoleShell() {
           <Title order={2} size="xs" tt="uppercase" c="dimmed" px="sm" py="xs">
             {t('shell.manage')}
           </Title>
-          {navItems(branding.playground).map((item) => {
-            const active = location.pathname === item.to || location.pathname.startsWith(`${item.to}/`);
+          {sections.map(({ path, nav }) => {
+            if (!nav) return null;
+            const to = `/${path}`;
+            const active = location.pathname === to || location.pathname.startsWith(`${to}/`);
             return (
               <NavLink
-                key={item.to}
+                key={to}
                 component={Link}
-                to={item.to}
-                label={t(item.labelKey)}
-                leftSection={<item.icon size={18} stroke={1.6} />}
+                to={to}
+                label={t(nav.labelKey)}
+                leftSection={<nav.icon size={18} stroke={1.6} />}
                 active={active}
                 aria-current={active ? 'page' : undefined}
                 onClick={close}
