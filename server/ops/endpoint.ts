@@ -20,6 +20,11 @@ export interface EndpointRequest {
   /** The values of the path's named segments (`/saml/:org/sso` gives `org`), as sent, percent-decoded. */
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  /**
+   * The query string as sent, without its `?` (empty when there is none): a signature over the query itself,
+   * as the SAML HTTP-Redirect binding's (SAML Bindings 3.4.4.1), is checked over these very bytes.
+   */
+  readonly rawQuery: string;
   /** Lower-case names, as Node reads them (a repeated header joined with commas, Set-Cookie a list). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Read by the endpoint's body kind: an object for 'oauth', 'json' and 'form', empty for 'none'. */
@@ -42,6 +47,8 @@ export type EndpointAnswer =
   | (AnswerHeaders & { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly contentType?: string })
   | (AnswerHeaders & { readonly kind: 'redirect'; readonly location: string; readonly status?: 302 | 303 })
   | (AnswerHeaders & { readonly kind: 'html'; readonly status?: number; readonly html: string })
+  /** A document of text in its own media type (SAML metadata: SAML Metadata section 4.1.1). */
+  | (AnswerHeaders & { readonly kind: 'text'; readonly status?: number; readonly body: string; readonly contentType: string })
   /** A status and headers without a body (204 No Content, 304 Not Modified). */
   | (AnswerHeaders & { readonly kind: 'empty'; readonly status: number })
   /** A plain page of text, the look of the transport's refusal pages. */

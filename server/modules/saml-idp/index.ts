@@ -3,14 +3,17 @@
  * (docs/api-overview.md#resources-and-fields, "SAML service provider", docs/api-overview.md#states-and-transitions,
  * "SAML IdP key", docs/operations.md, "SAML IdP"). Every
  * organization is its own IdP: its own signing keys (idp-keys.service.ts) and service providers
- * (service-providers.service.ts). The browser endpoints (/saml/<organization>/metadata, /sso and /slo) live in
- * transports/http/protocol/saml-idp (modules see no Fastify types: manifest.ts).
+ * (service-providers.service.ts). Its browser endpoints: /saml/<organization>/metadata (metadata.endpoint.ts),
+ * /sso (sso.endpoint.ts) and /slo (slo.endpoint.ts).
  */
 import { defineModule } from '../manifest.ts';
 import { SamlIdpKey, SamlServiceProvider } from './saml-idp.entities.ts';
 import { SamlIdpPendingLogin, SamlIdpRequestUse } from './sso-state.entities.ts';
 import { idpKeyOperations } from './idp-keys.ops.ts';
 import { serviceProviderOperations } from './service-providers.ops.ts';
+import { idpMetadataEndpoint } from './metadata.endpoint.ts';
+import { ssoEndpoint } from './sso.endpoint.ts';
+import { sloEndpoint } from './slo.endpoint.ts';
 
 export { SamlIdpKey, SamlServiceProvider, type SamlIdpKeyRow, type SamlServiceProviderRow } from './saml-idp.entities.ts';
 export { currentKey, publishedKeys } from './idp-keys.service.ts';
@@ -30,4 +33,5 @@ export const samlIdpModule = defineModule({
   name: 'saml-idp',
   entities: [SamlIdpKey, SamlServiceProvider, SamlIdpRequestUse, SamlIdpPendingLogin],
   operations: [...idpKeyOperations, ...serviceProviderOperations],
+  endpoints: [idpMetadataEndpoint, ssoEndpoint, sloEndpoint],
 });

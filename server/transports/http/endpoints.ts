@@ -77,6 +77,7 @@ export function endpointRequest(
     path: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
     params: (request.params ?? NO_PARAMETERS) as Readonly<Record<string, string>>,
     query: firstValues((request.query ?? {}) as Record<string, unknown>),
+    rawQuery: queryAt < 0 ? '' : request.url.slice(queryAt + 1),
     // Node's own object, not a copy: the token endpoint's hot path reads one header.
     headers: request.headers,
     body: bodyOf(endpoint, request),
@@ -99,6 +100,8 @@ function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAn
       return reply.redirect(answer.location, answer.status ?? 302);
     case 'html':
       return reply.status(answer.status ?? 200).type('text/html; charset=utf-8').send(answer.html);
+    case 'text':
+      return reply.status(answer.status ?? 200).type(answer.contentType).send(answer.body);
     case 'empty':
       return reply.status(answer.status).send();
     case 'page':

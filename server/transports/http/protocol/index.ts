@@ -1,7 +1,7 @@
 /**
  * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet
  * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the OAuth
- * authorization endpoint, social, organization SSO, the SAML identity provider
+ * authorization endpoint, social, organization SSO
  * and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
  * errors, malformed bodies included, answer in the OAuth shape.
  */
@@ -12,7 +12,6 @@ import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
 import { registerScimRoutes } from './scim/index.ts';
 import { registerOrgSsoRoutes } from './org-sso/index.ts';
-import { registerSamlIdpRoutes } from './saml-idp/index.ts';
 
 export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps): Promise<void> {
   await http.register(async (scope) => {
@@ -22,7 +21,6 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     await registerAuthorizeRoutes(scope, deps);
     await registerSocialRoutes(scope, deps);
     await registerOrgSsoRoutes(scope, deps);
-    await registerSamlIdpRoutes(scope, deps);
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
