@@ -13,7 +13,7 @@ import { createLogger } from './kernel/logger.ts';
 import type { Storage } from './storage/types.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { ENTITIES } from './modules/entities.ts';
-import { startModuleServices, wireModuleHooks } from './modules/index.ts';
+import { createModuleWorkers, startModuleServices, wireModuleHooks } from './modules/index.ts';
 import { registry as defaultRegistry, type Registry } from './ops/registry.ts';
 import { firstPresented, publicAuthenticator, type Authenticators } from './ops/auth.ts';
 import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/index.ts';
@@ -26,9 +26,8 @@ import { createSealer } from './kernel/encryption.ts';
 import { createFgaService } from './modules/fga/index.ts';
 import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
-import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from './modules/messages/index.ts';
-import { deliverMessage } from './modules/accounts/index.ts';
-import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.ts';
+import type { MessageOutbox, OutboxOptions } from './modules/messages/index.ts';
+import type { WebhookWorker, WebhookWorkerOptions } from './modules/webhooks/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
 import { startIdleCollector } from './idle-collector.ts';
@@ -67,7 +66,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Keys first: a key that does not fit --jwt-type is a startup refusal before any connection is opened.
   const keys = await loadSigningKeys(config);
   const sealer = createSealer(config);
-  // Before storage: an unreachable --redis-url is a startup refusal with nothing else opened yet.
+  // Before storage: an unreachable --redis-url is a startup refusal with nothing else opened yet. That order
+  // keeps the limiter here rather than a module service (services are built after storage).
   const policies = policiesFor(config);
   const clock = overrides.clock ?? systemClock;
   let limits: RateLimiter;
@@ -100,13 +100,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       { presented: mfaCookiePresented, authenticate: mfaOfferAuthenticator },
     ),
   };
-  // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store.
+  // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store. Built here
+  // rather than as a module service because tests hand their own store (AppOverrides.fgaStore).
   const fgaStore = overrides.fgaStore !== undefined ? overrides.fgaStore : await createFgaStore(config, storage, { logger, clock });
   const fga = fgaStore ? createFgaService(fgaStore, { allowUnconstrainedAgents: config.fgaAllowUnconstrainedAgents }) : undefined;
+  // Every metric the modules declare in their manifests, plus the transport's request series.
   const metrics = createHttpMetrics();
-  // Account mails and texts leave from the outbox worker, never inside a request (modules/messages).
-  const outbox = createMessageOutbox(deliverMessage, overrides.outbox);
-  const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, outbox };
+  // The modules' background workers (modules/manifest.ts WorkerSpec): the message outbox, declared by
+  // accounts, and webhook delivery. Created before Deps, which wakes the outbox after a commit (Deps.outbox);
+  // started once the listeners exist. Options by worker name, as tests override them.
+  const workers = createModuleWorkers({ outbox: overrides.outbox, webhooks: overrides.webhooks });
+  const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, ...workers.depsMembers };
   // What each module adds to Deps (modules/manifest.ts ServiceSpec): the token state cache, stored templates, ...
   const closeServices = await startModuleServices(deps).catch(async (err: unknown) => {
     await fga?.close();
@@ -118,10 +122,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
-  outbox.start(deps);
-  // Webhook deliveries drain the event outbox in the background (modules/webhooks).
-  const webhooks = createWebhookWorker(overrides.webhooks);
-  webhooks.start(deps);
+  workers.start(deps);
   // Memory comes back after a burst of load (idle-collector.ts); a no-op unless --expose-gc.
   const idleCollector = startIdleCollector();
   return {
@@ -130,8 +131,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     http,
     metricsHttp,
     grpc,
-    outbox,
-    webhooks,
+    outbox: workers.named<MessageOutbox>('outbox'),
+    webhooks: workers.named<WebhookWorker>('webhooks'),
     async close() {
       shuttingDown = true;
       idleCollector.stop();
@@ -139,8 +140,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await metricsHttp.close();
       if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
       // After the listeners (no new jobs), before storage (a running delivery finishes its writes).
-      await outbox.stop();
-      await webhooks.stop();
+      await workers.stop();
       await fga?.close();
       await limits.close();
       await closeServices();

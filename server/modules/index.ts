@@ -4,9 +4,10 @@
  * (docs/architecture.md#the-single-executable). modules/entities.ts and ops/registry.ts derive their lists from this one, in this
  * order, which is the order of today's registry (REST routes, GraphQL fields) and entity list.
  *
- * email, sms, passwords and limits have no manifest: they hold neither entities nor operations.
+ * email, sms and passwords have no manifest: they hold neither entities nor operations. limits has one for
+ * the metric it declares, listed first so that the metrics listener keeps its order of series.
  */
-import type { AnyService, ModuleManifest } from './manifest.ts';
+import type { AnyService, ModuleManifest, Worker } from './manifest.ts';
 import type { Deps } from '../kernel/deps.ts';
 import { metaModule } from './meta/index.ts';
 import { accountsAdminModule, accountsModule } from './accounts/index.ts';
@@ -31,10 +32,12 @@ import { orgDomainsModule } from './org-domains/index.ts';
 import { scimModule } from './scim/index.ts';
 import { orgSsoModule } from './org-sso/index.ts';
 import { samlIdpModule } from './saml-idp/index.ts';
+import { limitsModule } from './limits/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
 
 export const MODULES: readonly ModuleManifest[] = [
+  limitsModule,
   metaModule,
   accountsModule,
   adminModule,
@@ -89,4 +92,51 @@ export async function startModuleServices(deps: Deps, modules: readonly ModuleMa
     throw err;
   }
   return closeAll;
+}
+
+/** Every module's background workers (manifest.ts WorkerSpec), created but not started. */
+export interface ModuleWorkers {
+  /** The worker a module declares under `name` (App.outbox, App.webhooks); throws when none does. */
+  named<W extends Worker>(name: string): W;
+  /** The Deps members requests reach workers through (WorkerSpec.depsKey: Deps.outbox). */
+  readonly depsMembers: Partial<Deps>;
+  /** Starts them in module order. */
+  start(deps: Deps): void;
+  /** Stops them in reverse order; a running job finishes its writes, so storage closes after. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates every module's workers with the options given by worker name (tests shorten retries and polls);
+ * refuses two workers of one name, which would make the options and App's accessors ambiguous.
+ */
+export function createModuleWorkers(
+  options: Readonly<Record<string, object | undefined>> = {},
+  modules: readonly ModuleManifest[] = MODULES,
+): ModuleWorkers {
+  const byName = new Map<string, Worker>();
+  const depsMembers: Record<string, unknown> = {};
+  for (const module of modules) {
+    for (const spec of module.workers) {
+      if (byName.has(spec.name)) throw new Error(`two workers named ${spec.name}`);
+      const worker = spec.create(options[spec.name] ?? {});
+      byName.set(spec.name, worker);
+      if (spec.depsKey) depsMembers[spec.depsKey] = worker;
+    }
+  }
+  const workers = [...byName.values()];
+  return {
+    named<W extends Worker>(name: string): W {
+      const worker = byName.get(name);
+      if (!worker) throw new Error(`no module declares a worker named ${name}`);
+      return worker as W;
+    },
+    depsMembers: depsMembers as Partial<Deps>,
+    start(deps) {
+      for (const worker of workers) worker.start(deps);
+    },
+    async stop() {
+      for (const worker of [...workers].reverse()) await worker.stop();
+    },
+  };
 }

@@ -6,13 +6,16 @@
  *
  * Only what today's modules contribute is here. A module serves spec-shaped HTTP routes as endpoints
  * (ops/endpoint.ts: plain requests and answers, since nothing below transports/ sees Fastify types; those
- * not yet moved still live in transports/http/protocol), and the one background worker, the message outbox, is also a member of Deps and of App, so buildApp() wires it.
+ * not yet moved still live in transports/http/protocol), runs its background workers (WorkerSpec), names
+ * the webhook events it records and declares the metrics it counts (docs/architecture.md#adding-a-module).
  */
 import type { EntitySchema } from '@mikro-orm/core';
 import type { AnyOperation, Operation } from '../ops/define.ts';
 import type { Endpoint } from '../ops/endpoint.ts';
 import type { HookSubscription } from '../kernel/hooks.ts';
 import type { Deps } from '../kernel/deps.ts';
+import type { MetricDeclaration } from '../kernel/metrics.ts';
+import type { EventName } from './events/index.ts';
 
 /**
  * A member a module adds to Deps (declared in the module by declaration merging, as modules/fga does):
@@ -36,6 +39,39 @@ export function defineService<K extends keyof Deps>(spec: ServiceSpec<K>): AnySe
   return spec as unknown as AnyService;
 }
 
+/** What buildApp drives of a background worker (docs/architecture.md#background-workers). */
+export interface Worker {
+  /** Begins polling with the app's Deps; called once the listeners exist. */
+  start(deps: Deps): void;
+  /** Resolves once nothing is due and nothing runs (tests await it). */
+  idle(): Promise<void>;
+  /** Ends polling and waits for the work in flight; called after the listeners close, before storage. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A background worker of a module: created by buildApp before Deps (with the options a test overrides, by
+ * `name`), started once the listeners exist in module order, stopped in reverse order on close.
+ */
+export interface WorkerSpec<W extends Worker, O extends object> {
+  /** Unique among all modules; the key of its test overrides and of App's accessor (App.outbox). */
+  readonly name: string;
+  create(options: Partial<O>): W;
+  /** The Deps member through which requests reach the worker (Deps.outbox wakes the message outbox). */
+  readonly depsKey?: keyof Deps;
+}
+
+/** A worker with its option and worker types erased, so that one list holds them all (as AnyService). */
+export interface AnyWorker {
+  readonly name: string;
+  create(options: object): Worker;
+  readonly depsKey?: keyof Deps;
+}
+
+export function defineWorker<W extends Worker, O extends object>(spec: WorkerSpec<W, O>): AnyWorker {
+  return spec as unknown as AnyWorker;
+}
+
 export interface ModuleManifest {
   /** The module's folder under server/modules/, or a part of one (accounts-admin). */
   readonly name: string;
@@ -47,6 +83,16 @@ export interface ModuleManifest {
   readonly hooks: readonly HookSubscription[];
   /** The members it adds to Deps, built by buildApp (ServiceSpec). */
   readonly services: readonly AnyService[];
+  /** Its background workers, driven by buildApp (WorkerSpec). */
+  readonly workers: readonly AnyWorker[];
+  /**
+   * The webhook events (docs/events.md) its files record. The closed list stays in modules/events, a
+   * foundation that cannot read the manifests above it; test/events/event-declarations.test.ts holds
+   * each name to exactly one declaring module, the one that records it.
+   */
+  readonly events: readonly EventName[];
+  /** The metrics it counts through Deps.metrics, registered by transports/http/metrics.ts. */
+  readonly metrics: readonly MetricDeclaration[];
 }
 
 export interface ModuleSpec {
@@ -57,6 +103,9 @@ export interface ModuleSpec {
   readonly endpoints?: readonly Endpoint[];
   readonly hooks?: readonly HookSubscription[];
   readonly services?: readonly AnyService[];
+  readonly workers?: readonly AnyWorker[];
+  readonly events?: readonly EventName[];
+  readonly metrics?: readonly MetricDeclaration[];
 }
 
 /**
@@ -71,5 +120,8 @@ export function defineModule(spec: ModuleSpec): ModuleManifest {
     endpoints: spec.endpoints ?? [],
     hooks: spec.hooks ?? [],
     services: spec.services ?? [],
+    workers: spec.workers ?? [],
+    events: spec.events ?? [],
+    metrics: spec.metrics ?? [],
   };
 }

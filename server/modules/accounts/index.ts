@@ -10,7 +10,10 @@ import { mfaSetupOperations } from './mfa-setup.ops.ts';
 import { mfaOfferOperations } from './mfa-offer.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 import { initialPasswordOperations } from './initial-password.ops.ts';
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from '../messages/index.ts';
+import { deliverMessage } from './message-delivery.ts';
+import { LOGINS_METRIC } from './login-metric.ts';
 
 export const accountOperations = [
   signupOp,
@@ -43,10 +46,33 @@ export { isAllowedRedirect, boundRedirectUri } from './redirect-uri.ts';
 export { verifyEmailOp } from './email-link.ops.ts';
 export { validatePlainTokenInMemory } from './token.ops.ts';
 
-export const accountsModule = defineModule({ name: 'accounts', operations: accountOperations });
+export { LOGINS_METRIC } from './login-metric.ts';
+
+export const accountsModule = defineModule({
+  name: 'accounts',
+  operations: accountOperations,
+  // The message outbox (modules/messages) is run from here: its rows and retries are messages', but deciding
+  // what an account is sent is this layer's (message-delivery.ts), and messages sits below accounts
+  // (docs/architecture.md#module-layers). Requests wake it through Deps.outbox after their commit.
+  workers: [
+    defineWorker<MessageOutbox, OutboxOptions>({
+      name: 'outbox',
+      depsKey: 'outbox',
+      create: (options) => createMessageOutbox(deliverMessage, options),
+    }),
+  ],
+  // complete-login.ts, sign-in-policy.ts, create-account.ts, profile.ops.ts, clean-takeover.ts (docs/events.md).
+  events: ['user.login', 'user.signup', 'user.created', 'user.deactivated', 'user.taken_over'],
+  metrics: [LOGINS_METRIC],
+});
 /**
  * The super-admin account operations as a manifest of their own: modules/index.ts lists it after the admin
  * and user-admin modules, the place these operations have always had in the registry, so the REST route
  * and GraphQL field order stay as they were.
  */
-export const accountsAdminModule = defineModule({ name: 'accounts-admin', operations: adminAccessOperations });
+export const accountsAdminModule = defineModule({
+  name: 'accounts-admin',
+  operations: adminAccessOperations,
+  // admin-access.ops.ts (docs/events.md).
+  events: ['user.deleted', 'user.access_revoked', 'user.access_enabled'],
+});

@@ -1,13 +1,18 @@
 /**
  * Prometheus metrics (prom-client): process metrics, request counts and latency by route and status
- * (request-series.ts), requests refused by a limit by route and bucket, and password logins by outcome (the
- * kernel Metrics interface modules count through). Served only by the dedicated metrics listener
+ * (request-series.ts), and every metric the modules declare in their manifests (kernel/metrics.ts
+ * MetricDeclaration: requests refused by a limit, password logins, webhook deliveries and backlog), counted
+ * through the kernel Metrics interface. Served only by the dedicated metrics listener
  * (docs/api-overview.md#http-endpoints-outside-v1), never on the main port.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics, Counter, Gauge } from 'prom-client';
-import type { Metrics, WebhookBacklog } from '../../kernel/metrics.ts';
+import type { MetricDeclaration, Metrics } from '../../kernel/metrics.ts';
+import { MODULES, type ModuleManifest } from '../../modules/index.ts';
+import { RATE_LIMITED_METRIC } from '../../modules/limits/index.ts';
+import { LOGINS_METRIC } from '../../modules/accounts/index.ts';
+import { WEBHOOK_BACKLOG_METRIC, WEBHOOK_DELIVERIES_METRIC } from '../../modules/webhooks/index.ts';
 import { limitedBucket } from './errors.ts';
 import { accessLogger, lazyRequestLogger } from './request-log.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
@@ -18,7 +23,7 @@ export interface HttpMetrics extends Metrics {
   observe(route: string, method: string, status: number, seconds: number): void;
 }
 
-export function createHttpMetrics(): HttpMetrics {
+export function createHttpMetrics(modules: readonly ModuleManifest[] = MODULES): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new RequestSeries(registry, {
@@ -28,49 +33,22 @@ export function createHttpMetrics(): HttpMetrics {
     latencyHelp: 'HTTP request latency by route, method and status',
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
-  const limited = new Counter({
-    name: 'portcullis_rate_limited_total',
-    help: 'Requests refused by a rate limit (HTTP 429, gRPC RESOURCE_EXHAUSTED) by route and limit bucket',
-    labelNames: ['route', 'bucket'] as const,
-    registers: [registry],
-  });
-  const logins = new Counter({
-    name: 'portcullis_logins_total',
-    help: 'Password logins by outcome: success, failure (wrong password or unknown account), locked',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const webhookAttempts = new Counter({
-    name: 'portcullis_webhook_deliveries_total',
-    help: 'Webhook delivery attempts by event and outcome: delivered (2xx), retry (failed, scheduled again), failed (given up)',
-    labelNames: ['event', 'outcome'] as const,
-    registers: [registry],
-  });
-  let backlogProbe: (() => Promise<WebhookBacklog>) | undefined;
-  new Gauge({
-    name: 'portcullis_webhook_backlog',
-    help: 'Webhook work waiting: events not yet fanned out (queue=events), deliveries pending or in flight (queue=deliveries)',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-    // Counted only when scraped (two indexed counts), never on the delivery path.
-    async collect() {
-      if (!backlogProbe) return;
-      try {
-        const backlog = await backlogProbe();
-        this.set({ queue: 'events' }, backlog.events);
-        this.set({ queue: 'deliveries' }, backlog.deliveries);
-      } catch {
-        // A database hiccup must not fail the whole scrape; the gauge keeps its last value.
-      }
-    },
-  });
+  const declared = registerDeclaredMetrics(registry, modules.flatMap((module) => module.metrics));
+  // Resolved once here, so that counting costs what a prom-client inc costs and no name lookup.
+  const limited = declared.counter(RATE_LIMITED_METRIC);
+  const logins = declared.counter(LOGINS_METRIC);
+  const webhookAttempts = declared.counter(WEBHOOK_DELIVERIES_METRIC);
   return {
     registry,
     webhookDelivery(event, outcome) {
       webhookAttempts.inc({ event, outcome });
     },
     webhookBacklog(probe) {
-      backlogProbe = probe;
+      declared.probe(WEBHOOK_BACKLOG_METRIC, async (set) => {
+        const backlog = await probe();
+        set({ queue: 'events' }, backlog.events);
+        set({ queue: 'deliveries' }, backlog.deliveries);
+      });
     },
     limited(route, bucket) {
       limited.inc({ route, bucket });
@@ -80,6 +58,60 @@ export function createHttpMetrics(): HttpMetrics {
     },
     observe(route, method, status, seconds) {
       requests.observe(route, method, status, seconds);
+    },
+  };
+}
+
+type GaugeProbe = (set: (labels: Record<string, string>, value: number) => void) => Promise<void>;
+
+interface DeclaredMetrics {
+  counter<L extends string>(declaration: MetricDeclaration<L>): Counter<L>;
+  /** How the declared gauge is read on each scrape; until set, the gauge has no series. */
+  probe(declaration: MetricDeclaration, read: GaugeProbe): void;
+}
+
+/**
+ * Registers each declared metric once, in module order; refuses a name declared twice or a declaration the
+ * Metrics methods name but no module declares (both wiring mistakes, found at start).
+ */
+function registerDeclaredMetrics(registry: Registry, declarations: readonly MetricDeclaration[]): DeclaredMetrics {
+  const counters = new Map<string, Counter<string>>();
+  const probes = new Map<string, GaugeProbe>();
+  const gauges = new Set<string>();
+  for (const declaration of declarations) {
+    const { name, help, labels } = declaration;
+    if (counters.has(name) || gauges.has(name)) throw new Error(`metric ${name} is declared twice`);
+    if (declaration.kind === 'counter') {
+      counters.set(name, new Counter({ name, help, labelNames: labels, registers: [registry] }));
+      continue;
+    }
+    gauges.add(name);
+    new Gauge({
+      name,
+      help,
+      labelNames: labels,
+      registers: [registry],
+      // Counted only when scraped (webhooks: two indexed counts), never on the path that changes it.
+      async collect() {
+        const read = probes.get(name);
+        if (!read) return;
+        try {
+          await read((labels, value) => this.set(labels, value));
+        } catch {
+          // A database hiccup must not fail the whole scrape; the gauge keeps its last value.
+        }
+      },
+    });
+  }
+  return {
+    counter<L extends string>(declaration: MetricDeclaration<L>): Counter<L> {
+      const counter = counters.get(declaration.name);
+      if (!counter) throw new Error(`no module declares the counter ${declaration.name}`);
+      return counter as Counter<L>;
+    },
+    probe(declaration, read) {
+      if (!gauges.has(declaration.name)) throw new Error(`no module declares the gauge ${declaration.name}`);
+      probes.set(declaration.name, read);
     },
   };
 }
