@@ -1,6 +1,8 @@
 /**
  * The durable outbox of account mails and texts: operations enqueue (enqueue.ts) in their transaction,
- * the worker (worker.ts) sends after the commit with retries, and nothing is sent inside a request.
+ * the worker (worker.ts) sends after the commit with retries, and nothing is sent inside a request. The
+ * accounts manifest declares the worker, since it hands the worker its delivery function from above this
+ * layer (docs/architecture.md#module-layers).
  */
 import { defineModule } from '../manifest.ts';
 import { MessageJob } from './message-job.entity.ts';
