@@ -29,6 +29,11 @@ export interface EndpointRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Read by the endpoint's body kind: an object for 'oauth', 'json' and 'form', empty for 'none'. */
   readonly body: Readonly<Record<string, unknown>>;
+  /**
+   * With body 'json': the JSON value as parsed, whatever its type (RFC 8259 section 2), so that the handler
+   * names what is wrong with it; undefined when the request had no content.
+   */
+  readonly document?: unknown;
   readonly cookies: Readonly<Record<string, string>>;
   /** Client IP per --trusted-proxies (docs/configuration.md). */
   readonly ip: string;
@@ -84,8 +89,8 @@ export interface HtmlRefusal {
 
 /**
  * How refusals are written. 'oauth': RFC 6749 section 5.2 JSON, never cached; 'html': a page a browser
- * reads, the endpoint's refusalPage or a generic one; 'scim': the shape of the endpoints still in
- * transports/http/protocol/scim.
+ * reads, the endpoint's refusalPage or a generic one; 'scim': RFC 7644 section 3.12 error bodies in
+ * application/scim+json (a ScimError as thrown, another refusal by its kind).
  */
 export type EndpointErrorKind = 'oauth' | 'scim' | 'html';
 

@@ -1,28 +1,25 @@
 /**
  * Inbound SCIM 2.0 per organization (docs/operations.md, "SCIM" and docs/api-overview.md#authentication; RFC 7643, RFC 7644): the
- * endpoint records and their admin operations, and the Users and Groups services the /scim/v2/ routes
- * (transports/http/protocol/scim) call once the bearer token has named the organization.
+ * endpoint records and their admin operations, and the /scim/v2/ endpoints (scim-resources.endpoint.ts,
+ * scim-discovery.endpoint.ts) whose Users and Groups services work once the bearer token has named the
+ * organization (scim-request.ts). The transport writes their refusals in the SCIM error shape.
  */
 import { defineModule } from '../manifest.ts';
 import { ScimEndpoint, ScimGroup, ScimUser } from './scim.entity.ts';
 import { scimEndpointOperations } from './scim-endpoints.ops.ts';
+import { scimDiscoveryEndpoints } from './scim-discovery.endpoint.ts';
+import { scimResourceEndpoints } from './scim-resources.endpoint.ts';
 
 export { ScimEndpoint, ScimGroup, ScimUser } from './scim.entity.ts';
 export { authenticateScimToken, type ScimAuthentication } from './scim-endpoints.service.ts';
 export { scimBaseUrl } from './scim-endpoints.schema.ts';
 export { ScimError, scimErrorBody } from './scim-errors.ts';
-export { USER_VIEW, GROUP_VIEW } from './scim-attributes.ts';
-export { equalityOf } from './scim-filter.ts';
-export { applyPatch, readPatchBody } from './scim-patch.ts';
-export { filterOf, listResponse, project, type ListQuery } from './scim-query.ts';
-export { ConcurrentScimChange, etagOf, type ScimScope, type ScimResource } from './scim-scope.ts';
-export { createScimUser, deleteScimUser, findScimUser, listScimUsers, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
-export { createScimGroup, deleteScimGroup, findScimGroup, listScimGroups, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
-export { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
+export { SCIM_CONTENT_TYPE } from './scim-request.ts';
 export { MAX_BODY_BYTES } from './scim-limits.ts';
 
 export const scimModule = defineModule({
   name: 'scim',
   entities: [ScimEndpoint, ScimUser, ScimGroup],
   operations: scimEndpointOperations,
+  endpoints: [...scimDiscoveryEndpoints, ...scimResourceEndpoints],
 });

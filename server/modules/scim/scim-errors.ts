@@ -1,8 +1,12 @@
 /**
  * SCIM protocol errors (RFC 7644 section 3.12): an HTTP status, an optional scimType and a detail that is
  * safe to show the identity provider's administrator (never a secret, never another organization's data).
- * The /scim/v2/ routes answer them as `{schemas: [Error URN], status: "<n>", scimType, detail}`.
+ * The /scim/v2/ endpoints answer them as `{schemas: [Error URN], status: "<n>", scimType, detail}`
+ * (transports/http/scim-refusals.ts). A ScimError is an AppError, so that the endpoint pipeline
+ * (ops/run-endpoint.ts) hands it to the transport as it was thrown; its kind, from its status, is what logs read.
  */
+import { AppError, type ErrorKind } from '../../kernel/errors.ts';
+
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** RFC 7644 section 3.12, table 9. */
@@ -10,12 +14,26 @@ export type ScimType =
   | 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget'
   | 'invalidValue' | 'invalidVers' | 'sensitive';
 
-export class ScimError extends Error {
+/** The AppError kind of a SCIM status (RFC 7644 section 3.12 lists the statuses), for the refusal log. */
+const KIND_OF_STATUS: Readonly<Record<number, ErrorKind>> = {
+  401: 'unauthenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  409: 'already_exists',
+  412: 'failed_precondition',
+  429: 'too_many_requests',
+};
+
+function kindOf(status: number): ErrorKind {
+  return KIND_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_argument');
+}
+
+export class ScimError extends AppError {
   readonly status: number;
   readonly scimType?: ScimType;
 
   constructor(status: number, detail: string, scimType?: ScimType) {
-    super(detail);
+    super(kindOf(status), detail);
     this.name = 'ScimError';
     this.status = status;
     this.scimType = scimType;
@@ -25,7 +43,7 @@ export class ScimError extends Error {
     return new ScimError(400, detail, scimType);
   }
 
-  static notFound(detail = 'resource not found'): ScimError {
+  static override notFound(detail = 'resource not found'): ScimError {
     return new ScimError(404, detail);
   }
 

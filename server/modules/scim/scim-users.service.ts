@@ -196,7 +196,8 @@ export async function createScimUser(scope: ScimScope, body: unknown): Promise<S
   try {
     account = await accountFor(scope, fields);
   } catch (err) {
-    if (err instanceof AppError && err.kind === 'already_exists') throw ScimError.conflict('an account with this email already exists');
+    // A ScimError is an AppError too (scim-errors.ts): accountFor's own 409 passes as it was thrown.
+    if (err instanceof AppError && !(err instanceof ScimError) && err.kind === 'already_exists') throw ScimError.conflict('an account with this email already exists');
     throw err;
   }
   const { em, deps } = scope;
@@ -262,7 +263,7 @@ export async function replaceScimUser(scope: ScimScope, record: ScimUserRecord, 
     try {
       await updateUserContact(em, user, { email: fields.email }, deps.clock);
     } catch (err) {
-      if (err instanceof AppError && err.kind === 'already_exists') throw ScimError.conflict('an account with this email already exists');
+      if (err instanceof AppError && !(err instanceof ScimError) && err.kind === 'already_exists') throw ScimError.conflict('an account with this email already exists');
       throw err;
     }
   }

@@ -16,6 +16,7 @@ import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-e
 import { readOAuthBody } from '../../modules/oauth/index.ts';
 import { sendFormPost } from './protocol/authorize/response-pages.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
+import { prepareScimScope, sendScimRefusal } from './scim-refusals.ts';
 
 /** Every module's endpoints, in manifest order. */
 export function moduleEndpoints(modules: readonly ModuleManifest[] = MODULES): Endpoint[] {
@@ -81,6 +82,7 @@ export function endpointRequest(
     // Node's own object, not a copy: the token endpoint's hot path reads one header.
     headers: request.headers,
     body: bodyOf(endpoint, request),
+    document: endpoint.body === 'json' ? request.body : undefined,
     cookies,
     ip: request.ip,
     requestId: String(request.id),
@@ -131,8 +133,7 @@ function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError,
       });
     }
     case 'scim':
-      // Refused when mounting (registerModuleEndpoints): transports/http/protocol/scim renders its own.
-      throw new Error('SCIM refusals are not rendered by the endpoint adapter yet');
+      return sendScimRefusal(reply, refusal, requestId);
   }
 }
 
@@ -168,16 +169,21 @@ function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
 /** Mounts every module endpoint, one plugin scope per error shape. */
 export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = MODULES): Promise<void> {
   const oauth = moduleEndpoints(modules).filter((endpoint) => endpoint.errors === 'oauth');
-  const others = moduleEndpoints(modules).filter((endpoint) => endpoint.errors !== 'oauth');
-  const scim = others.find((endpoint) => endpoint.errors === 'scim');
-  // Fail at start rather than on the first refusal: the SCIM error shape is not written here yet.
-  if (scim) throw new Error(`endpoint ${scim.name}: the endpoint adapter does not render SCIM refusals yet`);
+  const scim = moduleEndpoints(modules).filter((endpoint) => endpoint.errors === 'scim');
+  const others = moduleEndpoints(modules).filter((endpoint) => endpoint.errors !== 'oauth' && endpoint.errors !== 'scim');
   if (oauth.length > 0) {
     await http.register(async (scope) => {
       scope.setErrorHandler(oauthErrorHandler);
       // Any other content type arrives as text and is read as JSON or form (modules/oauth/oauth-body.ts readOAuthBody).
       scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
       for (const endpoint of oauth) mount(scope, deps, endpoint);
+    });
+  }
+  if (scim.length > 0) {
+    // SCIM error bodies and application/scim+json (RFC 7644 sections 3.1 and 3.12), malformed bodies included.
+    await http.register(async (scope) => {
+      prepareScimScope(scope);
+      for (const endpoint of scim) mount(scope, deps, endpoint);
     });
   }
   for (const endpoint of others) {

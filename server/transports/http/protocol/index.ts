@@ -1,8 +1,8 @@
 /**
  * Specification-shaped endpoints outside /v1 (docs/api-overview.md#http-endpoints-outside-v1) not yet
  * moved into their module as endpoints (transports/http/endpoints.ts mounts those): the OAuth
- * authorization endpoint, social, organization SSO
- * and SCIM. Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
+ * authorization endpoint, social, organization SSO.
+ * Mounted whatever --enable-grpc says (unlike REST), in their own plugin scope so that their
  * errors, malformed bodies included, answer in the OAuth shape.
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,6 @@ import type { Deps } from '../../../kernel/deps.ts';
 import { oauthErrorHandler } from './oauth-errors.ts';
 import { registerSocialRoutes } from './social/index.ts';
 import { registerAuthorizeRoutes } from './authorize/index.ts';
-import { registerScimRoutes } from './scim/index.ts';
 import { registerOrgSsoRoutes } from './org-sso/index.ts';
 
 export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps): Promise<void> {
@@ -24,6 +23,4 @@ export async function registerProtocolRoutes(http: FastifyInstance, deps: Deps):
     // Further endpoints register here, one line each (browser-facing ones in their own scope with an HTML
     // error page instead of the OAuth JSON shape).
   });
-  // Its own scope: SCIM error bodies and application/scim+json (RFC 7644), not the OAuth shape.
-  await registerScimRoutes(http, deps);
 }

@@ -1,14 +1,15 @@
 /**
- * The request bodies of /scim/v2/ (RFC 7644 section 3.1): application/scim+json or application/json, nested
- * at most as deep as the rest of the API allows. A request without content carries nothing to parse, so its
- * Content-Type says nothing (RFC 9110 section 8.3 describes content by it): many SCIM clients put
- * `Content-Type: application/scim+json` on every request, and a DELETE sent that way is accepted (RFC 7644
- * section 3.6) whether it is framed with no length, `Content-Length: 0` or a chunked body of zero bytes.
- * A POST, PUT or PATCH without content is refused by `requiredBody`, naming what is missing.
+ * The request bodies of the /scim/v2/ endpoints (RFC 7644 section 3.1): application/scim+json or
+ * application/json, nested at most as deep as the rest of the API allows. A request without content carries
+ * nothing to parse, so its Content-Type says nothing (RFC 9110 section 8.3 describes content by it): many
+ * SCIM clients put `Content-Type: application/scim+json` on every request, and a DELETE sent that way is
+ * accepted (RFC 7644 section 3.6) whether it is framed with no length, `Content-Length: 0` or a chunked body
+ * of zero bytes. A POST, PUT or PATCH without content is refused by the endpoint (modules/scim
+ * scim-request.ts requiredBody), naming what is missing.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_BODY_BYTES, ScimError } from '../../../../modules/scim/index.ts';
-import { depthExceededAt, MAX_JSON_DEPTH } from '../../json-body.ts';
+import type { FastifyInstance } from 'fastify';
+import { MAX_BODY_BYTES, ScimError } from '../../modules/scim/index.ts';
+import { depthExceededAt, MAX_JSON_DEPTH } from './json-body.ts';
 
 const MEDIA_TYPES = ['application/scim+json', 'application/json'];
 
@@ -35,12 +36,4 @@ export function registerScimBodyParsers(scope: FastifyInstance): void {
     if (isEmpty(String(body))) done(null, undefined);
     else done(new ScimError(415, `the body must be ${MEDIA_TYPES.join(' or ')}`), undefined);
   });
-}
-
-/** The parsed body of a POST, PUT or PATCH; a request without one gets the SCIM error for what is missing. */
-export function requiredBody(request: FastifyRequest): unknown {
-  if (request.body === undefined) {
-    throw ScimError.badRequest('invalidSyntax', `${request.method} requires a body: a JSON object sent as ${MEDIA_TYPES[0]}`);
-  }
-  return request.body;
 }

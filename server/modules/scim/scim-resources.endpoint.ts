@@ -1,0 +1,106 @@
+/**
+ * /scim/v2/Users and /scim/v2/Groups (RFC 7644 section 3): POST creates (section 3.3, 201 with Location), GET
+ * reads one or a filtered, sorted, paged list (section 3.4), PUT replaces (section 3.5.1), PATCH modifies
+ * (section 3.5.2), DELETE removes (section 3.6, 204); entity tags per section 3.14. One base URL for every
+ * organization, since the bearer token names the organization (what Entra ID and Okta expect).
+ */
+import { defineEndpoint, type Endpoint, type EndpointAnswer, type EndpointRequest } from '../../ops/endpoint.ts';
+import { GROUP_VIEW, USER_VIEW } from './scim-attributes.ts';
+import { equalityOf } from './scim-filter.ts';
+import { createScimGroup, deleteScimGroup, findScimGroup, listScimGroups, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
+import { applyPatch, readPatchBody } from './scim-patch.ts';
+import { filterOf, listResponse, project } from './scim-query.ts';
+import { authenticateScimRequest, checkIfMatch, inScope, notModified, requiredBody, scimAnswer, SCIM_CSRF } from './scim-request.ts';
+import { etagOf, type ScimScope } from './scim-scope.ts';
+import { createScimUser, deleteScimUser, findScimUser, listScimUsers, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
+
+/** One resource type's services, so Users and Groups share the protocol and differ only in their service. */
+interface ResourceKind<Row> {
+  /** The path segment and, singular, the name of its endpoints. */
+  readonly path: 'Users' | 'Groups';
+  readonly singular: 'user' | 'group';
+  readonly view: typeof USER_VIEW;
+  create(scope: ScimScope, body: unknown): Promise<Row>;
+  find(scope: ScimScope, id: string): Promise<Row>;
+  replace(scope: ScimScope, row: Row, body: unknown): Promise<Row>;
+  remove(scope: ScimScope, row: Row): Promise<void>;
+  list(scope: ScimScope, equality?: { attribute: string; value: string }): Promise<Row[]>;
+  represent(scope: ScimScope, row: Row): Record<string, unknown>;
+  writable(row: Row): Record<string, unknown>;
+  version(row: Row): number;
+}
+
+const users: ResourceKind<Awaited<ReturnType<typeof findScimUser>>> = {
+  path: 'Users', singular: 'user', view: USER_VIEW, create: createScimUser, find: findScimUser, replace: replaceScimUser,
+  remove: deleteScimUser, list: listScimUsers, represent: toScimUser, writable: writableUser, version: (r) => r.link.version,
+};
+const groups: ResourceKind<Awaited<ReturnType<typeof findScimGroup>>> = {
+  path: 'Groups', singular: 'group', view: GROUP_VIEW, create: createScimGroup, find: findScimGroup, replace: replaceScimGroup,
+  remove: deleteScimGroup, list: listScimGroups, represent: toScimGroup, writable: writableGroup, version: (r) => r.version,
+};
+
+function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
+  const collection = `/scim/v2/${kind.path}`;
+  const one = `${collection}/:id`;
+  /** The resource as the query's attributes select it, with its version and, on 201, its location. */
+  const answer = (request: EndpointRequest, status: number, scope: ScimScope, row: Row): EndpointAnswer => {
+    const resource = kind.represent(scope, row);
+    const meta = resource.meta as { version: string; location: string };
+    return scimAnswer(status, project(kind.view, resource, request.query), meta.version, status === 201 ? meta.location : undefined);
+  };
+  const endpoint = (name: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: Endpoint['handler']) =>
+    defineEndpoint({ name: `scim_${name}`, methods: [method], path, csrf: SCIM_CSRF, body: 'json', errors: 'scim', handler });
+
+  return [
+    endpoint(`create_${kind.singular}`, 'POST', collection, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      return inScope(ctx, org, async (s) => answer(request, 201, s, await kind.create(s, requiredBody(request))));
+    }),
+    endpoint(`list_${kind.path.toLowerCase()}`, 'GET', collection, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      const query = request.query;
+      const matches = await filterOf(kind.view, query);
+      const equality = query.filter ? await equalityOf(kind.view, query.filter) : undefined;
+      const list = await inScope(ctx, org, async (s) => listResponse(kind.view, (await kind.list(s, equality)).map((r) => kind.represent(s, r)), query, matches));
+      return scimAnswer(200, list);
+    }),
+    endpoint(`get_${kind.singular}`, 'GET', one, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      return inScope(ctx, org, async (s): Promise<EndpointAnswer> => {
+        const row = await kind.find(s, request.params.id!);
+        const version = etagOf(kind.version(row));
+        // RFC 7644 section 3.14: the version the client holds is current.
+        return notModified(request, version) ? { kind: 'empty', status: 304, headers: { etag: version } } : answer(request, 200, s, row);
+      });
+    }),
+    endpoint(`replace_${kind.singular}`, 'PUT', one, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      return inScope(ctx, org, async (s) => {
+        const row = await kind.find(s, request.params.id!);
+        checkIfMatch(request, etagOf(kind.version(row)));
+        return answer(request, 200, s, await kind.replace(s, row, requiredBody(request)));
+      });
+    }),
+    endpoint(`patch_${kind.singular}`, 'PATCH', one, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      const operations = readPatchBody(requiredBody(request));
+      return inScope(ctx, org, async (s) => {
+        const row = await kind.find(s, request.params.id!);
+        checkIfMatch(request, etagOf(kind.version(row)));
+        const patched = await applyPatch(kind.view, kind.writable(row), operations);
+        return answer(request, 200, s, await kind.replace(s, row, patched));
+      });
+    }),
+    endpoint(`delete_${kind.singular}`, 'DELETE', one, async (request, ctx) => {
+      const org = await authenticateScimRequest(ctx);
+      return inScope(ctx, org, async (s): Promise<EndpointAnswer> => {
+        const row = await kind.find(s, request.params.id!);
+        checkIfMatch(request, etagOf(kind.version(row)));
+        await kind.remove(s, row);
+        return { kind: 'empty', status: 204 };
+      });
+    }),
+  ];
+}
+
+export const scimResourceEndpoints: readonly Endpoint[] = [...resourceEndpoints(users), ...resourceEndpoints(groups)];
