@@ -7,6 +7,7 @@
  * logging (docs/architecture.md#one-operation-three-protocols).
  */
 import type { Deps } from '../kernel/deps.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { LimitBucket } from '../kernel/limits.ts';
 import type { HandlerContext } from './define.ts';
 
@@ -59,7 +60,12 @@ export type EndpointAnswer =
   /** A plain page of text, the look of the transport's refusal pages. */
   | (AnswerHeaders & { readonly kind: 'page' } & MessagePage)
   /** A page that submits `fields` to `action` by itself (OAuth 2.0 Form Post Response Mode section 2). */
-  | (AnswerHeaders & { readonly kind: 'form-post'; readonly action: string; readonly fields: Readonly<Record<string, string>> });
+  | (AnswerHeaders & { readonly kind: 'form-post'; readonly action: string; readonly fields: Readonly<Record<string, string>> })
+  /**
+   * A page for an iframe that posts `message` to its parent window at `targetOrigin` only, and that only that
+   * origin may frame (web_message, docs/sdk-compatibility.md).
+   */
+  | (AnswerHeaders & { readonly kind: 'web-message'; readonly targetOrigin: string; readonly message: unknown });
 
 /** A page of text a browser reads: its title, heading and sentences, each escaped when written. */
 export interface MessagePage {
@@ -71,9 +77,11 @@ export interface MessagePage {
 
 /**
  * How a body is read. 'oauth': JSON or form-urlencoded, and text of either without a Content-Type
- * (docs/sdk-compatibility.md); 'json': a JSON object (SCIM, RFC 7644 section 3.1); 'form': the parameters
- * of a GET query or a POST body, each as parsed (a repeated one a list, for the handler to refuse; a POST
- * body that is not an object is refused); 'none': not read.
+ * (docs/sdk-compatibility.md), and for a GET the query as parsed (OpenID Connect Core section 3.1.2.1: the
+ * same parameters by either method; a repeated one a list, for the handler to refuse); 'json': a JSON
+ * object (SCIM, RFC 7644 section 3.1); 'form': the parameters of a GET query or a POST body, each as parsed
+ * (a repeated one a list, for the handler to refuse; a POST body that is not an object is refused); 'none':
+ * not read.
  */
 export type EndpointBodyKind = 'oauth' | 'json' | 'form' | 'none';
 
@@ -85,6 +93,21 @@ export interface HtmlRefusal {
   readonly status: number;
   readonly reason?: string;
   readonly requestId: string;
+}
+
+/**
+ * A refusal an endpoint whose errors are 'html' shows as this very page, status included. Thrown rather than
+ * answered when the handler's work must be undone: the unit of work then rolls back, drops its after-commit
+ * work and runs the refusal's afterRollback (invoke.ts runUnitOfWork), as for any refusal.
+ */
+export class PageRefusal extends AppError {
+  readonly page: MessagePage & { readonly status: number };
+
+  constructor(page: MessagePage & { readonly status: number }, afterRollback?: () => Promise<void>) {
+    super('failed_precondition', page.heading);
+    this.page = page;
+    this.afterRollback = afterRollback;
+  }
 }
 
 /**

@@ -42,7 +42,7 @@ export const ENDPOINTS: ReadonlyArray<{ field: string; method: EndpointMethod; p
 ];
 
 /**
- * What /authorize serves (transports/http/protocol/authorize): response types, modes (OAuth 2.0 Multiple Response Type
+ * What /authorize serves (authorize.endpoint.ts): response types, modes (OAuth 2.0 Multiple Response Type
  * Encoding Practices, Form Post Response Mode, and the SDK's web_message, docs/sdk-compatibility.md#oauth-endpoints) and PKCE methods (RFC 7636
  * section 4.2: S256 only, plain is refused).
  */

@@ -2,8 +2,8 @@
  * The authorization side of OAuth 2.0 / OpenID Connect (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints): request
  * validation, authorization codes, consents and the requests waiting for one, and the consent screen's
  * operations; client authentication (RFC 6749 section 2.3) and the back-channel endpoints: revocation,
- * introspection and UserInfo; the token endpoint and its grants; the discovery documents; RP-initiated logout. The authorization endpoint is still in
- * transports/http/protocol.
+ * introspection and UserInfo; the token endpoint and its grants; the discovery documents; RP-initiated logout;
+ * the authorization endpoint (authorize.endpoint.ts).
  */
 import { defineModule } from '../manifest.ts';
 import { subscription } from '../../kernel/hooks.ts';
@@ -18,6 +18,7 @@ import { userinfoEndpoint } from './userinfo.endpoint.ts';
 import { tokenEndpoint } from './token.endpoint.ts';
 import { authorizationServerMetadataEndpoint, openidConfigurationEndpoint } from './discovery.endpoint.ts';
 import { logoutEndpoint } from './logout.endpoint.ts';
+import { authorizeEndpoint } from './authorize.endpoint.ts';
 
 export { findAuthorizeClient, redirectUriAllowed, type AuthorizeClient } from './authorize-client.ts';
 export { parseAuthorizationRequest, SUPPORTED_SCOPES, type AuthorizationRequest, type ParsedAuthorization } from './authorization-request.ts';
@@ -40,7 +41,7 @@ export const oauthModule = defineModule({
   operations: oauthOperations,
   endpoints: [
     tokenEndpoint, revokeEndpoint, introspectEndpoint, userinfoEndpoint, openidConfigurationEndpoint, authorizationServerMetadataEndpoint,
-    logoutEndpoint,
+    logoutEndpoint, authorizeEndpoint,
   ],
   // A taken-over account keeps no code, consent or waiting request of its previous holder.
   hooks: [

@@ -9,12 +9,12 @@ import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
 import { MODULES, type ModuleManifest } from '../../modules/index.ts';
-import { csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
+import { PageRefusal, csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
 import { runEndpoint } from '../../ops/run-endpoint.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-errors.ts';
 import { readOAuthBody } from '../../modules/oauth/index.ts';
-import { sendFormPost } from './protocol/authorize/response-pages.ts';
+import { sendFormPost, sendWebMessage } from './ui/response-pages.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { prepareScimScope, sendScimRefusal } from './scim-refusals.ts';
 
@@ -49,7 +49,8 @@ function firstValues(record: Record<string, unknown>): Readonly<Record<string, s
 }
 
 function bodyOf(endpoint: Endpoint, request: FastifyRequest): Record<string, unknown> {
-  if (endpoint.body === 'oauth') return readOAuthBody(request.body);
+  // The parameters of a GET are its query, as parsed: a repeated one is a list, for the handler to refuse.
+  if (endpoint.body === 'oauth') return request.method === 'GET' ? ((request.query ?? {}) as Record<string, unknown>) : readOAuthBody(request.body);
   if (endpoint.body === 'form') return formParameters(request);
   const body = request.body;
   if (endpoint.body === 'json' && body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
@@ -109,7 +110,9 @@ function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAn
     case 'page':
       return sendHtmlErrorPage(reply, answer.status ?? 200, answer);
     case 'form-post':
-      return sendFormPost(reply, answer.action, { ...answer.fields });
+      return sendFormPost(reply, answer.action, answer.fields);
+    case 'web-message':
+      return sendWebMessage(reply, answer.targetOrigin, answer.message);
   }
 }
 
@@ -124,7 +127,10 @@ function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError,
     case 'oauth':
       return sendOAuthRefusal(reply, refusal);
     case 'html': {
-      const status = refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : 400;
+      if (refusal instanceof PageRefusal) return sendHtmlErrorPage(reply, refusal.page.status, refusal.page);
+      const status = refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : refusal.kind === 'too_many_requests' ? 429 : 400;
+      // RFC 6585 section 4: a 429 says how long to wait.
+      if (status === 429) reply.header('retry-after', String(refusal.retryAfterSeconds ?? 60));
       if (endpoint.refusalPage) return sendRefusalPage(reply, endpoint, { status, reason: status === 500 ? undefined : refusal.message, requestId });
       return sendHtmlErrorPage(reply, status, {
         title: 'Request not valid',
@@ -193,6 +199,8 @@ export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps,
     }
     // A scope of its own, so that a request the framework refuses (a malformed body) gets the endpoint's page too.
     await http.register(async (scope) => {
+      // Body kind 'oauth' reads text of any other content type as JSON or form, as in the OAuth scope above.
+      if (endpoint.body === 'oauth') scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
       scope.setErrorHandler((error: FastifyError, request, reply) => {
         const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
         if (status === 500) request.log.error({ err: error, endpoint: endpoint.name }, 'endpoint failed unexpectedly');

@@ -22,11 +22,9 @@ export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
  * Exempt from the CSRF rule: the module endpoints whose CSRF rule says so (ops/endpoint.ts, each with its
  * reason), and the routes not yet moved into a module, below.
  */
-// POST /authorize is the form serialisation of the authorization request (OpenID Connect Core section
-// 3.1.2.1), posted by the relying party's page: it can do nothing a cross-site GET /authorize cannot.
 // POST /oauth_callback/apple is Apple's form_post answer from appleid.apple.com; it only re-issues the same
 // parameters as a GET of the callback (social/callback-route.ts), which checks state and browser binding.
-const CSRF_EXEMPT_ROUTES = ['/authorize', '/oauth_callback/apple'];
+const CSRF_EXEMPT_ROUTES = ['/oauth_callback/apple'];
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these three routes, one organization segment

@@ -1,10 +1,10 @@
 /** The browser session of an /authorize request: the cookie_session pair (kernel/cookies.ts). */
-import type { OpContext } from '../../../../kernel/context.ts';
-import { presentedSession } from '../../../../kernel/cookies.ts';
-import { AppError } from '../../../../kernel/errors.ts';
-import type { SessionRow } from '../../../../modules/sessions/index.ts';
-import type { UserRow } from '../../../../modules/users/index.ts';
-import { validateSessionToken } from '../../../../modules/tokens/index.ts';
+import type { OpContext } from '../../kernel/context.ts';
+import { presentedSession } from '../../kernel/cookies.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { SessionRow } from '../sessions/index.ts';
+import type { UserRow } from '../users/index.ts';
+import { validateSessionToken } from '../tokens/index.ts';
 
 export interface BrowserSession {
   session: SessionRow;

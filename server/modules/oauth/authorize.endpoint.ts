@@ -1,6 +1,6 @@
 /**
  * GET and POST /authorize (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 sections 4.1 and 4.2; OpenID Connect Core
- * sections 3.1.2 and 3.2.2). The request is validated in modules/oauth (authorization-request.ts); then:
+ * sections 3.1.2 and 3.2.2). The request is validated by authorization-request.ts; then:
  * - no usable session (none, prompt=login, older than max_age): the browser goes to the login UI, which
  *   returns to this same request afterwards ({--url}/app?redirect_uri={--url}/authorize?<query>); with
  *   prompt=none the client hears login_required instead;
@@ -8,20 +8,22 @@
  *   server side and the browser goes to the consent screen (/app/consent?request=<id>); with prompt=none
  *   the client hears consent_required;
  * - otherwise the code (response_type code) or the tokens (token) go to the client in its response mode.
- * URLs are built from --url only. Every answer is no-store.
+ * URLs are built from --url only. Every answer is no-store. What goes wrong is shown to a person as a page
+ * (authorize-answers.ts), never as the OAuth JSON of the token endpoints, and never as a redirect to an
+ * address that was not vetted.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../../../kernel/deps.ts';
-import type { OpContext } from '../../../../kernel/context.ts';
-import { clearedSessionCookies } from '../../../../kernel/cookies.ts';
-import { authTimeOf } from '../../../../modules/sessions/index.ts';
-import { issuerOf, mintTokens } from '../../../../modules/tokens/index.ts';
-import {
-  authorizeResumeUrl, consentCovers, findAuthorizeClient, issueAuthorizationCode, openPendingAuthorization,
-  parseAuthorizationRequest, readOAuthBody, withoutPrompt, type AuthorizationRequest,
-} from '../../../../modules/oauth/index.ts';
-import { applyEffects, buildHttpContext } from '../../request-context.ts';
-import { noStoreRedirect, sendAuthorizationResponse, sendAuthorizeErrorPage } from './authorization-answer.ts';
+import { clearedSessionCookies } from '../../kernel/cookies.ts';
+import type { HandlerContext } from '../../ops/define.ts';
+import { defineEndpoint, type EndpointAnswer } from '../../ops/endpoint.ts';
+import { authTimeOf } from '../sessions/index.ts';
+import { issuerOf, mintTokens } from '../tokens/index.ts';
+import { findAuthorizeClient } from './authorize-client.ts';
+import { parseAuthorizationRequest, type AuthorizationRequest } from './authorization-request.ts';
+import { issueAuthorizationCode } from './authorization-codes.ts';
+import { consentCovers } from './consents.ts';
+import { openPendingAuthorization } from './pending-authorizations.ts';
+import { authorizeResumeUrl, withoutPrompt } from './resume-url.ts';
+import { authorizationAnswer, authorizeErrorPage, authorizeRefusalPage, noStoreRedirect } from './authorize-answers.ts';
 import { answerDeniedRequest } from './denied-request.ts';
 import { browserSession, type BrowserSession } from './browser-session.ts';
 
@@ -44,24 +46,23 @@ function mustSignIn(request: AuthorizationRequest, found: BrowserSession | undef
  * through, and the resume URL asks for a login at or after now instead of repeating prompt=login or max_age
  * (which would send the browser round again forever).
  */
-function sendToSignIn(reply: FastifyReply, deps: Deps, ctx: OpContext, request: AuthorizationRequest, forced: boolean, now: Date): FastifyReply {
+function sendToSignIn(ctx: HandlerContext, request: AuthorizationRequest, forced: boolean, now: Date): EndpointAnswer {
+  const { config } = ctx.deps;
   let params = request.params;
   if (forced) {
     const { max_age: _maxAge, ...rest } = withoutPrompt(params, 'login');
     params = { ...rest, auth_after: String(Math.floor(now.getTime() / 1000)) };
-    for (const cookie of clearedSessionCookies(deps.config)) ctx.effects.setCookie(cookie);
-    applyEffects(reply, ctx.effects);
+    for (const cookie of clearedSessionCookies(config)) ctx.effects.setCookie(cookie);
   }
   const page = request.screenHint === 'signup' ? '/app/signup' : '/app';
-  const resume = authorizeResumeUrl(deps.config, params);
-  return noStoreRedirect(reply, `${issuerOf(deps.config)}${page}?redirect_uri=${encodeURIComponent(resume)}`);
+  const resume = authorizeResumeUrl(config, params);
+  return noStoreRedirect(`${issuerOf(config)}${page}?redirect_uri=${encodeURIComponent(resume)}`);
 }
 
-async function issueResponse(deps: Deps, ctx: OpContext, request: AuthorizationRequest, found: BrowserSession, now: Date) {
-  const em = deps.storage.fork();
+async function issueResponse(ctx: HandlerContext, request: AuthorizationRequest, found: BrowserSession, now: Date) {
   const { session, user } = found;
   if (request.responseType === 'code') {
-    const code = await issueAuthorizationCode(em, now, {
+    const code = await issueAuthorizationCode(ctx.em, now, {
       clientId: request.client.clientId,
       redirectUri: request.redirectUri,
       responseMode: request.responseMode,
@@ -75,7 +76,7 @@ async function issueResponse(deps: Deps, ctx: OpContext, request: AuthorizationR
     return { code };
   }
   // Implicit grant (RFC 6749 section 4.2.2): no refresh token.
-  const tokens = await em.transactional((tx) =>
+  const tokens = await ctx.em.transactional((tx) =>
     mintTokens(ctx, tx, {
       user,
       session,
@@ -94,39 +95,45 @@ async function issueResponse(deps: Deps, ctx: OpContext, request: AuthorizationR
   };
 }
 
-export function authorizeEndpoint(deps: Deps) {
-  const { config } = deps;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    // OpenID Connect Core section 3.1.2.1: POST carries the same parameters form-serialised.
-    const raw = request.method === 'POST' ? readOAuthBody(request.body) : ((request.query ?? {}) as Record<string, unknown>);
-    const ctx = buildHttpContext(deps, request, 'rest');
-    if (raw.client_id === undefined && typeof raw.request === 'string') return answerDeniedRequest(deps, ctx, reply, raw.request);
+export const authorizeEndpoint = defineEndpoint({
+  name: 'authorize',
+  methods: ['GET', 'POST'],
+  path: '/authorize',
+  // No HEAD: it would run the whole request and issue a code (or spend a consent) nobody reads.
+  head: false,
+  // POST /authorize is the form serialisation of the authorization request (OpenID Connect Core section
+  // 3.1.2.1), posted by the relying party's page: it can do nothing a cross-site GET /authorize cannot.
+  csrf: { exempt: 'it can do nothing a cross-site GET /authorize cannot' },
+  // OpenID Connect Core section 3.1.2.1: POST carries the same parameters as the query of a GET, form-serialised.
+  body: 'oauth',
+  errors: 'html',
+  refusalPage: authorizeRefusalPage,
+  async handler(request, ctx) {
+    const { config } = ctx.deps;
+    const raw = request.body;
+    if (raw.client_id === undefined && typeof raw.request === 'string') return answerDeniedRequest(ctx, raw.request);
 
-    const em = deps.storage.fork();
-    const parsed = await parseAuthorizationRequest({ config, raw, findClient: (clientId) => findAuthorizeClient(config, em, clientId) });
-    if (parsed.kind === 'fatal') return sendAuthorizeErrorPage(reply, parsed.description);
-    if (parsed.kind === 'error') {
-      return sendAuthorizationResponse(reply, deps, parsed.target, { error: parsed.error, error_description: parsed.description });
-    }
+    const parsed = await parseAuthorizationRequest({ config, raw, findClient: (clientId) => findAuthorizeClient(config, ctx.em, clientId) });
+    if (parsed.kind === 'fatal') return { kind: 'page', ...authorizeErrorPage(parsed.description) };
+    if (parsed.kind === 'error') return authorizationAnswer(config, parsed.target, { error: parsed.error, error_description: parsed.description });
     const authorization = parsed.request;
-    const refuse = (error: string, description: string) =>
-      sendAuthorizationResponse(reply, deps, authorization, { error, error_description: description });
-    const now = deps.clock.now();
+    const refuse = (error: string, description: string) => authorizationAnswer(config, authorization, { error, error_description: description });
+    const now = ctx.deps.clock.now();
     const found = await browserSession(ctx);
 
     if (mustSignIn(authorization, found, now)) {
       if (authorization.prompt.has('none')) return refuse('login_required', 'the user is not signed in');
       if (!config.enableLoginPage) return refuse('login_required', 'the user is not signed in and this server has no login page');
-      return sendToSignIn(reply, deps, ctx, authorization, found !== undefined, now);
+      return sendToSignIn(ctx, authorization, found !== undefined, now);
     }
     const { user, session } = found!;
 
     const client = authorization.client;
     if (client.consentRequired) {
-      const covered = !authorization.prompt.has('consent') && (await consentCovers(em, user.id, client.clientId, authorization.scope));
+      const covered = !authorization.prompt.has('consent') && (await consentCovers(ctx.em, user.id, client.clientId, authorization.scope));
       if (!covered) {
         if (authorization.prompt.has('none')) return refuse('consent_required', 'the user has not consented to this application');
-        const requestId = await openPendingAuthorization(em, now, {
+        const requestId = await openPendingAuthorization(ctx.em, now, {
           userId: user.id,
           authTime: authTimeOf(session),
           clientId: client.clientId,
@@ -134,9 +141,9 @@ export function authorizeEndpoint(deps: Deps) {
           params: { ...authorization.params, response_mode: authorization.responseMode },
           scopes: authorization.scope,
         });
-        return noStoreRedirect(reply, `${issuerOf(config)}/app/consent?request=${encodeURIComponent(requestId)}`);
+        return noStoreRedirect(`${issuerOf(config)}/app/consent?request=${encodeURIComponent(requestId)}`);
       }
     }
-    return sendAuthorizationResponse(reply, deps, authorization, await issueResponse(deps, ctx, authorization, found!, now));
-  };
-}
+    return authorizationAnswer(config, authorization, await issueResponse(ctx, authorization, found!, now));
+  },
+});
