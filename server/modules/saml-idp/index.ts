@@ -16,18 +16,6 @@ import { ssoEndpoint } from './sso.endpoint.ts';
 import { sloEndpoint } from './slo.endpoint.ts';
 
 export { SamlIdpKey, SamlServiceProvider, type SamlIdpKeyRow, type SamlServiceProviderRow } from './saml-idp.entities.ts';
-export { currentKey, publishedKeys } from './idp-keys.service.ts';
-export { findActiveServiceProvider } from './service-providers.service.ts';
-export { idpEntityId, idpSloUrl, idpSsoUrl } from './idp-urls.ts';
-export { idpMetadataXml } from './idp-metadata.ts';
-export { MAX_SAML_REQUEST_CHARS, SamlRequestError, validateAuthnRequest, type ReceivedRequest, type ValidatedRequest } from './authn-request.ts';
-export { recordRequestUse } from './request-replay.ts';
-export { openPendingLogin, takePendingLogin } from './pending-logins.ts';
-export { assertionSubject, SubjectUnavailableError } from './assertion-subject.ts';
-export { signedNoPassiveResponseXml, signedResponseXml } from './signed-response.ts';
-export { logoutAnswer, type LogoutAnswer } from './logout-response.ts';
-export { sloBindingOf } from './sp-fields.ts';
-export { validateLogoutRequest } from './logout-request.ts';
 
 export const samlIdpModule = defineModule({
   name: 'saml-idp',
