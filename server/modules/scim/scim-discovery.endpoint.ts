@@ -48,7 +48,7 @@ const serviceProviderConfigEndpoint = defineEndpoint({
 
 /**
  * Any other path under /scim/v2, any method: the SCIM 404 (RFC 7644 section 3.12), once the token is valid.
- * An answer rather than a refusal: like every other answer it is not marked no-store.
+ * Answered rather than thrown, so that it carries no `Cache-Control: no-store`: only refusals do.
  */
 const unknownPathEndpoint = defineEndpoint({
   name: 'scim_unknown_path', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], path: '/scim/v2/*', alsoAt: () => ['/scim/v2'],
