@@ -1,7 +1,7 @@
 /**
  * Login UI: an emailed sign-in link for a user with an authenticator app (--enable-magic-link-login). The
  * link's GET /verify_email is stopped by the MFA gate and lands on the login UI's MFA step
- * (/app/mfa?step=verify&methods=totp with the round trip, server/transports/http/mfa-step-url.ts) with the
+ * (/app/mfa?step=verify&methods=totp with the round trip, server/modules/accounts/mfa-step-url.ts) with the
  * mfa cookie; the app's code completes the sign-in, and the browser goes on to the application that asked,
  * with its state. A first-time offer arrives the same way (step=offer) with no secret in the URL: the app's
  * enrolment is asked for with the offer's cookie (totp_mfa_setup), and its first code signs in.

@@ -1,12 +1,19 @@
 /**
  * Organization single sign-on (docs/api-overview.md#resources-and-fields, "Upstream org connections",
  * docs/operations.md, "Org SSO connections"): each organization's OpenID Connect IdP, home-realm discovery from an email's verified
- * domain, and the sign-in through the IdP with its account rule (sign-in.ts). The browser routes live in
- * transports/http/protocol/org-sso (modules see no Fastify types: manifest.ts). An organization's IdP is
- * OpenID Connect or SAML 2.0 (saml-*.ts: this server as the service provider), or both: the start goes to
- * OIDC while that connection is enabled, else to SAML (saml-start.ts beside the routes).
+ * domain, and the sign-in through the IdP with its account rule (sign-in.ts). Its browser endpoints: GET
+ * /sso/<organization>/start, GET /sso/oidc/callback, and the SAML service provider's GET
+ * /sso/saml/<organization>/metadata and POST /sso/saml/<organization>/acs, whose refusals are pages
+ * (ops/sign-in-pages.ts). An organization's IdP is OpenID Connect or SAML 2.0 (saml-*.ts: this server
+ * as the service provider), or both: the start goes to OIDC while that connection is enabled, else to SAML
+ * (saml-start.ts).
  */
 import { defineModule } from '../manifest.ts';
+import { ssoStartEndpoint } from './start.endpoint.ts';
+import { ssoCallbackEndpoint } from './callback.endpoint.ts';
+import { samlMetadataEndpoint } from './saml-metadata.endpoint.ts';
+import { samlAcsEndpoint } from './saml-acs.endpoint.ts';
+import { idpClientService } from './idp.service.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onAccountTakeover } from '../accounts/index.ts';
 import { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState } from './org-sso.entities.ts';
@@ -36,6 +43,9 @@ export const orgSsoModule = defineModule({
   name: 'org-sso',
   entities: [OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState, OrgSamlConnection, OrgSamlLoginState, OrgSamlAssertionUse],
   operations: [...connectionOperations, ...samlConnectionOperations, orgDiscoveryOp],
+  endpoints: [ssoCallbackEndpoint, ssoStartEndpoint, samlMetadataEndpoint, samlAcsEndpoint],
+  // One per app: the discovery and key caches of the organizations' IdPs.
+  services: [idpClientService],
   // A taken-over account keeps no organization sign-in linked by its previous holder.
   hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(OrgSsoIdentity, { userId }))],
 });

@@ -1,9 +1,14 @@
 /**
  * Social sign-in (docs/api-overview.md#parameters-of-the-oauth-and-sign-in-endpoints, "/oauth_callback"): the provider catalogue, the
- * state of a sign-in between its two requests, the upstream client and the account linking rule. The
- * routes live in transports/http/protocol/social (modules see no Fastify types: manifest.ts).
+ * state of a sign-in between its two requests, the upstream client and the account linking rule, and its
+ * endpoints: GET /oauth_login/<provider> and GET (POST for form_post providers) /oauth_callback/<provider>.
+ * Browser-facing: their refusals are pages (ops/sign-in-pages.ts), never the OAuth JSON.
  */
 import { defineModule } from '../manifest.ts';
+import { socialLoginEndpoint } from './login.endpoint.ts';
+import { socialCallbackEndpoint } from './callback.endpoint.ts';
+import { socialFormPostEndpoint } from './form-post.endpoint.ts';
+import { socialUpstreamsService } from './upstreams.service.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onAccountTakeover } from '../accounts/index.ts';
 import { SocialIdentity, SocialLoginState } from './social.entities.ts';
@@ -20,6 +25,9 @@ export { SocialIdentity, SocialLoginState } from './social.entities.ts';
 export const socialModule = defineModule({
   name: 'social',
   entities: [SocialLoginState, SocialIdentity],
+  endpoints: [socialLoginEndpoint, socialCallbackEndpoint, socialFormPostEndpoint],
+  // One per app: the discovery and JWKS caches of the OIDC upstreams.
+  services: [socialUpstreamsService],
   // A taken-over account keeps no social sign-in of its previous holder.
   hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(SocialIdentity, { userId }))],
 });

@@ -6,7 +6,7 @@
  * an attacker can put in a URL is an open redirect (OWASP ASVS 5.1.5; docs/security-lessons.md).
  *
  * A token that is unknown, used or expired answers an HTML error page on this server, with no redirect and
- * nothing of the query in it. A sign-in the MFA gate stops lands on the login UI's MFA step (mfa-step-url.ts)
+ * nothing of the query in it. A sign-in the MFA gate stops lands on the login UI's MFA step (accounts/mfa-step-url.ts)
  * with the `mfa` cookie, then continues to the same target. Tokens never travel in the redirect URL; the application reads its session
  * with the cookie (the SDK's getSession).
  */
@@ -15,10 +15,9 @@ import type { Deps } from '../../kernel/deps.ts';
 import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
-import { verifyEmailOp, boundRedirectUri } from '../../modules/accounts/index.ts';
+import { verifyEmailOp, boundRedirectUri, mfaStepUrl, stoppedAtGate } from '../../modules/accounts/index.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
-import { mfaStepUrl, stoppedAtGate } from './mfa-step-url.ts';
 import type { Static } from '../../ops/schema.ts';
 import type { AuthResponse } from '../../modules/accounts/index.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { Config } from '../../config/flags.ts';
 import type { Static } from '../../ops/schema.ts';
-import type { AuthResponse } from '../../modules/accounts/index.ts';
-import { publicBaseUrl } from '../../modules/email/index.ts';
+import type { AuthResponse } from './accounts.schema.ts';
+import { publicBaseUrl } from '../email/index.ts';
 
 type Answer = Static<typeof AuthResponse>;
 
