@@ -18,7 +18,7 @@
  * module subscribes in its manifest: users' onAdminMfaReset (update_user's reset_mfa; mfa resets),
  * sessions' onSessionRevoked (revoke_session; tokens stop the session's tokens), mfa's onMfaReset (webauthn
  * deletes the passkeys), accounts' onAccountTakeover (oauth, social and org-sso drop what the previous holder
- * left). The outbox worker gets the delivery function from buildApp (accounts/message-delivery.ts).
+ * left). accounts declares the outbox worker in its manifest, with its delivery function (accounts/message-delivery.ts).
  *
  * Rules (both count type-only imports too):
  *   no-module-cycle  no cycle between module folders; a module's own subfolders may depend on each other.

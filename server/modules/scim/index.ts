@@ -22,4 +22,6 @@ export const scimModule = defineModule({
   entities: [ScimEndpoint, ScimUser, ScimGroup],
   operations: scimEndpointOperations,
   endpoints: [...scimDiscoveryEndpoints, ...scimResourceEndpoints],
+  // What provisioning records for webhooks (docs/events.md).
+  events: ['user.provisioned', 'user.deprovisioned', 'user.scim_updated', 'group.created', 'group.updated', 'group.deleted'],
 });
