@@ -40,7 +40,9 @@ export { SignInRefused } from './sign-in-refused.ts';
 export { signIn } from './sign-in-policy.ts';
 export { finishGatedLogin } from './mfa-complete.ts';
 export { mfaStepUrl, stoppedAtGate } from './mfa-step-url.ts';
-export { afterUpstreamSignIn, flowNotUsable, redirectToApplication, signInRedirect, signInRefusal } from './upstream-sign-in.ts';
+export {
+  afterUpstreamSignIn, flowNotUsable, redirectToApplication, signInParameter, signInRedirect, signInRefusal,
+} from './upstream-sign-in.ts';
 export { requireRecentAuthentication } from './step-up.ts';
 export { callerUser } from './profile.ops.ts';
 // What the HTTP transport's redirects, link landing and /validate use.

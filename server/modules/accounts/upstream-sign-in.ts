@@ -17,6 +17,12 @@ import { mfaStepUrl } from './mfa-step-url.ts';
 /** The URL of a redirect may carry the flow's state: it must not travel on as a Referer, nor be cached. */
 const REDIRECT_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' } as const;
 
+/** A parameter of a sign-in request as text, non-empty; a repeated one (a list) or any other value reads as absent. */
+export function signInParameter(params: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = params[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** A flow's state this browser cannot use (the login-state.ts of social and org-sso): unknown, used, expired or another browser's. */
 export function flowNotUsable(reason: string): EndpointAnswer {
   return signInPage(400, 'This sign-in cannot be completed', [

@@ -10,7 +10,7 @@
  */
 import { defineEndpoint } from '../../ops/endpoint.ts';
 import { findOrganization } from '../organizations/index.ts';
-import { flowNotUsable, redirectToApplication } from '../accounts/index.ts';
+import { flowNotUsable, redirectToApplication, signInParameter } from '../accounts/index.ts';
 import { signInPage, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { findConnection } from './connections.service.ts';
 import { idpSettingsOf } from './idp-settings.ts';
@@ -20,7 +20,7 @@ import { ssoCallbackUrl } from './sso-urls.ts';
 import type { SsoIdentity } from './sign-in.ts';
 import { idpClientOf } from './idp.service.ts';
 import { finishSsoSignIn } from './finish-sign-in.ts';
-import { changedWhileSigningIn, parameter } from './sso-request.ts';
+import { changedWhileSigningIn } from './sso-request.ts';
 
 /** A callback costs outbound calls (token endpoint, keys) and writes: extra points of the per-IP bucket. */
 const CALLBACK_EXTRA_POINTS = 4;
@@ -41,7 +41,7 @@ export const ssoCallbackEndpoint = defineEndpoint({
     if (refused) return refused;
     const { deps, em } = ctx;
     const query = request.body;
-    const taken = await takeSsoFlow(deps, parameter(query, 'state'), request.cookies[SSO_BINDING_COOKIE]);
+    const taken = await takeSsoFlow(deps, signInParameter(query, 'state'), request.cookies[SSO_BINDING_COOKIE]);
     if (!taken.ok) return flowNotUsable(taken.reason);
     const { flow } = taken;
     const connection = await findConnection(em, { id: flow.connectionId });
@@ -49,16 +49,16 @@ export const ssoCallbackEndpoint = defineEndpoint({
     if (!connection?.enabled || connection.orgId !== flow.orgId || connection.issuer !== flow.issuer || !org?.enabled) return changedWhileSigningIn();
     // RFC 9207 section 2.4: an IdP that names itself in the response must be the one this flow went to
     // (every organization shares this callback, so a mix-up between IdPs is the attack to rule out).
-    const responseIssuer = parameter(query, 'iss');
+    const responseIssuer = signInParameter(query, 'iss');
     if (responseIssuer !== undefined && responseIssuer !== flow.issuer) {
       ctx.log.warn({ orgId: org.id }, 'organization sign-in: authorization response from another issuer');
       return signInPage(400, 'This sign-in cannot be completed', ['The answer came from another sign-in service than the one this sign-in went to. Start again from the application.']);
     }
-    const upstreamError = parameter(query, 'error');
+    const upstreamError = signInParameter(query, 'error');
     if (upstreamError) {
       return redirectToApplication(flow.redirectUri, { error: ERROR_CODE.test(upstreamError) ? upstreamError : 'access_denied', state: flow.appState });
     }
-    const code = parameter(query, 'code');
+    const code = signInParameter(query, 'code');
     if (!code || code.length > 4096) return redirectToApplication(flow.redirectUri, { error: 'invalid_request', state: flow.appState });
     const idp = idpClientOf(deps);
     let identity: SsoIdentity;

@@ -11,7 +11,7 @@
  */
 import { defineEndpoint, type EndpointAnswer } from '../../ops/endpoint.ts';
 import { findOrganization } from '../organizations/index.ts';
-import { flowNotUsable } from '../accounts/index.ts';
+import { flowNotUsable, signInParameter } from '../accounts/index.ts';
 import { signInPage, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { findSamlConnection } from './saml-connections.service.ts';
 import { SAML_BINDING_COOKIE, takeSamlFlow } from './saml-login-state.ts';
@@ -21,7 +21,7 @@ import { recordAssertionUse } from './saml-replay.ts';
 import { samlAcsUrl, samlEntityId } from './sso-urls.ts';
 import type { SsoIdentity } from './sign-in.ts';
 import { finishSsoSignIn } from './finish-sign-in.ts';
-import { changedWhileSigningIn, parameter } from './sso-request.ts';
+import { changedWhileSigningIn } from './sso-request.ts';
 
 /** Validation costs signature checks and writes: extra points of the per-IP bucket. */
 const ACS_EXTRA_POINTS = 4;
@@ -42,10 +42,10 @@ export const samlAcsEndpoint = defineEndpoint({
     const refused = await spendSignInAllowance(ctx.deps, request.ip, ACS_EXTRA_POINTS);
     if (refused) return refused;
     const { deps, em } = ctx;
-    const samlResponse = parameter(request.body, 'SAMLResponse');
+    const samlResponse = signInParameter(request.body, 'SAMLResponse');
     if (!samlResponse) return cannotComplete('The sign-in service sent no answer. Start again from the application.');
     if (samlResponse.length > MAX_SAML_RESPONSE_CHARS) return signInPage(413, 'This sign-in cannot be completed', ['The sign-in service sent an answer that is too large.']);
-    const relayState = parameter(request.body, 'RelayState');
+    const relayState = signInParameter(request.body, 'RelayState');
     if (!relayState) {
       return cannotComplete('Sign-in must start from the application: this server does not accept sign-ins that the sign-in service starts on its own.');
     }

@@ -1,17 +1,12 @@
 /**
- * What the organization SSO endpoints share: how they read a parameter (text, non-empty; a repeated one, a
- * list, reads as absent), and the page of a flow whose connection changed while the browser was away.
+ * What the organization SSO endpoints share: the bound on an organization's name in a path, and the page of
+ * a flow whose connection changed while the browser was away.
  */
 import type { EndpointAnswer } from '../../ops/endpoint.ts';
 import { signInPage } from '../../ops/sign-in-pages.ts';
 
 /** Longer than an organization's name may be: such a name is not looked up. */
 export const MAX_ORG_NAME = 63;
-
-export function parameter(params: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = params[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 /** The page of a flow whose connection or organization was turned off or changed since its start. */
 export function changedWhileSigningIn(): EndpointAnswer {

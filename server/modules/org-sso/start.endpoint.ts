@@ -9,7 +9,7 @@
  */
 import type { Deps } from '../../kernel/deps.ts';
 import { defineEndpoint } from '../../ops/endpoint.ts';
-import { isAllowedRedirect, signInRedirect } from '../accounts/index.ts';
+import { isAllowedRedirect, signInRedirect, signInParameter } from '../accounts/index.ts';
 import { organizationSignInUnavailable, signInPage, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { DEFAULT_SCOPE } from '../tokens/index.ts';
 import { findOrganization } from '../organizations/index.ts';
@@ -20,7 +20,7 @@ import { SSO_BINDING_COOKIE, startSsoFlow } from './login-state.ts';
 import { ssoCallbackUrl } from './sso-urls.ts';
 import { idpClientOf } from './idp.service.ts';
 import { startSamlSignIn } from './saml-start.ts';
-import { MAX_ORG_NAME, parameter } from './sso-request.ts';
+import { MAX_ORG_NAME } from './sso-request.ts';
 
 /** A start writes a row and may cost a discovery request: it spends extra points of the per-IP bucket. */
 const START_EXTRA_POINTS = 2;
@@ -33,17 +33,17 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/; // RFC 6749 section 3.3
 type Checked = { ok: true; redirectUri: string; appState: string; loginHint?: string; scope: string[] } | { ok: false; message: string };
 
 function checkRequest(deps: Deps, query: Readonly<Record<string, unknown>>): Checked {
-  const redirectUri = parameter(query, 'redirect_uri') ?? parameter(query, 'redirectURL');
+  const redirectUri = signInParameter(query, 'redirect_uri') ?? signInParameter(query, 'redirectURL');
   if (!redirectUri) return { ok: false, message: 'The application did not say where to return (redirect_uri).' };
   if (redirectUri.length > MAX_REDIRECT || !isAllowedRedirect(deps.config, redirectUri)) {
     return { ok: false, message: 'The application asked to return to an address this server does not allow.' };
   }
-  const appState = parameter(query, 'state');
+  const appState = signInParameter(query, 'state');
   if (!appState) return { ok: false, message: 'The application did not send a state.' };
   if (appState.length > MAX_STATE) return { ok: false, message: 'The application sent a state that is too long.' };
-  const loginHint = parameter(query, 'login_hint');
+  const loginHint = signInParameter(query, 'login_hint');
   if (loginHint !== undefined && loginHint.length > MAX_LOGIN_HINT) return { ok: false, message: 'The login hint is too long.' };
-  const scopeText = parameter(query, 'scope');
+  const scopeText = signInParameter(query, 'scope');
   const scope = scopeText ? [...new Set(scopeText.split(/\s+/).filter(Boolean))] : [...DEFAULT_SCOPE];
   if (scope.length > MAX_SCOPES || !scope.every((s) => SCOPE_TOKEN.test(s))) return { ok: false, message: 'The application asked for a scope that is not valid.' };
   return { ok: true, redirectUri, appState, loginHint, scope };

@@ -12,7 +12,7 @@
  * so that nothing of it is committed or sent and its afterRollback audit runs.
  */
 import { defineEndpoint } from '../../ops/endpoint.ts';
-import { afterUpstreamSignIn, flowNotUsable, redirectToApplication, signInRefusal } from '../accounts/index.ts';
+import { afterUpstreamSignIn, flowNotUsable, redirectToApplication, signInRefusal, signInParameter } from '../accounts/index.ts';
 import { signInPage, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { enabledProvider } from './providers.ts';
 import { BINDING_COOKIE, takeLoginState } from './login-state.ts';
@@ -20,7 +20,7 @@ import { UpstreamError } from './upstream-http.ts';
 import { completeSocialSignIn, type SocialSignInResult } from './sign-in.ts';
 import type { UpstreamIdentity } from './profiles.ts';
 import { upstreamsOf } from './upstreams.service.ts';
-import { callbackUrl, parameter, unknownProvider } from './social-request.ts';
+import { callbackUrl, unknownProvider } from './social-request.ts';
 
 /**
  * A callback costs outbound calls (token endpoint, keys or profile) and writes: it spends this many points
@@ -47,14 +47,14 @@ export const socialCallbackEndpoint = defineEndpoint({
     const refused = await spendSignInAllowance(deps, request.ip, CALLBACK_EXTRA_POINTS);
     if (refused) return refused;
     const query = request.body;
-    const taken = await takeLoginState(deps, provider.spec.name, parameter(query, 'state'), request.cookies[BINDING_COOKIE]);
+    const taken = await takeLoginState(deps, provider.spec.name, signInParameter(query, 'state'), request.cookies[BINDING_COOKIE]);
     if (!taken.ok) return flowNotUsable(taken.reason);
     const { login } = taken;
-    const upstreamError = parameter(query, 'error');
+    const upstreamError = signInParameter(query, 'error');
     if (upstreamError) {
       return redirectToApplication(login.redirectUri, { error: ERROR_CODE.test(upstreamError) ? upstreamError : 'access_denied', state: login.appState });
     }
-    const code = parameter(query, 'code');
+    const code = signInParameter(query, 'code');
     if (!code || code.length > 4096) return redirectToApplication(login.redirectUri, { error: 'invalid_request', state: login.appState });
     const upstreams = upstreamsOf(deps);
     let identity: UpstreamIdentity;

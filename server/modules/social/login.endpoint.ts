@@ -8,14 +8,14 @@
 import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { defineEndpoint } from '../../ops/endpoint.ts';
-import { isAllowedRedirect, signInRedirect } from '../accounts/index.ts';
+import { isAllowedRedirect, signInRedirect, signInParameter } from '../accounts/index.ts';
 import { signInPage, signInRefusalPage } from '../../ops/sign-in-pages.ts';
 import { DEFAULT_SCOPE } from '../tokens/index.ts';
 import { rolesForSignup } from '../users/index.ts';
 import { enabledProvider } from './providers.ts';
 import { BINDING_COOKIE, startLoginState } from './login-state.ts';
 import { upstreamsOf } from './upstreams.service.ts';
-import { callbackUrl, parameter, unknownProvider } from './social-request.ts';
+import { callbackUrl, unknownProvider } from './social-request.ts';
 
 const MAX_REDIRECT = 2048;
 const MAX_STATE = 1024;
@@ -25,15 +25,15 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/; // RFC 6749 section 3.3
 type Checked = { ok: true; redirectUri: string; appState: string; roles: string[]; scope: string[] } | { ok: false; message: string };
 
 function checkRequest(deps: Deps, query: Readonly<Record<string, unknown>>): Checked {
-  const redirectUri = parameter(query, 'redirectURL') ?? parameter(query, 'redirect_uri');
+  const redirectUri = signInParameter(query, 'redirectURL') ?? signInParameter(query, 'redirect_uri');
   if (!redirectUri) return { ok: false, message: 'The application did not say where to return (redirectURL).' };
   if (redirectUri.length > MAX_REDIRECT || !isAllowedRedirect(deps.config, redirectUri)) {
     return { ok: false, message: 'The application asked to return to an address this server does not allow.' };
   }
-  const appState = parameter(query, 'state');
+  const appState = signInParameter(query, 'state');
   if (!appState) return { ok: false, message: 'The application did not send a state.' };
   if (appState.length > MAX_STATE) return { ok: false, message: 'The application sent a state that is too long.' };
-  const asked = (parameter(query, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  const asked = (signInParameter(query, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
   let roles: string[];
   try {
     // The roles of a new account must be within --roles and not protected (docs/configuration.md).
@@ -43,7 +43,7 @@ function checkRequest(deps: Deps, query: Readonly<Record<string, unknown>>): Che
     if (err instanceof AppError) return { ok: false, message: 'The application asked for roles this server does not allow.' };
     throw err;
   }
-  const scopeText = parameter(query, 'scope');
+  const scopeText = signInParameter(query, 'scope');
   const scope = scopeText ? [...new Set(scopeText.split(/\s+/).filter(Boolean))] : [...DEFAULT_SCOPE];
   if (scope.length > MAX_SCOPES || !scope.every((s) => SCOPE_TOKEN.test(s))) return { ok: false, message: 'The application asked for a scope that is not valid.' };
   return { ok: true, redirectUri, appState, roles, scope };

@@ -1,6 +1,6 @@
 /**
- * What the social sign-in endpoints share: the redirect URI registered at every upstream, and how they read
- * a parameter (text, non-empty; a repeated one, a list, reads as absent).
+ * What the social sign-in endpoints share: the redirect URI registered at every upstream, and the page of a
+ * provider this server does not offer.
  */
 import type { Deps } from '../../kernel/deps.ts';
 import { signInPage } from '../../ops/sign-in-pages.ts';
@@ -9,11 +9,6 @@ import type { EndpointAnswer } from '../../ops/endpoint.ts';
 /** The redirect URI registered at every upstream: {--url}/oauth_callback/<provider>. */
 export function callbackUrl(deps: Pick<Deps, 'config'>, provider: string): string {
   return `${deps.config.url!.replace(/\/+$/, '')}/oauth_callback/${provider}`;
-}
-
-export function parameter(params: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = params[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The page of a provider this server does not offer (unknown or not configured). */
