@@ -14,14 +14,6 @@ import type { FastifyReply } from 'fastify';
 import { randomToken } from '../../../kernel/crypto.ts';
 import { escapeHtml } from '../../../modules/email/index.ts';
 
-/**
- * A redirect whose URL carries values for the client (a code, a SAML message): no cache keeps it and no
- * Referer repeats it (RFC 6749 section 10.3). The SAML IdP routes still in transports/http/protocol use it.
- */
-export function noStoreRedirect(reply: FastifyReply, url: string): FastifyReply {
-  return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('referrer-policy', 'no-referrer').redirect(url, 302);
-}
-
 function page(reply: FastifyReply, csp: string, body: string): FastifyReply {
   return reply
     .status(200)
