@@ -157,7 +157,14 @@ export function defineEndpoint(spec: EndpointSpec): Endpoint {
   return spec;
 }
 
-/** Paths whose state-changing requests skip the Origin rule (transports/http/security.ts). */
-export function csrfExemptPaths(endpoints: readonly Endpoint[]): string[] {
-  return endpoints.filter((endpoint) => endpoint.csrf !== 'origin').map((endpoint) => endpoint.path);
+/** Requests that skip the Origin rule (transports/http/security.ts): an endpoint's methods at its path. */
+export interface CsrfExemption {
+  readonly methods: readonly EndpointMethod[];
+  /** As the endpoint declares it: `:name` stands for one path segment, a final `*` for anything below. */
+  readonly path: string;
+}
+
+/** The exemptions of the endpoints whose CSRF rule says exempt. */
+export function csrfExemptions(endpoints: readonly Endpoint[]): CsrfExemption[] {
+  return endpoints.filter((endpoint) => endpoint.csrf !== 'origin').map(({ methods, path }) => ({ methods, path }));
 }

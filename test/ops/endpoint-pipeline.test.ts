@@ -158,5 +158,9 @@ test('other methods answer 405 with Allow, in the OAuth shape', async () => {
 
 test('the CSRF exemptions of the module endpoints are those whose rule says exempt', () => {
   const exempt = endpointCsrfExemptions();
-  for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize']) assert.ok(exempt.includes(path), path);
+  for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/userinfo', '/logout', '/authorize']) {
+    assert.ok(exempt.some((exemption) => exemption.path === path && exemption.methods.includes('POST')), path);
+  }
+  // An endpoint that follows the Origin rule is not listed.
+  assert.ok(!exempt.some((exemption) => exemption.path === '/sso/:org/start'));
 });

@@ -9,7 +9,7 @@ import type { Deps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
 import { MODULES, type ModuleManifest } from '../../modules/index.ts';
-import { PageRefusal, csrfExemptPaths, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
+import { PageRefusal, csrfExemptions, type CsrfExemption, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
 import { runEndpoint } from '../../ops/run-endpoint.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-errors.ts';
@@ -24,8 +24,8 @@ export function moduleEndpoints(modules: readonly ModuleManifest[] = MODULES): E
 }
 
 /** The paths exempt from the Origin rule by their endpoints' CSRF rule (security.ts). */
-export function endpointCsrfExemptions(modules: readonly ModuleManifest[] = MODULES): string[] {
-  return csrfExemptPaths(moduleEndpoints(modules));
+export function endpointCsrfExemptions(modules: readonly ModuleManifest[] = MODULES): CsrfExemption[] {
+  return csrfExemptions(moduleEndpoints(modules));
 }
 
 const ALL_METHODS: readonly EndpointMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

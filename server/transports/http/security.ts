@@ -14,27 +14,12 @@ import { originAllowed, originListed, originOf } from '../../kernel/origins.ts';
 import { corsAnswerer, registerPreflightRoute } from './cors.ts';
 import { memoized } from './header-memo.ts';
 import { endpointCsrfExemptions } from './endpoints.ts';
+import { csrfExemptionMatcher } from './csrf-exemptions.ts';
 
 export { originAllowed, originListed };
 export { CORS_ALLOWED_HEADERS, corsOptionsFor } from './cors.ts';
 
-/**
- * Exempt from the CSRF rule: the module endpoints whose CSRF rule says so (ops/endpoint.ts, each with its
- * reason), and the routes not yet moved into a module, below.
- */
-// POST /oauth_callback/apple is Apple's form_post answer from appleid.apple.com; it only re-issues the same
-// parameters as a GET of the callback (social/callback-route.ts), which checks state and browser binding.
-const CSRF_EXEMPT_ROUTES = ['/oauth_callback/apple'];
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/**
- * Posted cross-site by design (SAML 2.0 Bindings 3.5), and only these three routes, one organization segment
- * each: POST /sso/saml/<org>/acs, where an IdP's page posts the response to our SP and the proof is the
- * signed assertion answering a request this browser made (org-sso/saml-acs-route.ts); POST /saml/<org>/sso,
- * where an SP's page posts its AuthnRequest to our IdP, which only starts a sign-in whose answer goes to an
- * ACS registered for that SP (saml-idp/sso-route.ts); POST /saml/<org>/slo, where an SP's page posts its
- * LogoutRequest, acted on only when signed with that SP's registered key (saml-idp/slo-route.ts).
- */
-const SAML_CROSS_SITE_POSTS = /^\/(?:sso\/saml\/[^/]+\/acs|saml\/[^/]+\/(?:sso|slo))$/;
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -47,7 +32,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
  */
 export function csrfRule(config: Config): (request: FastifyRequest) => string | undefined {
   const canonical = originOf(config.url)?.origin;
-  const exempt = new Set([...endpointCsrfExemptions(), ...CSRF_EXEMPT_ROUTES]);
+  // Exempt: the module endpoints whose CSRF rule says so, each with its reason (ops/endpoint.ts CsrfRule).
+  const exempt = csrfExemptionMatcher(endpointCsrfExemptions());
   const anyOrigin = config.allowedOrigins.includes('*');
   const sourceOf = memoized((header: string) => {
     const source = originOf(header);
@@ -58,9 +44,7 @@ export function csrfRule(config: Config): (request: FastifyRequest) => string | 
     if (!STATE_CHANGING.has(request.method)) return undefined;
     const query = request.url.indexOf('?');
     const path = query < 0 ? request.url : request.url.slice(0, query);
-    // SCIM (RFC 7644 section 2) is called by identity providers' back-ends with a bearer token, never a cookie.
-    if (exempt.has(path) || path.startsWith('/scim/v2/')) return undefined;
-    if (SAML_CROSS_SITE_POSTS.test(path)) return undefined;
+    if (exempt(request.method, path)) return undefined;
     const header = headerText(request.headers.origin ?? request.headers.referer);
     const source = header ? sourceOf(header) : null;
     if (!source) return 'missing or malformed Origin or Referer header (CSRF protection)';
