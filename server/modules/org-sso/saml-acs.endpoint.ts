@@ -32,8 +32,6 @@ export const samlAcsEndpoint = defineEndpoint({
   name: 'org_saml_acs',
   methods: ['POST'],
   path: '/sso/saml/:org/acs',
-  // The exemption itself is transports/http/security.ts's pattern of the SAML cross-site posts: the
-  // endpoints' exemptions are matched as written, and this path has a parameter.
   csrf: { exempt: 'the IdP\'s page posts the response by design (SAML Bindings 3.5); its proof is the signed assertion answering a request this browser made, not the Origin' },
   body: 'form',
   errors: 'html',

@@ -21,8 +21,6 @@ export const socialFormPostEndpoint = defineEndpoint({
   name: 'social_form_post',
   methods: ['POST'],
   path: '/oauth_callback/:provider',
-  // The exemption itself is transports/http/security.ts's entry for /oauth_callback/apple, a concrete path:
-  // the endpoints' exemptions are matched as written, and this path has a parameter.
   csrf: { exempt: 'Apple posts its answer from appleid.apple.com; the POST only re-issues the same parameters as a GET of the callback, which checks the state and the browser binding' },
   // JSON or form, and text of either without a Content-Type.
   body: 'oauth',
