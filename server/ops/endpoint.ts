@@ -67,6 +67,20 @@ export type EndpointAnswer =
    */
   | (AnswerHeaders & { readonly kind: 'web-message'; readonly targetOrigin: string; readonly message: unknown });
 
+/**
+ * A redirect no cache keeps and no Referer repeats, for a URL that may carry a code, tokens, a SAML message
+ * or a resume handle (RFC 6749 section 10.3).
+ */
+const NO_STORE_REDIRECT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  pragma: 'no-cache',
+  'referrer-policy': 'no-referrer',
+});
+
+export function noStoreRedirect(location: string): EndpointAnswer {
+  return { kind: 'redirect', location, status: 302, headers: NO_STORE_REDIRECT_HEADERS };
+}
+
 /** A page of text a browser reads: its title, heading and sentences, each escaped when written. */
 export interface MessagePage {
   readonly status?: number;

@@ -8,20 +8,9 @@
  *   each refusal of the endpoint itself (a request that could not be read, too many requests, a failure).
  */
 import type { Config } from '../../config/flags.ts';
-import type { EndpointAnswer, HtmlRefusal, MessagePage } from '../../ops/endpoint.ts';
+import { noStoreRedirect, type EndpointAnswer, type HtmlRefusal, type MessagePage } from '../../ops/endpoint.ts';
 import { issuerOf } from '../tokens/index.ts';
 import { redirectUrl, responseFields, type ResponseTarget } from './authorization-response.ts';
-
-/** The URL may carry a code or tokens: no cache keeps it, and no Referer repeats it (RFC 6749 section 10.3). */
-const NO_STORE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'cache-control': 'no-store',
-  pragma: 'no-cache',
-  'referrer-policy': 'no-referrer',
-});
-
-export function noStoreRedirect(location: string): EndpointAnswer {
-  return { kind: 'redirect', location, status: 302, headers: NO_STORE_HEADERS };
-}
 
 export function authorizationAnswer(
   config: Pick<Config, 'url'>,

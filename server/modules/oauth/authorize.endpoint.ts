@@ -14,7 +14,7 @@
  */
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import type { HandlerContext } from '../../ops/define.ts';
-import { defineEndpoint, type EndpointAnswer } from '../../ops/endpoint.ts';
+import { defineEndpoint, noStoreRedirect, type EndpointAnswer } from '../../ops/endpoint.ts';
 import { authTimeOf } from '../sessions/index.ts';
 import { issuerOf, mintTokens } from '../tokens/index.ts';
 import { findAuthorizeClient } from './authorize-client.ts';
@@ -23,9 +23,9 @@ import { issueAuthorizationCode } from './authorization-codes.ts';
 import { consentCovers } from './consents.ts';
 import { openPendingAuthorization } from './pending-authorizations.ts';
 import { authorizeResumeUrl, withoutPrompt } from './resume-url.ts';
-import { authorizationAnswer, authorizeErrorPage, authorizeRefusalPage, noStoreRedirect } from './authorize-answers.ts';
+import { authorizationAnswer, authorizeErrorPage, authorizeRefusalPage } from './authorize-answers.ts';
 import { answerDeniedRequest } from './denied-request.ts';
-import { browserSession, type BrowserSession } from './browser-session.ts';
+import { browserSession, type BrowserSession } from '../sessions/index.ts';
 
 /**
  * Whether the user must sign in (again): no session; prompt=login; a login older than max_age (OpenID

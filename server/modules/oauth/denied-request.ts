@@ -11,7 +11,7 @@ import { findAuthorizeClient, redirectUriAllowed } from './authorize-client.ts';
 import type { ResponseMode } from './authorization-response.ts';
 import { closePendingAuthorization, findPendingAuthorization } from './pending-authorizations.ts';
 import { authorizationAnswer, authorizeErrorPage } from './authorize-answers.ts';
-import { browserSession } from './browser-session.ts';
+import { browserSession } from '../sessions/index.ts';
 
 export async function answerDeniedRequest(ctx: HandlerContext, requestId: string): Promise<EndpointAnswer> {
   const { config } = ctx.deps;

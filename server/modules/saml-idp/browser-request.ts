@@ -1,16 +1,10 @@
 /**
  * What the IdP's browser endpoints (sso.endpoint.ts, slo.endpoint.ts) read of a request: the organization of
- * the path, the SAML message as received by its binding, and the browser's session here.
+ * the path and the SAML message as received by its binding (the browser's session: sessions' browserSession).
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { OpContext } from '../../kernel/context.ts';
-import { presentedSession } from '../../kernel/cookies.ts';
-import { AppError } from '../../kernel/errors.ts';
-import type { EndpointAnswer, EndpointRequest } from '../../ops/endpoint.ts';
+import type { EndpointRequest } from '../../ops/endpoint.ts';
 import { findOrganization, type OrganizationRow } from '../organizations/index.ts';
-import type { SessionRow } from '../sessions/index.ts';
-import type { UserRow } from '../users/index.ts';
-import { validateSessionToken } from '../tokens/index.ts';
 import type { ReceivedRequest } from './authn-request.ts';
 
 /** Bindings 3.4.3 asks SPs for at most 80 bytes; some send more, so the bound is looser but still a bound. */
@@ -34,26 +28,4 @@ export async function enabledOrganization(em: EntityManager, name: string): Prom
  */
 export function receivedBy(request: EndpointRequest, samlRequest: string): ReceivedRequest {
   return request.method === 'POST' ? { binding: 'post', samlRequest } : { binding: 'redirect', samlRequest, rawQuery: request.rawQuery };
-}
-
-export interface BrowserSession {
-  session: SessionRow;
-  user: UserRow;
-}
-
-/** The session of the request's cookie (kernel/cookies.ts) if it is live and its user active; undefined otherwise. */
-export async function browserSession(ctx: OpContext): Promise<BrowserSession | undefined> {
-  const cookie = presentedSession(ctx.credentials.cookies);
-  if (!cookie) return undefined;
-  try {
-    return await validateSessionToken(ctx, cookie);
-  } catch (err) {
-    if (err instanceof AppError && err.kind === 'unauthenticated') return undefined;
-    throw err;
-  }
-}
-
-/** A redirect that is not cached and sends no Referer (its URL may carry a SAML message or a resume handle). */
-export function noStoreRedirect(location: string): EndpointAnswer {
-  return { kind: 'redirect', location, status: 302, headers: { 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
 }

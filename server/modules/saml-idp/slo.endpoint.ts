@@ -12,13 +12,14 @@
  * POST is exempt from the Origin rule (docs/api-overview.md#authentication): the SP's page posts it
  * cross-site by design, and only a request signed with the SP's registered key is acted on.
  */
-import { defineEndpoint, type EndpointAnswer } from '../../ops/endpoint.ts';
+import { defineEndpoint, noStoreRedirect, type EndpointAnswer } from '../../ops/endpoint.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { organizationSignInUnavailable, signInPage, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { endSession } from '../tokens/index.ts';
 import { SubjectUnavailableError, assertionSubject } from './assertion-subject.ts';
 import { MAX_SAML_REQUEST_CHARS, SamlRequestError } from './authn-request.ts';
-import { MAX_RELAY_STATE, browserSession, enabledOrganization, formText, noStoreRedirect, receivedBy } from './browser-request.ts';
+import { MAX_RELAY_STATE, enabledOrganization, formText, receivedBy } from './browser-request.ts';
+import { browserSession } from '../sessions/index.ts';
 import { currentKey } from './idp-keys.service.ts';
 import { idpEntityId, idpSloUrl } from './idp-urls.ts';
 import { validateLogoutRequest, type ValidatedLogoutRequest } from './logout-request.ts';

@@ -21,14 +21,15 @@
  */
 import { sha256Hex } from '../../kernel/crypto.ts';
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
-import { defineEndpoint, type EndpointAnswer } from '../../ops/endpoint.ts';
+import { defineEndpoint, noStoreRedirect, type EndpointAnswer } from '../../ops/endpoint.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { organizationSignInUnavailable, signInRefusalPage, spendSignInAllowance } from '../../ops/sign-in-pages.ts';
 import { OrgMember, type OrganizationRow } from '../organizations/index.ts';
 import { authTimeOf } from '../sessions/index.ts';
 import { issuerOf } from '../tokens/index.ts';
 import { SubjectUnavailableError, assertionSubject } from './assertion-subject.ts';
-import { browserSession, enabledOrganization, noStoreRedirect, type BrowserSession } from './browser-request.ts';
+import { enabledOrganization } from './browser-request.ts';
+import { browserSession, type BrowserSession } from '../sessions/index.ts';
 import { currentKey } from './idp-keys.service.ts';
 import { idpEntityId, idpSsoUrl } from './idp-urls.ts';
 import { openPendingLogin } from './pending-logins.ts';

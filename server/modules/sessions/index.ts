@@ -14,6 +14,7 @@ export {
 } from './session-store.ts';
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';
+export { browserSession, type BrowserSession } from './browser-session.ts';
 export {
   startBrowserFlow, takeBrowserFlow, startCodeFlow, takeCodeFlow, type BrowserFlowKind, type BrowserFlowRow, type StartedBrowserFlow,
   type TakenBrowserFlow, type CodeFlowRow, type CodeFlowSecrets, type StartedCodeFlow, type TakenCodeFlow,

@@ -1,10 +1,14 @@
-/** The browser session of an /authorize request: the cookie_session pair (kernel/cookies.ts). */
+/**
+ * The session a browser presents with its cookie_session pair (kernel/cookies.ts), for the endpoints a
+ * browser opens that act for whoever is signed in here (the OAuth authorization endpoint, the SAML
+ * identity provider's single sign-on and logout).
+ */
 import type { OpContext } from '../../kernel/context.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { SessionRow } from '../sessions/index.ts';
 import type { UserRow } from '../users/index.ts';
-import { validateSessionToken } from '../tokens/index.ts';
+import type { SessionRow } from './session.entity.ts';
+import { validateSessionToken } from './validate-session.ts';
 
 export interface BrowserSession {
   session: SessionRow;
