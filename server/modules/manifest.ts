@@ -5,8 +5,7 @@
  * line there instead of one in each list.
  *
  * Only what today's modules contribute is here. A module serves spec-shaped HTTP routes as endpoints
- * (ops/endpoint.ts: plain requests and answers, since nothing below transports/ sees Fastify types; those
- * not yet moved still live in transports/http/protocol), runs its background workers (WorkerSpec), names
+ * (ops/endpoint.ts: plain requests and answers, since nothing below transports/ sees Fastify types), runs its background workers (WorkerSpec), names
  * the webhook events it records and declares the metrics it counts (docs/architecture.md#adding-a-module).
  */
 import type { EntitySchema } from '@mikro-orm/core';

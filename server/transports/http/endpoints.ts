@@ -12,7 +12,7 @@ import { MODULES, type ModuleManifest } from '../../modules/index.ts';
 import { PageRefusal, csrfExemptions, type CsrfExemption, type Endpoint, type EndpointAnswer, type EndpointMethod, type EndpointRequest, type HtmlRefusal } from '../../ops/endpoint.ts';
 import { runEndpoint } from '../../ops/run-endpoint.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
-import { noStore, oauthErrorHandler, sendOAuthRefusal } from './protocol/oauth-errors.ts';
+import { noStore, oauthErrorHandler, sendOAuthRefusal } from './oauth-refusals.ts';
 import { readOAuthBody } from '../../modules/oauth/index.ts';
 import { sendFormPost, sendWebMessage } from './ui/response-pages.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';

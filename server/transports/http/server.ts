@@ -14,7 +14,6 @@ import { registerJsonBodyParser } from './json-body.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/register.ts';
-import { registerProtocolRoutes } from './protocol/index.ts';
 import { registerModuleEndpoints } from './endpoints.ts';
 import { registerVerifyEmailLink } from './verify-email-link.ts';
 import { NO_ROUTE_SCHEMAS } from './no-route-schemas.ts';
@@ -53,7 +52,6 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   registerHealth(http, deps, options.isShuttingDown);
   registerVerifyEmailLink(http, deps);
   await registerModuleEndpoints(http, deps);
-  await registerProtocolRoutes(http, deps);
   // REST is mounted only when the gRPC server is enabled (docs/api-overview.md#three-protocols-one-registry).
   if (config.enableGrpc) registerRestRoutes(http, deps, registry);
   // The document of /v1 (openapi-route.ts) is served where /v1 is.

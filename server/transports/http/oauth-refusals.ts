@@ -3,10 +3,10 @@
  * invalid_client. Token responses and their errors are never cached (RFC 6749 section 5.1).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toAppError } from '../../../kernel/errors.ts';
-import { OAuthError, type OAuthErrorCode } from '../../../kernel/oauth-error.ts';
+import { AppError, toAppError } from '../../kernel/errors.ts';
+import { OAuthError, type OAuthErrorCode } from '../../kernel/oauth-error.ts';
 
-export type { OAuthErrorCode } from '../../../kernel/oauth-error.ts';
+export type { OAuthErrorCode } from '../../kernel/oauth-error.ts';
 
 export function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
