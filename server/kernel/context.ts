@@ -8,7 +8,8 @@ import type { ResponseEffects } from './effects.ts';
 import type { Deps } from './deps.ts';
 import type { RequestBudget } from './request-budget.ts';
 
-export type Protocol = 'graphql' | 'rest' | 'grpc' | 'internal';
+/** How the request came: an operation over GraphQL, REST or gRPC, a module endpoint over HTTP, or the server itself. */
+export type Protocol = 'graphql' | 'rest' | 'grpc' | 'http-endpoint' | 'internal';
 
 export interface RequestMeta {
   requestId: string;

@@ -30,7 +30,7 @@ export { consentCovers, grantConsent } from './consents.ts';
 export { openPendingAuthorization, findPendingAuthorization, closePendingAuthorization } from './pending-authorizations.ts';
 export { authorizeResumeUrl, withoutPrompt } from './resume-url.ts';
 export { oauthOperations } from './oauth.ops.ts';
-export { readOAuthBody, stringField, scopeField, type OAuthBody } from './oauth-body.ts';
+export { stringField, scopeField, type OAuthBody } from './oauth-body.ts';
 export { authenticateClient, CLIENT_AUTH_METHODS, type AuthenticatedClient } from './client-auth.ts';
 export { authenticateByAssertion } from './client-assertion.ts';
 export { GRANTS } from './grants/index.ts';

@@ -1,27 +1,8 @@
 /**
- * Bodies of the OAuth endpoints. docs/sdk-compatibility.md: /oauth/token and /oauth/revoke take JSON as
- * well as form-urlencoded bodies; the client SDK sends JSON text without a Content-Type, which fetch labels
- * text/plain, so a string body is read as JSON first and as a form second.
+ * The fields of an OAuth endpoint's body, as the endpoint adapter read it (transports/http/oauth-body.ts:
+ * JSON, form-urlencoded, or text of either without a Content-Type, docs/sdk-compatibility.md).
  */
 export type OAuthBody = Record<string, unknown>;
-
-/** The fields of a request body as the transport parsed it: an object, or text to read as JSON or form. */
-export function readOAuthBody(body: unknown): OAuthBody {
-  if (typeof body === 'string') {
-    const text = body.trim();
-    if (text.startsWith('{')) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as OAuthBody;
-      } catch {
-        // Not JSON after all: fall through to the form reading, which yields no useful fields.
-      }
-    }
-    return Object.fromEntries(new URLSearchParams(text));
-  }
-  if (body && typeof body === 'object' && !Array.isArray(body)) return body as OAuthBody;
-  return {};
-}
 
 /** A non-empty string field; other types (numbers, objects) count as absent. */
 export function stringField(body: OAuthBody, name: string): string | undefined {

@@ -13,7 +13,7 @@ import { PageRefusal, csrfExemptions, type CsrfExemption, type Endpoint, type En
 import { runEndpoint } from '../../ops/run-endpoint.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import { noStore, oauthErrorHandler, sendOAuthRefusal } from './oauth-refusals.ts';
-import { readOAuthBody } from '../../modules/oauth/index.ts';
+import { readOAuthBody } from './oauth-body.ts';
 import { sendFormPost, sendWebMessage } from './ui/response-pages.ts';
 import { sendHtmlErrorPage } from './ui/html-error-page.ts';
 import { prepareScimScope, sendScimRefusal } from './scim-refusals.ts';
@@ -146,7 +146,7 @@ function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError,
 function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
   const serves = servesOn(scope);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const ctx = buildHttpContext(deps, request, 'rest');
+    const ctx = buildHttpContext(deps, request, 'http-endpoint');
     let answer: EndpointAnswer;
     try {
       answer = await runEndpoint(endpoint, ctx, endpointRequest(endpoint, request, ctx.credentials.cookies, serves));
@@ -180,7 +180,7 @@ export async function registerModuleEndpoints(http: FastifyInstance, deps: Deps,
   if (oauth.length > 0) {
     await http.register(async (scope) => {
       scope.setErrorHandler(oauthErrorHandler);
-      // Any other content type arrives as text and is read as JSON or form (modules/oauth/oauth-body.ts readOAuthBody).
+      // Any other content type arrives as text and is read as JSON or form (oauth-body.ts).
       scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
       for (const endpoint of oauth) mount(scope, deps, endpoint);
     });
