@@ -10,7 +10,8 @@ import { pageOf, paginationOf } from '../../ops/pagination.ts';
 import type { UserRow } from './user.entity.ts';
 import { UserSchema, toPublicUser } from './user.schema.ts';
 import { GetUserRequest, UpdateUserRequest, Users, UsersRequest } from './admin-users.schema.ts';
-import { getUserForAdmin, searchUsers, updateUserAsAdmin } from './admin-users.service.ts';
+import { getUserForAdmin, updateUserAsAdmin } from './admin-users.service.ts';
+import { searchUsers } from './user-search.ts';
 
 /**
  * An admin's update_user asked for reset_mfa: the mfa module, above this one, clears every second factor and

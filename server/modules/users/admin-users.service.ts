@@ -1,37 +1,14 @@
 /** What the admin user operations do, kept apart from their protocol definitions (admin-users.ops.ts). */
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import type { Static } from '../../ops/schema.ts';
 import type { Config } from '../../config/flags.ts';
 import type { Clock } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { containsIgnoreCase } from '../../storage/case-insensitive.ts';
-import type { PageWindow } from '../../ops/pagination.ts';
-import { User, type UserRow } from './user.entity.ts';
+import type { UserRow } from './user.entity.ts';
 import { findUserByEmail, findUserById, updateUserContact } from './users.service.ts';
 import { assignableRoles } from './roles.ts';
 import { clearEmailVerification, clearPhoneVerification, emailProven, markEmailVerified, markPhoneVerified } from './address-proof.ts';
 import type { GetUserRequest, UpdateUserRequest } from './admin-users.schema.ts';
-
-/** docs/operations.md `/v1/admin/users`: the fields `query` searches. */
-const SEARCHED_FIELDS = ['id', 'email', 'givenName', 'familyName', 'nickname'] as const;
-
-/** One page of users, newest first, optionally narrowed by a case-insensitive substring. */
-export async function searchUsers(
-  em: EntityManager,
-  window: PageWindow,
-  query?: string,
-): Promise<{ users: UserRow[]; total: number }> {
-  const text = query?.trim();
-  const where: FilterQuery<UserRow> = text
-    ? { $or: SEARCHED_FIELDS.map((field) => containsIgnoreCase(em, User, field, text)) }
-    : {};
-  const [users, total] = await em.findAndCount(User, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: window.limit,
-    offset: window.offset,
-  });
-  return { users, total };
-}
 
 /** `_user`: exactly one of id and email. Deactivated accounts are visible to the administrator. */
 export async function getUserForAdmin(em: EntityManager, input: Static<typeof GetUserRequest>): Promise<UserRow> {

@@ -69,6 +69,12 @@ export const User = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
+  /**
+   * The newest-first order of the admin `users` list (docs/operations.md#users) is a range of this index,
+   * and a deep page skips its entries, not rows (user-search.ts). The substring search has its own trigram
+   * index (server/storage/migrations/0004-users-search-text.ts).
+   */
+  indexes: [{ name: 'users_created', properties: ['createdAt', 'id'] }],
 });
 
 export type UserRow = InstanceType<typeof User.class>;

@@ -6,5 +6,6 @@ import type { DataMigration } from './types.ts';
 import { dropStaleContactUniques } from './0001-drop-stale-contact-uniques.ts';
 import { recordScimRevocations } from './0002-record-scim-revocations.ts';
 import { copyRedirectUrisToPostLogout } from './0003-copy-post-logout-redirect-uris.ts';
+import { indexUsersSearchText } from './0004-users-search-text.ts';
 
-export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout];
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText];
