@@ -127,19 +127,12 @@ export async function compileFilter(view: SchemaView, text: string): Promise<Com
   return compile(view, await parseFilterText(text));
 }
 
+/** Compiles a filter already parsed (scim-list.ts parses once for the database and for memory). */
+export function compileParsedFilter(view: SchemaView, node: Filter): CompiledFilter {
+  return compile(view, node);
+}
+
 /** Compiles the inside of a PATCH value path (`emails[type eq "work"]`) against its attribute's sub-attributes. */
 export async function compileValueFilter(view: SchemaView, attribute: AttributeDef, text: string): Promise<CompiledFilter> {
   return compile(view, await parseFilterText(text), attribute);
-}
-
-/**
- * The one equality a filter asks on a top-level attribute, for narrowing the database read (`userName eq
- * "x"` is how Entra ID and Okta look a user up before creating it); undefined for any other shape.
- */
-export async function equalityOf(view: SchemaView, text: string): Promise<{ attribute: string; value: string } | undefined> {
-  const node = await parseFilterText(text);
-  if (node.op !== 'eq' || typeof node.compValue !== 'string') return undefined;
-  const path = resolveAttrPath(view, node.attrPath, 'invalidFilter');
-  if (path.extension || path.sub) return undefined;
-  return { attribute: path.attribute.name, value: node.compValue };
 }

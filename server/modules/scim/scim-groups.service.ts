@@ -22,7 +22,8 @@ export function toScimGroup(scope: ScimScope, row: ScimGroupRow): ScimResource {
     id: row.id,
     ...(row.externalId ? { externalId: row.externalId } : {}),
     displayName: row.displayName,
-    members: row.members.map((id) => ({ value: id, $ref: `${scope.baseUrl}Users/${id}`, type: 'User' })),
+    // A list page that drops members does not read them (scim-list-sources.ts).
+    members: (row.members ?? []).map((id) => ({ value: id, $ref: `${scope.baseUrl}Users/${id}`, type: 'User' })),
     meta: {
       resourceType: 'Group',
       created: iso(row.createdAt),
@@ -147,12 +148,4 @@ export async function deleteScimGroup(scope: ScimScope, row: ScimGroupRow): Prom
   em.remove(row);
   await em.flush();
   recordEvent(em, 'group.deleted', event, deps.clock);
-}
-
-export async function listScimGroups(scope: ScimScope, equality?: { attribute: string; value: string }): Promise<ScimGroupRow[]> {
-  const where: Record<string, unknown> = { orgId: scope.org.id };
-  if (equality?.attribute === 'displayName') where.displayNameKey = equality.value.toLowerCase();
-  if (equality?.attribute === 'externalId') where.externalId = equality.value;
-  if (equality?.attribute === 'id') where.id = equality.value;
-  return scope.em.find(ScimGroup, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }

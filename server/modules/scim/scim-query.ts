@@ -5,7 +5,7 @@
  */
 import type { SchemaView } from './scim-attributes.ts';
 import { ScimError } from './scim-errors.ts';
-import { compileFilter, type CompiledFilter } from './scim-filter.ts';
+import type { CompiledFilter } from './scim-filter.ts';
 import { DEFAULT_PAGE_COUNT, LIST_RESPONSE_SCHEMA, MAX_PAGE_COUNT } from './scim-limits.ts';
 import { containerOf, resolveAttrPath } from './scim-paths.ts';
 
@@ -32,10 +32,6 @@ export function pageWindow(query: ListQuery): { startIndex: number; count: numbe
   const startIndex = Math.max(1, integer(query.startIndex, 'startIndex') ?? 1);
   const count = Math.min(MAX_PAGE_COUNT, Math.max(0, integer(query.count, 'count') ?? DEFAULT_PAGE_COUNT));
   return { startIndex, count };
-}
-
-export async function filterOf(view: SchemaView, query: ListQuery): Promise<CompiledFilter | undefined> {
-  return query.filter === undefined || query.filter.trim() === '' ? undefined : compileFilter(view, query.filter);
 }
 
 function sortKey(view: SchemaView, sortBy: string): (r: Resource) => string {

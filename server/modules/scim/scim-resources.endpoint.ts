@@ -6,13 +6,14 @@
  */
 import { defineEndpoint, type Endpoint, type EndpointAnswer, type EndpointRequest } from '../../ops/endpoint.ts';
 import { GROUP_VIEW, USER_VIEW } from './scim-attributes.ts';
-import { equalityOf } from './scim-filter.ts';
-import { createScimGroup, deleteScimGroup, findScimGroup, listScimGroups, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
+import { createScimGroup, deleteScimGroup, findScimGroup, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
 import { applyPatch, readPatchBody } from './scim-patch.ts';
-import { filterOf, listResponse, project } from './scim-query.ts';
+import { listResources, type ListSource } from './scim-list.ts';
+import { groupListSource, userListSource } from './scim-list-sources.ts';
+import { project } from './scim-query.ts';
 import { authenticateScimRequest, checkIfMatch, inScope, notModified, requiredBody, scimAnswer, SCIM_CSRF } from './scim-request.ts';
 import { etagOf, type ScimScope } from './scim-scope.ts';
-import { createScimUser, deleteScimUser, findScimUser, listScimUsers, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
+import { createScimUser, deleteScimUser, findScimUser, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
 
 /** One resource type's services, so Users and Groups share the protocol and differ only in their service. */
 interface ResourceKind<Row> {
@@ -24,7 +25,8 @@ interface ResourceKind<Row> {
   find(scope: ScimScope, id: string): Promise<Row>;
   replace(scope: ScimScope, row: Row, body: unknown): Promise<Row>;
   remove(scope: ScimScope, row: Row): Promise<void>;
-  list(scope: ScimScope, equality?: { attribute: string; value: string }): Promise<Row[]>;
+  /** The rows of its list (scim-list.ts). */
+  listSource(scope: ScimScope): ListSource;
   represent(scope: ScimScope, row: Row): Record<string, unknown>;
   writable(row: Row): Record<string, unknown>;
   version(row: Row): number;
@@ -32,11 +34,11 @@ interface ResourceKind<Row> {
 
 const users: ResourceKind<Awaited<ReturnType<typeof findScimUser>>> = {
   path: 'Users', singular: 'user', view: USER_VIEW, create: createScimUser, find: findScimUser, replace: replaceScimUser,
-  remove: deleteScimUser, list: listScimUsers, represent: toScimUser, writable: writableUser, version: (r) => r.link.version,
+  remove: deleteScimUser, listSource: userListSource, represent: toScimUser, writable: writableUser, version: (r) => r.link.version,
 };
 const groups: ResourceKind<Awaited<ReturnType<typeof findScimGroup>>> = {
   path: 'Groups', singular: 'group', view: GROUP_VIEW, create: createScimGroup, find: findScimGroup, replace: replaceScimGroup,
-  remove: deleteScimGroup, list: listScimGroups, represent: toScimGroup, writable: writableGroup, version: (r) => r.version,
+  remove: deleteScimGroup, listSource: groupListSource, represent: toScimGroup, writable: writableGroup, version: (r) => r.version,
 };
 
 function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
@@ -58,10 +60,7 @@ function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
     }),
     endpoint(`list_${kind.path.toLowerCase()}`, 'GET', collection, async (request, ctx) => {
       const org = await authenticateScimRequest(ctx);
-      const query = request.query;
-      const matches = await filterOf(kind.view, query);
-      const equality = query.filter ? await equalityOf(kind.view, query.filter) : undefined;
-      const list = await inScope(ctx, org, async (s) => listResponse(kind.view, (await kind.list(s, equality)).map((r) => kind.represent(s, r)), query, matches));
+      const list = await inScope(ctx, org, (s) => listResources(kind.view, kind.listSource(s), request.query));
       return scimAnswer(200, list);
     }),
     endpoint(`get_${kind.singular}`, 'GET', one, async (request, ctx) => {

@@ -22,6 +22,7 @@ import { ScimError } from './scim-errors.ts';
 import { ScimGroup, ScimUser, type ScimUserRow } from './scim.entity.ts';
 import { OUTSIDE_VERIFIED_DOMAINS, domainVerifiedForOrg } from './scim-account-control.ts';
 import { changeRoles } from './scim-group-roles.ts';
+import { dropEmailIndex, writeEmailIndex } from './scim-user-emails.ts';
 import { claimNextVersion, etagOf, iso, type ScimResource, type ScimScope } from './scim-scope.ts';
 
 const MAX_USER_NAME = 255;
@@ -86,6 +87,7 @@ async function assertUserNameFree(scope: ScimScope, userNameKey: string, exceptI
   if (!taken || taken.id === exceptId) return;
   // The account was deleted by the super-admin (delete_user): its provisioning record must not hold the name.
   if (!(await scope.em.findOne(User, { id: taken.userId }, { fields: ['id'] }))) {
+    await dropEmailIndex(scope.em, taken.id);
     await scope.em.nativeDelete(ScimUser, { id: taken.id });
     return;
   }
@@ -217,6 +219,7 @@ export async function createScimUser(scope: ScimScope, body: unknown): Promise<S
     updatedAt: now,
   });
   em.persist(link);
+  await writeEmailIndex(em, link, false);
   account.user.scimExternalId = link.externalId;
   await ensureMember(scope, account.user.id);
   const record = { link, user: account.user };
@@ -277,6 +280,7 @@ export async function replaceScimUser(scope: ScimScope, record: ScimUserRecord, 
   link.userNameKey = userNameKey;
   link.externalId = typeof resource.externalId === 'string' ? resource.externalId : null;
   link.resource = storedResource(resource);
+  await writeEmailIndex(em, link, true);
   await claimNextVersion(em, ScimUser, link);
   link.updatedAt = now;
   user.scimExternalId = link.externalId;
@@ -304,18 +308,17 @@ export async function deleteScimUser(scope: ScimScope, record: ScimUserRecord): 
   if (link.managesAccount) await revokeByScim(scope, user, now);
   if (user.scimExternalId === link.externalId) user.scimExternalId = null;
   user.updatedAt = now;
+  await dropEmailIndex(em, link.id);
   em.remove(link);
   await em.flush();
   recordEvent(em, 'user.deprovisioned', { user: toPublicUser(user) }, deps.clock);
 }
 
-/** Every SCIM user of the organization, narrowed in the database when the filter is one equality. */
-export async function listScimUsers(scope: ScimScope, equality?: { attribute: string; value: string }): Promise<ScimUserRecord[]> {
-  const where: Record<string, unknown> = { orgId: scope.org.id };
-  if (equality?.attribute === 'userName') where.userNameKey = equality.value.toLowerCase();
-  if (equality?.attribute === 'externalId') where.externalId = equality.value;
-  if (equality?.attribute === 'id') where.userId = equality.value;
-  const links = await scope.em.find(ScimUser, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/**
+ * The records of links read by a list page (scim-list-sources.ts), in the links' order. A link whose account
+ * the super-admin deleted (delete_user) is left out, as it is no user of the organization any more.
+ */
+export async function recordsOf(scope: ScimScope, links: readonly ScimUserRow[]): Promise<ScimUserRecord[]> {
   const users = new Map<string, UserRow>();
   for (let i = 0; i < links.length; i += 500) {
     for (const user of await scope.em.find(User, { id: { $in: links.slice(i, i + 500).map((l) => l.userId) } })) users.set(user.id, user);

@@ -35,6 +35,13 @@ export const ScimUser = defineEntity({
     { name: 'scim_users_org_user_name', properties: ['orgId', 'userNameKey'] },
     { name: 'scim_users_org_user', properties: ['orgId', 'userId'] },
   ],
+  // The list filters and orders that run in the database (scim-list.ts): externalId eq, meta.lastModified and
+  // meta.created ranges, and the default order (created, then id), each an index range scan within one organization.
+  indexes: [
+    { name: 'scim_users_org_external', properties: ['orgId', 'externalId'] },
+    { name: 'scim_users_org_updated', properties: ['orgId', 'updatedAt'] },
+    { name: 'scim_users_org_created', properties: ['orgId', 'createdAt', 'id'] },
+  ],
   properties: {
     id: p.string().primary().length(36),
     orgId: p.string().length(36).index(),
@@ -68,6 +75,11 @@ export const ScimGroup = defineEntity({
   name: 'ScimGroup',
   tableName: 'scim_groups',
   uniques: [{ name: 'scim_groups_org_display_name', properties: ['orgId', 'displayNameKey'] }],
+  indexes: [
+    { name: 'scim_groups_org_external', properties: ['orgId', 'externalId'] },
+    { name: 'scim_groups_org_updated', properties: ['orgId', 'updatedAt'] },
+    { name: 'scim_groups_org_created', properties: ['orgId', 'createdAt', 'id'] },
+  ],
   properties: {
     id: p.string().primary().length(36),
     orgId: p.string().length(36).index(),
@@ -81,3 +93,27 @@ export const ScimGroup = defineEntity({
   },
 });
 export type ScimGroupRow = InstanceType<typeof ScimGroup.class>;
+
+/**
+ * One value of a provisioned user's `emails` (RFC 7643 section 4.1.2), lower-cased (emails are not caseExact,
+ * RFC 7643 section 2.2), so that `emails[value eq "..."]` and `emails.value eq "..."` are one index lookup
+ * instead of a read of every user's stored resource. Written with the user's link (scim-user-emails.ts).
+ */
+export const ScimUserEmail = defineEntity({
+  name: 'ScimUserEmail',
+  tableName: 'scim_user_emails',
+  indexes: [
+    { name: 'scim_user_emails_org_value', properties: ['orgId', 'valueKey'] },
+    { name: 'scim_user_emails_link', properties: ['linkId'] },
+  ],
+  properties: {
+    id: p.string().primary().length(36),
+    orgId: p.string().length(36),
+    /** The ScimUser row. */
+    linkId: p.string().length(36),
+    /** The SCIM id (the user's id), what a list filter narrows to. */
+    userId: p.string().length(36),
+    valueKey: p.string().length(255),
+  },
+});
+export type ScimUserEmailRow = InstanceType<typeof ScimUserEmail.class>;

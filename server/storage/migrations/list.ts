@@ -7,5 +7,6 @@ import { dropStaleContactUniques } from './0001-drop-stale-contact-uniques.ts';
 import { recordScimRevocations } from './0002-record-scim-revocations.ts';
 import { copyRedirectUrisToPostLogout } from './0003-copy-post-logout-redirect-uris.ts';
 import { indexUsersSearchText } from './0004-users-search-text.ts';
+import { indexScimUserEmailsMigration } from './0005-index-scim-user-emails.ts';
 
-export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText];
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText, indexScimUserEmailsMigration];

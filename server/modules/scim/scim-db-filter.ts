@@ -1,0 +1,164 @@
+/**
+ * Translates a SCIM filter (RFC 7644 section 3.4.2.2) into a database filter over the columns a resource's
+ * list reads (scim-list.ts), with the same answers as the in-memory evaluation of scim-filter.ts: string
+ * attributes that are not caseExact (userName, emails, a group's displayName; RFC 7643 section 2.2) compare
+ * their lower-cased column with the lower-cased value, caseExact ones (id, externalId) compare as given, an
+ * absent attribute matches `ne` and `not` (every translated leaf is two-valued, never SQL NULL, so `not`
+ * keeps its meaning), dateTime values compare as instants.
+ *
+ * What has no column (attributes kept only in the stored resource: name, title, the enterprise extension,
+ * emails other than their value, a group's members) and what a column cannot answer exactly (co/sw/ew on
+ * a caseExact attribute, a value with LIKE wildcards) is left untranslated and named in `unindexed`: the
+ * list then evaluates the whole filter in memory over the rows the translated part selects, or refuses
+ * when those are too many (scim-list.ts).
+ */
+import type { Filter } from 'scim2-parse-filter';
+import type { AttributeDef, SchemaView } from './scim-attributes.ts';
+import { resolveAttrPath, resolveSubPath } from './scim-paths.ts';
+import { MAX_INDEXED_EMAIL } from './scim-user-emails.ts';
+
+type Where = Record<string, unknown>;
+
+/** A column a leaf compares: its property, how a value is folded to it, whether it may be absent. */
+export interface ColumnDef {
+  /** The attribute path as the schema spells it (`meta.lastModified`). */
+  readonly name: string;
+  readonly property: string;
+  readonly type: 'string' | 'boolean' | 'dateTime';
+  readonly lowerCased?: boolean;
+  /** Whether `sortBy` orders by it in the database: the in-memory order (RFC 7644 section 3.4.2.3, values compared lower-cased) is its order. */
+  readonly sortable?: boolean;
+  /** May be null or '' (an absent attribute: the representation omits an empty externalId). */
+  readonly optional?: boolean;
+}
+
+export interface DbFilterSource {
+  /** Columns by attribute path, lower-cased (`username`, `meta.lastmodified`). */
+  readonly columns: ReadonlyMap<string, ColumnDef>;
+  /** The property a row's identity lives in, for the constant answers (a primary key is never null). */
+  readonly key: string;
+  /** The ids of the resources one of whose emails is `value` (lower-cased), for the email filters; undefined when the kind has none. */
+  readonly emailOwners?: (valueKey: string) => Promise<string[]>;
+  /** The property those ids are compared with. */
+  readonly emailOwnerProperty?: string;
+}
+
+export interface DbFilter {
+  /** The database filter; it selects every matching resource (and, with `unindexed`, possibly more). */
+  readonly where: Where;
+  /** The forms left untranslated (`title pr`), each evaluated in memory; empty when `where` is exact. */
+  readonly unindexed: string[];
+}
+
+const LIKE_WILDCARDS = /[%_\\]/;
+
+function never(source: DbFilterSource): Where {
+  return { [source.key]: null };
+}
+
+function present(column: ColumnDef): Where {
+  return column.optional ? { $and: [{ [column.property]: { $ne: null } }, { [column.property]: { $ne: '' } }] } : { [column.property]: { $ne: null } };
+}
+
+function likePattern(op: string, value: string): string {
+  return op === 'co' ? `%${value}%` : op === 'sw' ? `${value}%` : `%${value}`;
+}
+
+/** One comparison on a column, or undefined when the column cannot answer it exactly. */
+function leaf(source: DbFilterSource, column: ColumnDef, op: string, expected: unknown): Where | undefined {
+  if (op === 'pr') return present(column);
+  if (expected === null || expected === undefined) return undefined;
+  if (op === 'ne') {
+    const eq = leaf(source, column, 'eq', expected);
+    return eq && { $not: eq };
+  }
+  let value: unknown;
+  if (column.type === 'boolean') {
+    value = expected;
+  } else if (column.type === 'dateTime') {
+    if (['co', 'sw', 'ew'].includes(op)) return undefined;
+    value = new Date(Date.parse(String(expected)));
+  } else {
+    const text = String(expected);
+    value = column.lowerCased ? text.toLowerCase() : text;
+    if (['co', 'sw', 'ew'].includes(op)) {
+      // LIKE's case rules differ between databases: only a lower-cased column compares the same everywhere.
+      if (!column.lowerCased || LIKE_WILDCARDS.test(text)) return undefined;
+      return { $and: [present(column), { [column.property]: { $like: likePattern(op, value as string) } }] };
+    }
+    if (text === '' && column.optional) return op === 'eq' ? never(source) : undefined;
+  }
+  const operator = { eq: '$eq', gt: '$gt', ge: '$gte', lt: '$lt', le: '$lte' }[op];
+  if (!operator) return undefined;
+  return { $and: [present(column), { [column.property]: { [operator]: value } }] };
+}
+
+async function emailLeaf(source: DbFilterSource, op: string, expected: unknown): Promise<Where | undefined> {
+  if (!source.emailOwners || !source.emailOwnerProperty || op !== 'eq' || typeof expected !== 'string') return undefined;
+  if (expected.length > MAX_INDEXED_EMAIL) return undefined;
+  const owners = await source.emailOwners(expected.toLowerCase());
+  return { [source.emailOwnerProperty]: { $in: owners } };
+}
+
+function describe(node: Filter): string {
+  if (node.op === '[]') return `${node.attrPath}[...]`;
+  return 'attrPath' in node ? `${node.attrPath} ${node.op}` : node.op;
+}
+
+/** `where` selects a superset of the matches (every match when `unindexed` is empty, exactly them). */
+interface Translated {
+  readonly where?: Where;
+  readonly unindexed: string[];
+}
+
+const exact = (where: Where): Translated => ({ where, unindexed: [] });
+
+async function translate(view: SchemaView, source: DbFilterSource, node: Filter): Promise<Translated> {
+  switch (node.op) {
+    case 'and': {
+      const parts = await Promise.all(node.filters.map((f) => translate(view, source, f)));
+      const wheres = parts.flatMap((p) => (p.where ? [p.where] : []));
+      // A conjunction of supersets is a superset of the conjunction: translated conjuncts narrow the rest.
+      return { where: wheres.length ? { $and: wheres } : undefined, unindexed: parts.flatMap((p) => p.unindexed) };
+    }
+    case 'or': {
+      const parts = await Promise.all(node.filters.map((f) => translate(view, source, f)));
+      const unindexed = parts.flatMap((p) => p.unindexed);
+      return unindexed.length ? { unindexed } : exact({ $or: parts.map((p) => p.where!) });
+    }
+    case 'not': {
+      const inner = await translate(view, source, node.filter);
+      return inner.unindexed.length ? { unindexed: inner.unindexed } : exact({ $not: inner.where! });
+    }
+    case '[]': {
+      const path = resolveAttrPath(view, node.attrPath, 'invalidFilter');
+      const inner = node.valFilter;
+      if (!path.extension && path.attribute.name === 'emails' && inner.op === 'eq' && resolveSubPath(path.attribute, inner.attrPath, 'invalidFilter').name === 'value') {
+        const where = await emailLeaf(source, inner.op, inner.compValue);
+        if (where) return exact(where);
+      }
+      return { unindexed: [describe(node)] };
+    }
+    default: {
+      const path = resolveAttrPath(view, node.attrPath, 'invalidFilter');
+      const expected = node.op === 'pr' ? undefined : node.compValue;
+      let where: Where | undefined;
+      if (!path.extension && path.attribute.name === 'emails' && path.sub?.name === 'value') where = await emailLeaf(source, node.op, expected);
+      else if (!path.extension) {
+        const column = source.columns.get(columnKey(path.attribute, path.sub));
+        if (column) where = leaf(source, column, node.op, expected);
+      }
+      return where ? exact(where) : { unindexed: [describe(node)] };
+    }
+  }
+}
+
+export function columnKey(attribute: AttributeDef, sub?: AttributeDef): string {
+  return (sub ? `${attribute.name}.${sub.name}` : attribute.name).toLowerCase();
+}
+
+/** The database filter of a parsed filter; `where` is `{}` (every row) when nothing could be translated. */
+export async function databaseFilter(view: SchemaView, source: DbFilterSource, node: Filter): Promise<DbFilter> {
+  const translated = await translate(view, source, node);
+  return { where: translated.where ?? {}, unindexed: translated.unindexed };
+}

@@ -1,0 +1,99 @@
+/**
+ * The rows GET /Users and GET /Groups read (scim-list.ts), confined to the token's organization: the columns
+ * their filters and sorts run on (the indexes of scim.entity.ts), the email index of users
+ * (scim-user-emails.ts), and the page's rows turned into resources. A group page that drops `members`
+ * (`excludedAttributes=members`, as Entra ID asks; or `attributes` without it) does not read them.
+ */
+import type { ListQuery } from './scim-query.ts';
+import { GROUP_VIEW } from './scim-attributes.ts';
+import type { ColumnDef } from './scim-db-filter.ts';
+import type { ListSource, OrderBy, ReadOptions } from './scim-list.ts';
+import { resolveAttrPath } from './scim-paths.ts';
+import { ScimGroup, ScimUser, ScimUserEmail, type ScimGroupRow } from './scim.entity.ts';
+import type { ScimScope } from './scim-scope.ts';
+import { toScimGroup } from './scim-groups.service.ts';
+import { recordsOf, toScimUser } from './scim-users.service.ts';
+
+type Where = Record<string, unknown>;
+
+function columns(defs: ColumnDef[]): ReadonlyMap<string, ColumnDef> {
+  return new Map(defs.map((d) => [d.name.toLowerCase(), d]));
+}
+
+const META: ColumnDef[] = [
+  { name: 'meta.created', property: 'createdAt', type: 'dateTime', sortable: true },
+  { name: 'meta.lastModified', property: 'updatedAt', type: 'dateTime', sortable: true },
+];
+
+const USER_COLUMNS = columns([
+  { name: 'id', property: 'userId', type: 'string', sortable: true },
+  { name: 'userName', property: 'userNameKey', type: 'string', lowerCased: true, sortable: true },
+  // caseExact, so not sortable here: the in-memory order compares it lower-cased.
+  { name: 'externalId', property: 'externalId', type: 'string', optional: true },
+  { name: 'active', property: 'active', type: 'boolean', sortable: true },
+  ...META,
+]);
+
+const GROUP_COLUMNS = columns([
+  { name: 'id', property: 'id', type: 'string', sortable: true },
+  { name: 'displayName', property: 'displayNameKey', type: 'string', lowerCased: true, sortable: true },
+  { name: 'externalId', property: 'externalId', type: 'string', optional: true },
+  ...META,
+]);
+
+const OLDEST_FIRST: OrderBy = [{ createdAt: 'asc' }, { id: 'asc' }];
+
+function findOptions(options: ReadOptions): Record<string, unknown> {
+  return { orderBy: options.orderBy, ...(options.limit !== undefined ? { limit: options.limit, offset: options.offset ?? 0 } : {}) };
+}
+
+export function userListSource(scope: ScimScope): ListSource {
+  const { em } = scope;
+  return {
+    scopeWhere: { orgId: scope.org.id },
+    key: 'id',
+    columns: USER_COLUMNS,
+    defaultOrder: OLDEST_FIRST,
+    emailOwnerProperty: 'userId',
+    emailOwners: async (valueKey) => (await em.find(ScimUserEmail, { orgId: scope.org.id, valueKey }, { fields: ['userId'] })).map((r) => r.userId),
+    count: (where) => em.count(ScimUser, where as never),
+    read: async (where, options) => {
+      const links = await em.find(ScimUser, where as never, findOptions(options) as never);
+      return (await recordsOf(scope, links)).map((record) => toScimUser(scope, record));
+    },
+  };
+}
+
+/** Whether a page projected by `query` shows members (RFC 7644 section 3.9). */
+function showsMembers(query: ListQuery | undefined): boolean {
+  if (!query) return true;
+  // An unknown name is refused by the projection of the first resource (scim-query.ts project), as before.
+  const names = (text: string | undefined) => (text ?? '').split(',').map((n) => n.trim()).filter(Boolean).flatMap((n) => {
+    try {
+      return [resolveAttrPath(GROUP_VIEW, n, 'invalidPath')];
+    } catch {
+      return [];
+    }
+  });
+  const kept = names(query.attributes);
+  if (kept.length) return kept.some((p) => p.attribute.name === 'members');
+  return !names(query.excludedAttributes).some((p) => p.attribute.name === 'members' && !p.sub);
+}
+
+const GROUP_FIELDS_BUT_MEMBERS = ['id', 'orgId', 'displayName', 'displayNameKey', 'externalId', 'version', 'createdAt', 'updatedAt'] as const;
+
+export function groupListSource(scope: ScimScope): ListSource {
+  const { em } = scope;
+  return {
+    scopeWhere: { orgId: scope.org.id },
+    key: 'id',
+    columns: GROUP_COLUMNS,
+    defaultOrder: OLDEST_FIRST,
+    count: (where) => em.count(ScimGroup, where as never),
+    read: async (where: Where, options) => {
+      const fields = showsMembers(options.query) ? {} : { fields: GROUP_FIELDS_BUT_MEMBERS };
+      const rows = await em.find(ScimGroup, where as never, { ...findOptions(options), ...fields } as never);
+      return (rows as ScimGroupRow[]).map((row) => toScimGroup(scope, row));
+    },
+  };
+}
