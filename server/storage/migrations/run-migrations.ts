@@ -7,14 +7,37 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { DatabaseKind } from '../types.ts';
+import { SQLITE_PRAGMAS } from '../sqlite-dialect.ts';
 import { withMigrationLock } from './migration-lock.ts';
 import { MigrationRecord } from './migration-record.entity.ts';
 import type { DataMigration } from './types.ts';
 
 export class MigrationError extends Error {}
 
-async function updateSchema(orm: MikroORM): Promise<void> {
-  await orm.schema.update({ safe: true, dropTables: false });
+/** The per-connection durability setting the server runs with (sqlite-dialect.ts). */
+const SQLITE_SYNCHRONOUS = SQLITE_PRAGMAS.find((pragma) => /\bsynchronous\b/.test(pragma))!;
+
+/**
+ * MikroORM runs the schema update one statement at a time, each its own commit. On SQLite with
+ * synchronous = FULL every commit waits for an fsync of the write-ahead log: a new database's hundred-odd
+ * CREATE statements took about 750 ms of the first start, most of it waiting for the disk. They run with
+ * synchronous = NORMAL, then FULL is set back before anything else: in WAL mode NORMAL keeps the database
+ * consistent and may only lose the last commits after a power loss (SQLite "PRAGMA synchronous"), and a
+ * lost schema change is made again by the next start's update. The next commit under FULL syncs the log
+ * with every frame before it, so the schema is durable from the first data migration or write on.
+ */
+async function updateSchema(orm: MikroORM, kind: DatabaseKind): Promise<void> {
+  if (kind !== 'sqlite') {
+    await orm.schema.update({ safe: true, dropTables: false });
+    return;
+  }
+  const connection = orm.em.getConnection();
+  await connection.execute('pragma synchronous = normal');
+  try {
+    await orm.schema.update({ safe: true, dropTables: false });
+  } finally {
+    await connection.execute(SQLITE_SYNCHRONOUS);
+  }
 }
 
 async function appliedIds(orm: MikroORM): Promise<Set<string>> {
@@ -51,7 +74,7 @@ export async function migrateDatabase(orm: MikroORM, kind: DatabaseKind, migrati
   const ids = migrations.map((m) => m.id);
   if (new Set(ids).size !== ids.length) throw new MigrationError('duplicate data migration id in the migration list');
   return withMigrationLock(orm, kind, logger, async () => {
-    await updateSchema(orm);
+    await updateSchema(orm, kind);
     return applyDataMigrations(orm, kind, migrations, logger);
   });
 }
