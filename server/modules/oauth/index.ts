@@ -20,7 +20,7 @@ import { authorizationServerMetadataEndpoint, openidConfigurationEndpoint } from
 import { logoutEndpoint } from './logout.endpoint.ts';
 import { authorizeEndpoint } from './authorize.endpoint.ts';
 
-export { findAuthorizeClient, redirectUriAllowed, type AuthorizeClient } from './authorize-client.ts';
+export { returningClientName } from './returning-client.ts';
 export { parseAuthorizationRequest, SUPPORTED_SCOPES, type AuthorizationRequest, type ParsedAuthorization } from './authorization-request.ts';
 export {
   RESPONSE_MODES, defaultResponseMode, redirectUrl, responseFields, type ResponseMode, type ResponseTarget,

@@ -16,7 +16,7 @@ import { isAllowedRedirect } from '../../../modules/accounts/index.ts';
 import { escapeHtml } from '../../../modules/email/index.ts';
 import { openUiAssets, type UiAssets } from './ui-assets.ts';
 import { sendHtmlErrorPage } from './html-error-page.ts';
-import { returningClientName } from './returning-client.ts';
+import { returningClientName } from '../../../modules/oauth/index.ts';
 
 const HEAD_PLACEHOLDER = '<!--portcullis:head-->';
 const YEAR_SECONDS = 365 * 24 * 3600;
