@@ -112,6 +112,10 @@ export const FLAGS = [
   { name: 'fga-store', kind: 'string', help: 'FGA storage: memory, sqlite, postgres, mysql (default: the main SQL database)' },
   { name: 'fga-store-url', kind: 'string', help: 'FGA storage URL', secret: true },
   { name: 'fga-allow-unconstrained-agents', kind: 'bool', default: false, help: 'let delegated agent checks pass when the model has no type agent' },
+  // Retention (docs/configuration.md#retention): 0 keeps rows forever.
+  { name: 'audit-retention-days', kind: 'int', default: 0, help: 'days audit entries are kept before a background sweep deletes them (0: forever)' },
+  { name: 'webhook-log-retention-days', kind: 'int', default: 0, help: 'days webhook delivery logs are kept before a background sweep deletes them (0: forever); logs of a delivery still pending or retrying stay' },
+  { name: 'webhook-event-retention-days', kind: 'int', default: 0, help: 'days an event handed to webhook delivery is kept once all its deliveries succeeded (0: forever); events with a pending, retrying or failed delivery stay' },
 ] as const satisfies readonly FlagDef[];
 
 /** Social sign-in providers whose identity comes from an OpenID Connect ID token (modules/social/providers.ts). */

@@ -7,6 +7,8 @@ import { Webhook, WebhookDelivery, WebhookLog } from './webhook.entity.ts';
 import { webhookAdminOperations } from './webhooks.ops.ts';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.ts';
 import { WEBHOOK_BACKLOG_METRIC, WEBHOOK_DELIVERIES_METRIC } from './webhook-metrics.ts';
+import { createWebhookRetentionWorker } from './retention.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
 
 export { Webhook, WebhookDelivery, WebhookLog, type WebhookRow, type WebhookLogRow, type WebhookDeliveryRow } from './webhook.entity.ts';
 export { createWebhookWorker, webhookRetryDelayMs, DEFAULT_WEBHOOK_OPTIONS, type WebhookWorker, type WebhookWorkerOptions } from './worker.ts';
@@ -19,6 +21,10 @@ export const webhooksModule = defineModule({
   entities: [Webhook, WebhookLog, WebhookDelivery],
   operations: webhookAdminOperations,
   // Drains the event outbox into deliveries in the background (docs/architecture.md#background-workers).
-  workers: [defineWorker<WebhookWorker, WebhookWorkerOptions>({ name: 'webhooks', create: createWebhookWorker })],
+  workers: [
+    defineWorker<WebhookWorker, WebhookWorkerOptions>({ name: 'webhooks', create: createWebhookWorker }),
+    // Deletes old webhook logs and fully delivered events (docs/configuration.md#retention).
+    defineWorker<RetentionWorker, RetentionOptions>({ name: 'webhook-retention', create: createWebhookRetentionWorker }),
+  ],
   metrics: [WEBHOOK_DELIVERIES_METRIC, WEBHOOK_BACKLOG_METRIC],
 });
