@@ -106,6 +106,10 @@ export async function ormOptions(target: ConnectionTarget, entities: readonly En
         exactCollations(meta, target.kind);
       },
     },
+    // Tables no entity declares stay out of the schema update's comparison: SQLite's statistics (written by
+    // ANALYZE) and the users search index (migrations/0004-users-search-text.ts), whose FTS5 columns have no
+    // declared type, which the SQLite introspection cannot read.
+    schemaGenerator: { skipTables: [/^sqlite_stat/, /^users_search_text/] },
     preferTs: false,
     allowGlobalContext: false,
     debug: false,
