@@ -149,7 +149,6 @@ async function fill(storage: Storage, kind: string, rows: number): Promise<void>
     });
   }
   if (kind === 'postgres') await storage.fork().getConnection().execute('analyze audit_logs');
-  else await storage.fork().getConnection().execute('analyze');
   console.log(`${kind}: ${rows.toLocaleString('en')} rows generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
