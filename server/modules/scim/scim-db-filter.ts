@@ -41,6 +41,11 @@ export interface DbFilterSource {
   readonly emailOwners?: (valueKey: string) => Promise<string[]>;
   /** The property those ids are compared with. */
   readonly emailOwnerProperty?: string;
+  /**
+   * The database compares strings ignoring case (MySQL and MariaDB's default collations): a comparison on a
+   * caseExact column then selects a superset, narrowed again in memory, and cannot be negated.
+   */
+  readonly foldsCase?: boolean;
 }
 
 export interface DbFilter {
@@ -48,6 +53,8 @@ export interface DbFilter {
   readonly where: Where;
   /** The forms left untranslated (`title pr`), each evaluated in memory; empty when `where` is exact. */
   readonly unindexed: string[];
+  /** Forms translated to a superset (a caseExact comparison where the database folds case), checked again in memory. */
+  readonly recheck: string[];
 }
 
 const LIKE_WILDCARDS = /[%_\\]/;
@@ -66,6 +73,7 @@ function likePattern(op: string, value: string): string {
 
 /** One comparison on a column, or undefined when the column cannot answer it exactly. */
 function leaf(source: DbFilterSource, column: ColumnDef, op: string, expected: unknown): Where | undefined {
+  if (op === 'ne' && foldsCaseOf(source, column)) return undefined;
   if (op === 'pr') return present(column);
   if (expected === null || expected === undefined) return undefined;
   if (op === 'ne') {
@@ -100,18 +108,25 @@ async function emailLeaf(source: DbFilterSource, op: string, expected: unknown):
   return { [source.emailOwnerProperty]: { $in: owners } };
 }
 
+/** Whether the database compares this column's strings ignoring case although the attribute is caseExact. */
+function foldsCaseOf(source: DbFilterSource, column: ColumnDef): boolean {
+  return Boolean(source.foldsCase) && column.type === 'string' && !column.lowerCased;
+}
+
 function describe(node: Filter): string {
   if (node.op === '[]') return `${node.attrPath}[...]`;
   return 'attrPath' in node ? `${node.attrPath} ${node.op}` : node.op;
 }
 
-/** `where` selects a superset of the matches (every match when `unindexed` is empty, exactly them). */
+/** `where` selects a superset of the matches: exactly them when `unindexed` and `recheck` are empty. */
 interface Translated {
   readonly where?: Where;
   readonly unindexed: string[];
+  readonly recheck: string[];
 }
 
-const exact = (where: Where): Translated => ({ where, unindexed: [] });
+const exact = (where: Where): Translated => ({ where, unindexed: [], recheck: [] });
+const untranslated = (node: Filter): Translated => ({ unindexed: [describe(node)], recheck: [] });
 
 async function translate(view: SchemaView, source: DbFilterSource, node: Filter): Promise<Translated> {
   switch (node.op) {
@@ -119,16 +134,18 @@ async function translate(view: SchemaView, source: DbFilterSource, node: Filter)
       const parts = await Promise.all(node.filters.map((f) => translate(view, source, f)));
       const wheres = parts.flatMap((p) => (p.where ? [p.where] : []));
       // A conjunction of supersets is a superset of the conjunction: translated conjuncts narrow the rest.
-      return { where: wheres.length ? { $and: wheres } : undefined, unindexed: parts.flatMap((p) => p.unindexed) };
+      return { where: wheres.length ? { $and: wheres } : undefined, unindexed: parts.flatMap((p) => p.unindexed), recheck: parts.flatMap((p) => p.recheck) };
     }
     case 'or': {
       const parts = await Promise.all(node.filters.map((f) => translate(view, source, f)));
       const unindexed = parts.flatMap((p) => p.unindexed);
-      return unindexed.length ? { unindexed } : exact({ $or: parts.map((p) => p.where!) });
+      // A disjunction of supersets is a superset too, but an untranslated part may match any row.
+      return unindexed.length ? { unindexed, recheck: [] } : { where: { $or: parts.map((p) => p.where!) }, unindexed: [], recheck: parts.flatMap((p) => p.recheck) };
     }
     case 'not': {
       const inner = await translate(view, source, node.filter);
-      return inner.unindexed.length ? { unindexed: inner.unindexed } : exact({ $not: inner.where! });
+      // The complement of a superset is a subset: only an exact inner filter may be negated.
+      return inner.unindexed.length || inner.recheck.length ? { unindexed: [...inner.unindexed, ...inner.recheck], recheck: [] } : exact({ $not: inner.where! });
     }
     case '[]': {
       const path = resolveAttrPath(view, node.attrPath, 'invalidFilter');
@@ -137,18 +154,19 @@ async function translate(view: SchemaView, source: DbFilterSource, node: Filter)
         const where = await emailLeaf(source, inner.op, inner.compValue);
         if (where) return exact(where);
       }
-      return { unindexed: [describe(node)] };
+      return untranslated(node);
     }
     default: {
       const path = resolveAttrPath(view, node.attrPath, 'invalidFilter');
       const expected = node.op === 'pr' ? undefined : node.compValue;
-      let where: Where | undefined;
-      if (!path.extension && path.attribute.name === 'emails' && path.sub?.name === 'value') where = await emailLeaf(source, node.op, expected);
-      else if (!path.extension) {
-        const column = source.columns.get(columnKey(path.attribute, path.sub));
-        if (column) where = leaf(source, column, node.op, expected);
+      if (!path.extension && path.attribute.name === 'emails' && path.sub?.name === 'value') {
+        const where = await emailLeaf(source, node.op, expected);
+        return where ? exact(where) : untranslated(node);
       }
-      return where ? exact(where) : { unindexed: [describe(node)] };
+      const column = path.extension ? undefined : source.columns.get(columnKey(path.attribute, path.sub));
+      const where = column && leaf(source, column, node.op, expected);
+      if (!where) return untranslated(node);
+      return node.op !== 'pr' && foldsCaseOf(source, column) ? { where, unindexed: [], recheck: [describe(node)] } : exact(where);
     }
   }
 }
@@ -160,5 +178,5 @@ export function columnKey(attribute: AttributeDef, sub?: AttributeDef): string {
 /** The database filter of a parsed filter; `where` is `{}` (every row) when nothing could be translated. */
 export async function databaseFilter(view: SchemaView, source: DbFilterSource, node: Filter): Promise<DbFilter> {
   const translated = await translate(view, source, node);
-  return { where: translated.where ?? {}, unindexed: translated.unindexed };
+  return { where: translated.where ?? {}, unindexed: translated.unindexed, recheck: translated.recheck };
 }

@@ -41,6 +41,11 @@ const GROUP_COLUMNS = columns([
   ...META,
 ]);
 
+/** MySQL and MariaDB compare strings in their default collations ignoring case (scim-db-filter.ts). */
+function foldsCase(scope: ScimScope): boolean {
+  return scope.deps.storage.kind === 'mysql' || scope.deps.storage.kind === 'mariadb';
+}
+
 const OLDEST_FIRST: OrderBy = [{ createdAt: 'asc' }, { id: 'asc' }];
 
 function findOptions(options: ReadOptions): Record<string, unknown> {
@@ -55,6 +60,7 @@ export function userListSource(scope: ScimScope): ListSource {
     columns: USER_COLUMNS,
     defaultOrder: OLDEST_FIRST,
     emailOwnerProperty: 'userId',
+    foldsCase: foldsCase(scope),
     emailOwners: async (valueKey) => (await em.find(ScimUserEmail, { orgId: scope.org.id, valueKey }, { fields: ['userId'] })).map((r) => r.userId),
     count: (where) => em.count(ScimUser, where as never),
     read: async (where, options) => {
@@ -88,6 +94,7 @@ export function groupListSource(scope: ScimScope): ListSource {
     scopeWhere: { orgId: scope.org.id },
     key: 'id',
     columns: GROUP_COLUMNS,
+    foldsCase: foldsCase(scope),
     defaultOrder: OLDEST_FIRST,
     count: (where) => em.count(ScimGroup, where as never),
     read: async (where: Where, options) => {

@@ -38,7 +38,7 @@ export interface ListSource extends DbFilterSource {
 }
 
 async function filterOf(view: SchemaView, source: ListSource, text: string | undefined) {
-  if (text === undefined || text.trim() === '') return { db: { where: {}, unindexed: [] } as DbFilter, matches: undefined };
+  if (text === undefined || text.trim() === '') return { db: { where: {}, unindexed: [], recheck: [] } as DbFilter, matches: undefined };
   const node = await parseFilterText(text);
   const matches = compileParsedFilter(view, node);
   return { db: await databaseFilter(view, source, node), matches };
@@ -59,15 +59,16 @@ export async function listResources(view: SchemaView, source: ListSource, query:
   const { db, matches } = await filterOf(view, source, query.filter);
   const where = Object.keys(db.where).length ? { $and: [source.scopeWhere, db.where] } : source.scopeWhere;
   const orderBy = orderOf(view, source, query);
-  if (orderBy && !db.unindexed.length) {
+  const inMemory = [...db.unindexed, ...db.recheck];
+  if (orderBy && !inMemory.length) {
     const totalResults = await source.count(where);
     const page = count > 0 && startIndex <= totalResults ? await source.read(where, { orderBy, limit: count, offset: startIndex - 1, query }) : [];
     return { schemas: [LIST_RESPONSE_SCHEMA], totalResults, itemsPerPage: page.length, startIndex, Resources: page.map((r) => project(view, r, query)) };
   }
   const candidates = await source.count(where);
   if (candidates > MAX_IN_MEMORY_CANDIDATES) {
-    if (db.unindexed.length) {
-      throw ScimError.badRequest('invalidFilter', `the filter form ${db.unindexed.map((f) => JSON.stringify(f)).join(', ')} is not supported over more than ${MAX_IN_MEMORY_CANDIDATES} resources: narrow it with an indexed attribute (${indexedNames(source)})`);
+    if (inMemory.length) {
+      throw ScimError.badRequest('invalidFilter', `the filter form ${inMemory.map((f) => JSON.stringify(f)).join(', ')} is not supported over more than ${MAX_IN_MEMORY_CANDIDATES} resources: narrow it with an indexed attribute (${indexedNames(source)})`);
     }
     throw ScimError.badRequest('tooMany', `sortBy ${JSON.stringify(query.sortBy)} is not supported over more than ${MAX_IN_MEMORY_CANDIDATES} resources: sort by ${sortableNames(source)}, or filter first`);
   }
