@@ -9,7 +9,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_SECRET, type TestServer } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { createUser, purgeUser } from '../../server/modules/users/index.ts';
+import { User, createUser, purgeUser } from '../../server/modules/users/index.ts';
 import { REQUIRED_KINDS, steppingClock } from './support.ts';
 
 for (const kind of REQUIRED_KINDS) {
@@ -83,6 +83,27 @@ for (const kind of REQUIRED_KINDS) {
       assert.equal(await purgeUser(server.app.deps.storage.fork(), ids[2]!), true);
       assert.equal((await search('member02@')).pagination.total, 0);
       assert.equal((await search('@scale.example')).pagination.total, 23);
+    });
+
+    test('a frequent query (a thousand candidates and more) walks the newest-first order, with the same answer', async () => {
+      const start = Date.UTC(2027, 0, 1);
+      const rows = Array.from({ length: 1200 }, (_, i) => ({
+        id: `walk-${String(i).padStart(5, '0')}`,
+        email: `bulk${i}@walk.example`,
+        signupMethods: 'basic_auth',
+        roles: ['user'],
+        createdAt: new Date(start + i * 1000),
+        updatedAt: new Date(start + i * 1000),
+      }));
+      await server.app.deps.storage.fork().insertMany(User, rows);
+      const newestFirst = rows.map((row) => row.id).reverse();
+      const first = await search('WALK.example');
+      assert.deepEqual(first.pagination, { limit: 10, page: 1, offset: 0, total: 1200 });
+      assert.deepEqual(first.users.map((u) => u.id), newestFirst.slice(0, 10));
+      const deep = await search('walk.example', { limit: 10, page: 100 });
+      assert.equal(deep.pagination.total, 1200);
+      assert.deepEqual(deep.users.map((u) => u.id), newestFirst.slice(990, 1000));
+      assert.equal((await search('bulk11')).pagination.total, 111, 'bulk11, bulk110-119 and bulk1100-1199');
     });
 
     test('a server started again on the same database searches the same', async () => {

@@ -7,11 +7,14 @@
  *   so skipping half a million users reads index entries, not half a million rows.
  * - Search: a LIKE '%q%' cannot use a B-tree index. Where storage migration 0004
  *   (server/storage/migrations/0004-users-search-text.ts) built a trigram index of the searched fields, a
- *   query of three characters or more first narrows the rows through it (FTS5 MATCH on SQLite, pg_trgm LIKE
- *   on PostgreSQL); each field is then still compared as before (case-insensitive.ts), which alone decides
- *   the answer. Shorter queries, and databases without the index, compare every row.
- * - Total: exact, as the contract says (count(*) over the same condition): with the trigram pre-filter it
- *   counts the candidate rows only; unfiltered it is a count over the smallest index.
+ *   query of three characters or more is counted in that index (FTS5 MATCH on SQLite, pg_trgm LIKE on
+ *   PostgreSQL). A rare query reads its few candidates through the index; a frequent one walks the
+ *   newest-first index, where matches come soon. Either way each field is still compared as before
+ *   (case-insensitive.ts), and that comparison alone decides which users are answered. Shorter queries, and
+ *   databases without the index, compare every row.
+ * - Total: exact, as the contract says. The index's count when it is provably the same number
+ *   (countIsExact), otherwise count(*) over the same condition as the page; unfiltered, a count(*) that
+ *   SQLite and PostgreSQL answer from the smallest index.
  */
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { containsIgnoreCase } from '../../storage/case-insensitive.ts';
@@ -30,6 +33,7 @@ const MIN_TRIGRAM_QUERY = 3;
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 
 type SearchIndex = 'fts5' | 'trigram' | 'none';
+type TrigramIndex = Exclude<SearchIndex, 'none'>;
 
 /** Per database (its driver object): which trigram index migration 0004 left, looked up once. */
 const indexes = new WeakMap<object, Promise<SearchIndex>>();
@@ -68,10 +72,8 @@ function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Rows whose searched text may contain `text`: a superset of the matches, read through the trigram index. */
-function candidates(index: SearchIndex, text: string): FilterQuery<UserRow> | undefined {
-  if (index === 'none' || [...text].length < MIN_TRIGRAM_QUERY) return undefined;
-  const lowered = text.toLowerCase();
+/** Rows whose searched text contains `lowered`, read through the trigram index. */
+function candidates(index: TrigramIndex, lowered: string): FilterQuery<UserRow> {
   const condition =
     index === 'fts5'
       ? raw(
@@ -84,11 +86,50 @@ function candidates(index: SearchIndex, text: string): FilterQuery<UserRow> | un
   return { [condition]: [] } as FilterQuery<UserRow>;
 }
 
-async function whereFor(em: EntityManager, text: string | undefined): Promise<FilterQuery<UserRow>> {
-  if (!text) return {};
+/** How many users' searched text contains `lowered`, counted in the trigram index alone. */
+async function countCandidates(em: EntityManager, index: TrigramIndex, lowered: string): Promise<number> {
+  const [sql, param] =
+    index === 'fts5'
+      ? [`select count(*) as n from ${SEARCH_TABLE}_fts where ${SEARCH_TABLE}_fts match ?`, fts5Phrase(lowered)]
+      : [`select count(*) as n from ${SEARCH_TABLE} where search_text like ?`, likeContains(lowered)];
+  const rows = (await em.getConnection().execute(sql, [param])) as Array<{ n: number | string }>;
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Whether "the searched text contains the query" says exactly what the field-by-field comparison says, so
+ * that the index's count is the total: the query cannot span two lines of the text (no line break), and on
+ * SQLite it is printable ASCII, where FTS5's case folding and SQLite's lower() and LIKE agree (FTS5 also
+ * folds letters beyond A-Z, SQLite does not). PostgreSQL lower-cases the text and each field alike.
+ */
+function countIsExact(index: TrigramIndex, lowered: string): boolean {
+  return index === 'fts5' ? /^[\x20-\x7e]+$/.test(lowered) : !/[\n\r]/.test(lowered);
+}
+
+/**
+ * When a page is read by walking the newest-first index and comparing each row rather than by reading every
+ * candidate and sorting them: when one user in WALK_RATIO or more matches, the walk meets the page's rows
+ * within about (offset + limit) x WALK_RATIO rows, fewer than the candidates it would otherwise read.
+ */
+const WALK_FROM_CANDIDATES = 1000;
+const WALK_RATIO = 20;
+
+interface SearchPlan {
+  where: FilterQuery<UserRow>;
+  /** The exact total, when the index counted it. */
+  total?: number;
+}
+
+async function planSearch(em: EntityManager, text: string, window: PageWindow): Promise<SearchPlan> {
   const exact: FilterQuery<UserRow> = { $or: SEARCHED_FIELDS.map((field) => containsIgnoreCase(em, User, field, text)) };
-  const narrowed = candidates(await searchIndexOf(em), text);
-  return narrowed ? { $and: [narrowed, exact] } : exact;
+  const index = await searchIndexOf(em);
+  if (index === 'none' || [...text].length < MIN_TRIGRAM_QUERY) return { where: exact };
+  const lowered = text.toLowerCase();
+  const narrowed: FilterQuery<UserRow> = { $and: [candidates(index, lowered), exact] };
+  if (!countIsExact(index, lowered)) return { where: narrowed };
+  const total = await countCandidates(em, index, lowered);
+  const walk = total >= WALK_FROM_CANDIDATES && (window.offset + window.limit) * WALK_RATIO <= total;
+  return { where: walk ? exact : narrowed, total };
 }
 
 /** The page's rows: their ids over the (created_at, id) index first, then the rows themselves. */
@@ -101,7 +142,8 @@ async function pageRows(em: EntityManager, where: FilterQuery<UserRow>, window: 
 
 /** One page of users, newest first, optionally narrowed by a case-insensitive substring, and the exact total. */
 export async function searchUsers(em: EntityManager, window: PageWindow, query?: string): Promise<{ users: UserRow[]; total: number }> {
-  const where = await whereFor(em, query?.trim());
-  const [users, total] = await Promise.all([pageRows(em, where, window), em.fork().count(User, where)]);
+  const text = query?.trim();
+  const plan: SearchPlan = text ? await planSearch(em, text, window) : { where: {} };
+  const [users, total] = await Promise.all([pageRows(em, plan.where, window), plan.total ?? em.fork().count(User, plan.where)]);
   return { users, total };
 }
