@@ -16,8 +16,9 @@
 import type { CelInput } from '@bufbuild/cel';
 import { AppError } from '../../../kernel/errors.ts';
 import type { AuthorizationModel, TupleKey } from '../types.ts';
-import { compileCondition, type CompiledCondition } from './cel-program.ts';
-import { toCelInput, type ParameterType } from './cel-context.ts';
+import type { CompiledCondition } from './cel-program.ts';
+import type { ParameterType } from './cel-context.ts';
+import { celRuntime } from './cel-loader.ts';
 
 export type RequestContext = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ function compiled(model: AuthorizationModel, name: string): Compiled | undefined
     const definition = model.conditions![name] as ConditionDefinition;
     entry = { parameters: definition.parameters ?? {} };
     try {
-      entry.program = compileCondition(definition.expression ?? '', entry.parameters);
+      entry.program = celRuntime().program.compileCondition(definition.expression ?? '', entry.parameters);
     } catch (err) {
       entry.compileError = (err as Error).message;
     }
@@ -87,7 +88,7 @@ export function conditionMet(model: AuthorizationModel, tuple: TupleKey, context
       continue;
     }
     try {
-      bindings[parameter] = toCelInput(merged[parameter], type);
+      bindings[parameter] = celRuntime().context.toCelInput(merged[parameter], type);
     } catch (err) {
       throw evaluationError(name, `failed to convert context parameter '${parameter}': ${(err as Error).message}`);
     }

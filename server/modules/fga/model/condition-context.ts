@@ -5,7 +5,8 @@
  * evaluates (engine/cel-context.ts); keys the condition does not declare are ignored. The CEL expression
  * itself is evaluated by the engine, not here.
  */
-import { toCelInput, type ParameterType } from '../engine/cel-context.ts';
+import type { ParameterType } from '../engine/cel-context.ts';
+import { celRuntime } from '../engine/cel-loader.ts';
 
 interface ConditionShape {
   parameters?: Record<string, ParameterType>;
@@ -18,7 +19,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** True when `value` converts to the parameter type (names as in the model JSON: TYPE_NAME_INT, ...). */
 export function fitsParameterType(value: unknown, type: ParameterType): boolean {
   try {
-    toCelInput(value, type);
+    celRuntime().context.toCelInput(value, type);
     return true;
   } catch {
     return false;
