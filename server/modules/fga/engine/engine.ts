@@ -81,6 +81,7 @@ interface Scope {
   reader: RequestReader;
   head: CheckResolver;
   concurrency: number;
+  maxDepth: number;
   context?: RequestContext;
 }
 
@@ -99,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
     const local = new LocalChecker({ index, reader, maxDepth, concurrency, context });
     const head = new CachedCheckResolver(new ThrottlingCheckResolver(local, DEFAULT_THROTTLE_THRESHOLD));
     local.delegate = head;
-    return { index, reader, head, concurrency, context };
+    return { index, reader, head, concurrency, maxDepth, context };
   }
 
   let shared: Scope | undefined;

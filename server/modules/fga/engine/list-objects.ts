@@ -29,72 +29,105 @@ export interface ListObjectsResult {
   truncated: boolean;
 }
 
-type Work = { kind: 'subject'; user: string; reference: string } | { kind: 'has'; object: string; relation: string };
+/**
+ * A step of the expansion. `proven` says the step is already a check's answer: every relation on the way
+ * is union-only (model-index.ts isUnionOnly), every tuple read on the way comes from a relation that takes
+ * no condition, the user is a plain object, and the path is short enough for check's depth limit (`hops`
+ * counts usersets and tuple-to-userset, as check does). Along such a path check follows the same tuples
+ * downward and a union is true as soon as one child is (rewrites.ts), so a candidate reached that way is
+ * listed without its confirming check, as OpenFGA's reverse expansion does for such edges; every other
+ * candidate is still confirmed by a check.
+ */
+type Work =
+  | { kind: 'subject'; user: string; reference: string; proven: boolean; hops: number }
+  | { kind: 'has'; object: string; relation: string; proven: boolean; hops: number };
 
-export async function listObjects(
-  query: ListObjectsQuery,
-  deps: { index: ModelIndex; reader: RequestReader; head: CheckResolver; concurrency: number },
-): Promise<ListObjectsResult> {
+/** Expansion steps in flight at once: their reads of one turn are merged (reads.ts), so more in flight is fewer queries. */
+const EXPANSION_CONCURRENCY = 100;
+/** Candidates confirmed by a check at once: their reads of one turn are merged too. */
+const CONFIRM_CONCURRENCY = 100;
+
+interface Deps {
+  index: ModelIndex;
+  reader: RequestReader;
+  head: CheckResolver;
+  concurrency: number;
+  maxDepth: number;
+}
+
+export async function listObjects(query: ListObjectsQuery, deps: Deps): Promise<ListObjectsResult> {
   const candidates = await collectCandidates(query, deps);
-  const objects: string[] = [];
   const max = query.maxResults ?? Number.POSITIVE_INFINITY;
+  const objects = [...candidates].filter(([, proven]) => proven).map(([object]) => object);
+  const unproven = [...candidates].filter(([, proven]) => !proven).map(([object]) => object);
   let failure: unknown;
   let failed = false;
-  await settleBounded([...candidates], deps.concurrency, (object) => rootCheck(deps.head, object, query.relation, query.user).then((outcome) => ({ object, outcome })), (settled) => {
-    if (settled.status === 'rejected') {
-      failed = true;
-      failure = settled.reason;
-      return true;
-    }
-    if (settled.value.outcome.allowed) objects.push(settled.value.object);
-    return objects.length > max;
-  });
+  if (objects.length <= max) {
+    await settleBounded(unproven, Math.max(deps.concurrency, CONFIRM_CONCURRENCY), (object) => rootCheck(deps.head, object, query.relation, query.user).then((outcome) => ({ object, outcome })), (settled) => {
+      if (settled.status === 'rejected') {
+        failed = true;
+        failure = settled.reason;
+        return true;
+      }
+      if (settled.value.outcome.allowed) objects.push(settled.value.object);
+      return objects.length > max;
+    });
+  }
   if (failed) throw failure;
   const truncated = objects.length > max;
   return { objects: truncated ? objects.slice(0, max) : objects, truncated };
 }
 
-async function collectCandidates(
-  query: ListObjectsQuery,
-  { index, reader, concurrency }: { index: ModelIndex; reader: RequestReader; concurrency: number },
-): Promise<Set<string>> {
-  const candidates = new Set<string>();
-  const seen = new Set<string>();
+/** Each candidate object, and whether it is proven (see Work). */
+async function collectCandidates(query: ListObjectsQuery, { index, reader, maxDepth }: Deps): Promise<Map<string, boolean>> {
+  const candidates = new Map<string, boolean>();
+  /** `object#relation` reached so far, and whether proven; an unproven one is expanded again once proven. */
+  const seen = new Map<string, boolean>();
   const initial: Work[] = [];
+  // check throws past maxDepth levels; a proven path stays a level short of it (check.ts #memberOfAny).
+  const withinDepth = (hops: number) => hops + 2 <= maxDepth;
 
-  const has = (object: string, relation: string, push: (work: Work) => void) => {
+  const has = (object: string, relation: string, proven: boolean, hops: number, push: (work: Work) => void) => {
     const key = usersetOf(object, relation);
-    if (seen.has(key)) return;
-    seen.add(key);
-    if (relation === query.relation && objectType(object) === query.type) candidates.add(object);
-    push({ kind: 'has', object, relation });
+    const known = seen.get(key);
+    if (known === true || (known === false && !proven)) return;
+    seen.set(key, proven);
+    if (relation === query.relation && objectType(object) === query.type) candidates.set(object, proven);
+    push({ kind: 'has', object, relation, proven, hops });
   };
 
   const user = parseUser(query.user);
   if (user.kind === 'userset') {
     // A userset holds its own relation (check's self-definition), and everything that relation feeds.
-    has(`${user.type}:${user.id}`, user.relation, (work) => initial.push(work));
+    has(`${user.type}:${user.id}`, user.relation, false, 0, (work) => initial.push(work));
   } else {
-    if (user.kind === 'object') initial.push({ kind: 'subject', user: query.user, reference: user.type });
-    initial.push({ kind: 'subject', user: wildcardOf(user.type), reference: wildcardOf(user.type) });
+    const proven = user.kind === 'object';
+    if (user.kind === 'object') initial.push({ kind: 'subject', user: query.user, reference: user.type, proven, hops: 0 });
+    initial.push({ kind: 'subject', user: wildcardOf(user.type), reference: wildcardOf(user.type), proven, hops: 0 });
   }
 
-  await drain(initial, concurrency, async (work, push) => {
+  await drain(initial, EXPANSION_CONCURRENCY, async (work, push) => {
     if (work.kind === 'subject') {
       // Direct tuples naming this subject, on every relation whose type restrictions admit it.
       const dependents = index.reverse.directDependents(work.reference);
       await Promise.all(dependents.map(async ({ type, relation }) => {
         if (!index.reverse.thisPositive(type, relation)) return;
-        for (const tuple of await reader.byUser(type, relation, work.user)) has(tuple.object, relation, push);
+        const proven = work.proven && index.isUnionOnly(type, relation) && !index.mayHaveConditions(type, relation);
+        for (const tuple of await reader.byUser(type, relation, work.user)) has(tuple.object, relation, proven, work.hops, push);
       }));
       return;
     }
     const type = objectType(work.object);
-    // The userset `object#relation` as the subject of other tuples.
-    push({ kind: 'subject', user: usersetOf(work.object, work.relation), reference: `${type}#${work.relation}` });
-    for (const relation of index.reverse.computedDependents(type, work.relation)) has(work.object, relation, push);
+    // The userset `object#relation` as the subject of other tuples: one more level for check.
+    const hops = work.hops + 1;
+    const deeper = work.proven && withinDepth(hops);
+    push({ kind: 'subject', user: usersetOf(work.object, work.relation), reference: `${type}#${work.relation}`, proven: deeper, hops });
+    for (const relation of index.reverse.computedDependents(type, work.relation)) {
+      has(work.object, relation, work.proven && index.isUnionOnly(type, relation), work.hops, push);
+    }
     await Promise.all(index.reverse.ttuDependents(type, work.relation).map(async (edge) => {
-      for (const tuple of await reader.byUser(edge.childType, edge.tupleset, work.object)) has(tuple.object, edge.relation, push);
+      const proven = deeper && index.isUnionOnly(edge.childType, edge.relation) && !index.mayHaveConditions(edge.childType, edge.tupleset);
+      for (const tuple of await reader.byUser(edge.childType, edge.tupleset, work.object)) has(tuple.object, edge.relation, proven, hops, push);
     }));
   });
   return candidates;

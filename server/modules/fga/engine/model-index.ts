@@ -38,6 +38,10 @@ export interface ModelIndex {
   /** Whether a stored tuple still fits the model (OpenFGA ValidateTupleForRead semantics). */
   isValidForRead(tuple: TupleKey): boolean;
   conditionNames(): ReadonlySet<string>;
+  /** Whether the relation is `[...]`, computed usersets, tuple-to-userset and `or` only: any granting child grants. */
+  isUnionOnly(type: string, relation: string): boolean;
+  /** Whether a tuple of the relation may carry a condition (one of its direct types names a condition). */
+  mayHaveConditions(type: string, relation: string): boolean;
   /** Reverse edges for list objects (positive occurrences only: the subtracted side of `but not` never grants). */
   readonly reverse: {
     /** Relations of a type that directly hold their own tuples (`this` in a positive position). */
@@ -152,6 +156,11 @@ function buildIndex(model: AuthorizationModel): ModelIndex {
       directTypes(type, relation).some((ref) => ref.type === userType && !!ref.wildcard),
     isValidForRead,
     conditionNames: () => conditions,
+    isUnionOnly: (type, relation) => {
+      const found = rewrite(type, relation);
+      return found !== undefined && unionOnly(found);
+    },
+    mayHaveConditions: (type, relation) => directTypes(type, relation).some((ref) => !!ref.condition),
     reverse: {
       thisPositive: (type, relation) => thisPositive.has(`${type}#${relation}`),
       computedDependents: (type, relation) => computed.get(`${type}#${relation}`) ?? [],
@@ -159,6 +168,11 @@ function buildIndex(model: AuthorizationModel): ModelIndex {
       directDependents: (reference) => directDeps.get(reference) ?? [],
     },
   };
+}
+
+function unionOnly(rewrite: Userset): boolean {
+  if (rewrite.intersection || rewrite.difference) return false;
+  return rewrite.union ? rewrite.union.child.every(unionOnly) : true;
 }
 
 /** Visits the leaves of a rewrite, telling whether each sits in a granting (not subtracted) position. */

@@ -3,18 +3,19 @@
  * tuples that still fit the current model (OpenFGA drops tuples written under an older model that no
  * longer validate, rather than failing), memoised for the life of the request (the same object#relation
  * is read once however many branches need it; sharing an in-flight read is safe because a read never waits
- * on a resolver), and bounded in how many store reads run at once. When the source can read one relation
- * on many objects at once (TupleSource.readObjectRelations), the reads issued in one turn of the event loop
- * are merged into one call per object type and relation: a batch of concurrent checks then costs a few
- * queries per level of the model instead of a few per check.
+ * on a resolver), and bounded in how many store reads run at once. The reads issued in one turn of the
+ * event loop are merged into one call per object type and relation: of one relation on many objects when
+ * the source can (TupleSource.readObjectRelations), and of many users' tuples (TupleSource.readByUsers, the
+ * reverse reads of list objects and of check's direct-membership shortcut). A batch of concurrent checks, or
+ * one level of a list objects expansion, then costs a few queries instead of a few per object.
  */
 import type { TupleKey, TupleSource } from '../types.ts';
 import type { ModelIndex } from './model-index.ts';
 import { Semaphore } from './concurrency.ts';
 import { splitObject } from './tuple-strings.ts';
 
-/** Object ids per merged read: well inside every database's bound-parameter limit. */
-const MAX_IDS_PER_READ = 500;
+/** Keys (object ids or users) per merged read: well inside every database's bound-parameter limit. */
+const MAX_KEYS_PER_READ = 500;
 
 export interface RequestReader {
   /** Valid tuples on exactly `object` with `relation`. */
@@ -40,23 +41,27 @@ export function createRequestReader(source: TupleSource, index: ModelIndex, maxC
   }
 
   const readObjectRelation = source.readObjectRelations
-    ? mergedObjectRelationReads(source.readObjectRelations.bind(source), semaphore)
-    : (object: string, relation: string) => semaphore.use(() => source.readObjectRelation(object, relation));
+    ? mergedReads(source.readObjectRelations.bind(source), semaphore, (tuple) => splitObject(tuple.object).id)
+    : (type: string, relation: string, id: string) => semaphore.use(() => source.readObjectRelation(`${type}:${id}`, relation));
+  const readByUser = mergedReads(source.readByUsers.bind(source), semaphore, (tuple) => tuple.user);
 
   return {
-    objectRelation: (object, relation) => remember(`o\u0000${object}\u0000${relation}`, () => readObjectRelation(object, relation)),
-    byUser: (type, relation, user) =>
-      remember(`u\u0000${type}\u0000${relation}\u0000${user}`, () => semaphore.use(() => source.readByUsers(type, relation, [user]))),
+    objectRelation: (object, relation) => {
+      const { type, id } = splitObject(object);
+      return remember(`o\u0000${object}\u0000${relation}`, () => readObjectRelation(type, relation, id));
+    },
+    byUser: (type, relation, user) => remember(`u\u0000${type}\u0000${relation}\u0000${user}`, () => readByUser(type, relation, user)),
   };
 }
 
-type BatchRead = (objectType: string, relation: string, objectIds: readonly string[]) => Promise<TupleKey[]>;
+/** Reads `relation` tuples on objects of `type` for many keys at once (object ids, or users). */
+type BatchRead = (type: string, relation: string, keys: readonly string[]) => Promise<TupleKey[]>;
 
 /**
- * Collects single-object reads until the current turn of the event loop ends (setImmediate), then issues
- * one batch read per object type and relation and hands each caller its object's tuples.
+ * Collects single-key reads until the current turn of the event loop ends (setImmediate), then issues one
+ * batch read per type and relation and hands each caller the tuples of its key (`keyOf` tells a tuple's).
  */
-function mergedObjectRelationReads(readMany: BatchRead, semaphore: Semaphore): (object: string, relation: string) => Promise<TupleKey[]> {
+function mergedReads(readMany: BatchRead, semaphore: Semaphore, keyOf: (tuple: TupleKey) => string): (type: string, relation: string, key: string) => Promise<TupleKey[]> {
   type Waiter = { resolve: (tuples: TupleKey[]) => void; reject: (err: unknown) => void };
   let pending = new Map<string, { type: string; relation: string; waiters: Map<string, Waiter[]> }>();
   let scheduled = false;
@@ -66,37 +71,36 @@ function mergedObjectRelationReads(readMany: BatchRead, semaphore: Semaphore): (
     const groups = pending;
     pending = new Map();
     for (const { type, relation, waiters } of groups.values()) {
-      const ids = [...waiters.keys()];
-      for (let i = 0; i < ids.length; i += MAX_IDS_PER_READ) {
-        const chunk = ids.slice(i, i + MAX_IDS_PER_READ);
+      const keys = [...waiters.keys()];
+      for (let i = 0; i < keys.length; i += MAX_KEYS_PER_READ) {
+        const chunk = keys.slice(i, i + MAX_KEYS_PER_READ);
         semaphore.use(() => readMany(type, relation, chunk)).then(
           (tuples) => {
-            const byId = new Map<string, TupleKey[]>();
+            const byKey = new Map<string, TupleKey[]>();
             for (const tuple of tuples) {
-              const id = splitObject(tuple.object).id;
-              const list = byId.get(id);
+              const key = keyOf(tuple);
+              const list = byKey.get(key);
               if (list) list.push(tuple);
-              else byId.set(id, [tuple]);
+              else byKey.set(key, [tuple]);
             }
-            for (const id of chunk) for (const waiter of waiters.get(id) ?? []) waiter.resolve(byId.get(id) ?? []);
+            for (const key of chunk) for (const waiter of waiters.get(key) ?? []) waiter.resolve(byKey.get(key) ?? []);
           },
           (err: unknown) => {
-            for (const id of chunk) for (const waiter of waiters.get(id) ?? []) waiter.reject(err);
+            for (const key of chunk) for (const waiter of waiters.get(key) ?? []) waiter.reject(err);
           },
         );
       }
     }
   };
 
-  return (object, relation) =>
+  return (type, relation, key) =>
     new Promise<TupleKey[]>((resolve, reject) => {
-      const { type, id } = splitObject(object);
       const groupKey = `${type}\u0000${relation}`;
       let group = pending.get(groupKey);
       if (!group) pending.set(groupKey, (group = { type, relation, waiters: new Map() }));
-      const list = group.waiters.get(id);
+      const list = group.waiters.get(key);
       if (list) list.push({ resolve, reject });
-      else group.waiters.set(id, [{ resolve, reject }]);
+      else group.waiters.set(key, [{ resolve, reject }]);
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
