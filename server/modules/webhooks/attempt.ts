@@ -6,7 +6,7 @@
  * the receiver's answer and the commit of the result resends), so receivers deduplicate on it.
  */
 import type { Config } from '../../config/flags.ts';
-import { postWebhook, signBody, failureReason } from './send.ts';
+import { postWebhook, signBody, failureReason, type WebhookAgents } from './send.ts';
 
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
@@ -37,7 +37,7 @@ export async function attemptWebhook(
   config: Pick<Config, 'clientSecret' | 'webhookAllowPrivateAddresses'>,
   target: WebhookTarget,
   body: string,
-  options: { deliveryId?: string; timeoutMs?: number; cancel?: AbortSignal },
+  options: { deliveryId?: string; timeoutMs?: number; cancel?: AbortSignal; agents?: WebhookAgents },
 ): Promise<AttemptResult> {
   const headers: Record<string, string> = {
     ...target.headers,
@@ -51,6 +51,7 @@ export async function attemptWebhook(
       timeoutMs: options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
       allowPrivate: config.webhookAllowPrivateAddresses,
       cancel: options.cancel,
+      agents: options.agents,
     });
     return { status: res.status, response: res.text, ok: res.status >= 200 && res.status < 300, refused: false };
   } catch (err) {

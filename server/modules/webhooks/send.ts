@@ -5,8 +5,8 @@
  * Redirects are not followed (node:http never does; a 3xx is just a non-2xx answer). The whole exchange,
  * DNS included, has one deadline, and the answer is read up to a cap and then cut off.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { resolveEndpoint, type ResolvedAddress } from './address-policy.ts';
@@ -20,6 +20,53 @@ export interface SendOptions {
   maxResponseBytes?: number;
   /** Aborts the attempt from outside (the worker stopping). */
   cancel?: AbortSignal;
+  /** Keep-alive connections to reuse (the delivery worker's); without it each request has a connection of its own. */
+  agents?: WebhookAgents;
+}
+
+/** Agents kept at most; the least recently used one beyond this is closed. */
+const MAX_AGENTS = 256;
+/**
+ * Idle sockets close after this: below the 5 s keep-alive timeout of Node's HTTP server and most proxies,
+ * so a socket is not reused just as the receiver closes it (RFC 9112 section 9.3.1 allows either side to).
+ */
+const IDLE_SOCKET_MS = 4000;
+
+/**
+ * Keep-alive agents of the delivery worker, one per origin AND checked address set: a pooled socket was
+ * opened to addresses checked for that very host name, so reusing it can never carry a request to an
+ * address checked for another name (the SSRF rule of this file), and a changed DNS answer gets new sockets.
+ */
+export class WebhookAgents {
+  readonly #agents = new Map<string, HttpAgent>();
+  readonly #maxSocketsPerHost: number;
+
+  constructor(maxSocketsPerHost: number) {
+    this.#maxSocketsPerHost = Math.max(1, maxSocketsPerHost);
+  }
+
+  agentFor(url: URL, addresses: readonly ResolvedAddress[]): HttpAgent {
+    const key = `${url.protocol}//${url.host}|${addresses.map((a) => a.address).join(',')}`;
+    let agent = this.#agents.get(key);
+    if (agent) {
+      this.#agents.delete(key);
+    } else {
+      const Agent = url.protocol === 'https:' ? HttpsAgent : HttpAgent;
+      agent = new Agent({ keepAlive: true, maxSockets: this.#maxSocketsPerHost, maxFreeSockets: this.#maxSocketsPerHost, timeout: IDLE_SOCKET_MS });
+      if (this.#agents.size >= MAX_AGENTS) {
+        const [oldestKey, oldest] = this.#agents.entries().next().value!;
+        this.#agents.delete(oldestKey);
+        oldest.destroy();
+      }
+    }
+    this.#agents.set(key, agent);
+    return agent;
+  }
+
+  close(): void {
+    for (const agent of this.#agents.values()) agent.destroy();
+    this.#agents.clear();
+  }
 }
 
 export interface SendResult {
@@ -88,8 +135,9 @@ export async function postWebhook(endpoint: string, body: string, headers: Recor
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         lookup: pinnedLookup(addresses),
-        // A fresh connection per attempt: no pooled socket can carry a request to an address checked for another.
-        agent: false,
+        // Without the worker's agents a fresh connection per attempt; with them a socket pooled for exactly
+        // these checked addresses (WebhookAgents).
+        agent: options.agents ? options.agents.agentFor(url, addresses) : false,
         signal,
       },
       (res) => {

@@ -1,27 +1,33 @@
 /**
- * The webhook delivery worker (docs/events.md; docs/architecture.md#background-workers). It follows the
- * message outbox's pattern (modules/messages/worker.ts): durable rows, a claim by one conditional update
- * (compare-and-set on `attempts` and `status`) that is a lease, so of several instances exactly one sends a
- * row and a row whose sender died is claimed again once its lease runs out; a poll finds whatever a crash,
- * another instance or a retry left due. Nothing is held in memory that another instance would need.
+ * The webhook delivery worker (docs/events.md; docs/architecture.md#background-workers). Durable rows and
+ * leases, so that of several instances exactly one sends a row at a time and a row whose sender died is
+ * sent again once its lease runs out; nothing is held in memory that another instance would need.
  *
- * Unlike the message worker it keeps its slots busy continuously: a freed slot takes the next due row at
- * once, so a slow endpoint holds one slot for at most one attempt timeout and delays no other webhook
- * (the message worker waits for a whole batch). A failed attempt is retried with exponential backoff and
- * jitter up to `maxAttempts`, every attempt leaving one WebhookLog row.
+ * - It is woken when a transaction that recorded an event commits (commit-wake.ts), and by a slow poll
+ *   for what other instances leave: their events, their retries, their expired leases.
+ * - It claims due deliveries in batches (claim.ts) and sends them with bounded concurrency: at most
+ *   `concurrency` requests in flight, over keep-alive connections (send.ts WebhookAgents). A slow endpoint
+ *   holds one slot for at most one attempt timeout and delays no other webhook.
+ * - It records outcomes in batches (outcomes.ts), each attempt leaving one WebhookLog row. A failed attempt
+ *   is retried with exponential backoff and jitter up to `maxAttempts`; this instance wakes itself when the
+ *   earliest retry it scheduled is due.
  *
  * Delivery is at least once: a crash after the receiver answered and before the result was stored sends
  * the same delivery again after the lease, with the same X-Service-Delivery id. Logs carry ids, the event
  * name and the outcome, never the endpoint's headers, the body or the receiver's answer.
  */
-import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../kernel/deps.ts';
-import { WebhookDelivery, WebhookLog, Webhook, type WebhookDeliveryRow } from './webhook.entity.ts';
+import { Webhook, WebhookDelivery } from './webhook.entity.ts';
 import { undeliveredEvents, fanOut } from './fan-out.ts';
-import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS } from './attempt.ts';
+import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookTarget } from './attempt.ts';
+import { claimDue, type ClaimedDelivery } from './claim.ts';
+import { createOutcomeRecorder, type Outcome } from './outcomes.ts';
+import { EventCommitWaker } from './commit-wake.ts';
+import { WebhookAgents } from './send.ts';
 import { EventOutbox } from '../events/index.ts';
 
 export interface WebhookWorkerOptions {
+  /** The slow poll for work this instance was not woken for (other instances' events, retries and leases). */
   pollMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -30,21 +36,24 @@ export interface WebhookWorkerOptions {
   timeoutMs: number;
   /** Longer than one attempt plus its bookkeeping. */
   leaseMs: number;
-  /** Requests in flight at once from this instance. */
+  /** Requests in flight at once from this instance (also the keep-alive sockets kept per endpoint). */
   concurrency: number;
   /** Events fanned out per pass. */
   fanOutBatch: number;
+  /** Deliveries claimed in one transaction at most. */
+  claimBatch: number;
 }
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookWorkerOptions = {
-  pollMs: 1000,
+  pollMs: 5000,
   retryBaseMs: 5000,
   retryMaxMs: 30 * 60_000,
   maxAttempts: 8,
   timeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
   leaseMs: 60_000,
-  concurrency: 8,
+  concurrency: 64,
   fanOutBatch: 100,
+  claimBatch: 64,
 };
 
 export interface WebhookWorker {
@@ -65,143 +74,145 @@ export function webhookRetryDelayMs(options: Pick<WebhookWorkerOptions, 'retryBa
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+type HookById = Map<string, WebhookTarget & { enabled: boolean }>;
+
 export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
   const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
   let deps: Deps | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let filling: Promise<void> | undefined;
-  let again = false;
+  let poll: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryAt = Infinity;
+  let pass: Promise<void> | undefined;
+  /** Events may wait for fan-out (a commit, the poll, a full fan-out batch). */
+  let fanOutWanted = false;
+  /** Deliveries may be due (a fan-out, the poll, a retry's time, a full claim batch). */
+  let claimWanted = false;
   let stopped = false;
+  /** pump() was called while a pass ran. */
+  let rerun = false;
   const inflight = new Map<string, Promise<void>>();
   // Stopping cuts in-flight requests short instead of waiting up to a timeout for a slow endpoint.
   const stopping = new AbortController();
+  const agents = new WebhookAgents(options.concurrency);
+  const recorder = createOutcomeRecorder(() => deps!);
+  const waker = new EventCommitWaker(() => wake());
+  /** A claim waits for this many free slots while others are busy, so that claims stay batches. */
+  const claimThreshold = Math.max(1, Math.min(options.claimBatch, Math.floor(options.concurrency / 4)));
 
-  function dueWhere(now: Date) {
-    return { $or: [{ status: 'pending', nextAttemptAt: { $lte: now } }, { status: 'sending', leaseUntil: { $lt: now } }] };
+  async function hooksOf(rows: readonly ClaimedDelivery[]): Promise<HookById> {
+    const ids = [...new Set(rows.map((row) => row.webhookId))];
+    const hooks = await deps!.storage.fork().find(Webhook, { id: { $in: ids } });
+    return new Map(hooks.map((hook) => [hook.id, hook]));
   }
 
-  async function claim(row: WebhookDeliveryRow): Promise<boolean> {
+  function scheduleRetry(at: Date): void {
+    if (stopped || at.getTime() >= retryAt) return;
+    retryAt = at.getTime();
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => {
+      retryAt = Infinity;
+      claimWanted = true;
+      pump();
+    }, Math.max(0, retryAt - deps!.clock.now().getTime()));
+    retryTimer.unref();
+  }
+
+  function outcomeOf(row: ClaimedDelivery, hook: WebhookTarget, body: string, result: Awaited<ReturnType<typeof attemptWebhook>>): Outcome {
     const now = deps!.clock.now();
-    const claimed = await deps!.storage.fork().nativeUpdate(
-      WebhookDelivery,
-      { id: row.id, attempts: row.attempts, status: row.status },
-      { status: 'sending', attempts: row.attempts + 1, leaseUntil: new Date(now.getTime() + options.leaseMs), updatedAt: now },
-    );
-    if (claimed !== 1) return false;
-    row.attempts += 1;
-    return true;
+    // Cut short by shutdown: hand the claim back uncounted, so this or another instance sends it again.
+    if (stopping.signal.aborted && !result.ok) return { kind: 'handed-back', row };
+    const log = { webhookId: hook.id, httpStatus: result.status, request: body, response: result.response, at: now };
+    if (result.ok) return { kind: 'delivered', row, log };
+    if (result.refused || row.attempts >= options.maxAttempts) return { kind: 'failed', row, log };
+    return { kind: 'retry', row, log, next: new Date(now.getTime() + webhookRetryDelayMs(options, row.attempts)) };
   }
 
-  async function attempt(row: WebhookDeliveryRow): Promise<void> {
-    const { storage, clock, config, logger, metrics } = deps!;
-    const mine = { id: row.id, attempts: row.attempts, status: 'sending' };
-    const hook = await storage.fork().findOne(Webhook, { id: row.webhookId });
-    if (!hook || !hook.enabled) {
-      // Deleted or switched off since the fan-out: nothing to send (delete_webhook also drops the row).
-      await storage.fork().nativeDelete(WebhookDelivery, mine);
-      return;
-    }
+  async function attempt(row: ClaimedDelivery, hook: (WebhookTarget & { enabled: boolean }) | undefined): Promise<void> {
+    // Deleted or switched off since the fan-out: nothing to send (delete_webhook also drops the row).
+    if (!hook || !hook.enabled) return recorder.record({ kind: 'dropped', row });
     const body = webhookBody(hook, row.payload);
-    const result = await attemptWebhook(config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, cancel: stopping.signal });
-    const now = clock.now();
-    if (stopping.signal.aborted && !result.ok) {
-      // Cut short by shutdown: hand the claim back uncounted, so this or another instance sends it again.
-      await storage.fork().nativeUpdate(WebhookDelivery, mine, { status: 'pending', attempts: row.attempts - 1, leaseUntil: null, updatedAt: now });
-      return;
-    }
-    const outcome = result.ok ? 'delivered' : result.refused || row.attempts >= options.maxAttempts ? 'failed' : 'retry';
-    const next = outcome === 'retry' ? new Date(now.getTime() + webhookRetryDelayMs(options, row.attempts)) : undefined;
-    // The attempt's log and the delivery's new state commit together: one commit (one fsync) per attempt.
-    await storage.fork().transactional(async (em) => {
-      em.persist(em.create(WebhookLog, {
-        id: randomUUID(), webhookId: hook.id, deliveryId: row.id, httpStatus: result.status, request: body, response: result.response,
-        createdAt: now, updatedAt: now,
-      }));
-      await em.flush();
-      if (outcome === 'delivered') await em.nativeDelete(WebhookDelivery, mine);
-      else if (outcome === 'failed') await em.nativeUpdate(WebhookDelivery, mine, { status: 'failed', leaseUntil: null, updatedAt: now });
-      else await em.nativeUpdate(WebhookDelivery, mine, { status: 'pending', leaseUntil: null, nextAttemptAt: next, updatedAt: now });
-    });
-    metrics.webhookDelivery(row.eventName, outcome);
-    if (outcome === 'delivered') return;
+    const result = await attemptWebhook(deps!.config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, cancel: stopping.signal, agents });
+    const outcome = outcomeOf(row, hook, body, result);
+    await recorder.record(outcome);
+    if (outcome.kind === 'handed-back') return;
+    const kind = outcome.kind === 'retry' ? 'retry' : outcome.kind === 'delivered' ? 'delivered' : 'failed';
+    deps!.metrics.webhookDelivery(row.eventName, kind);
+    if (outcome.kind === 'delivered') return;
     const log = { delivery: row.id, webhook: hook.id, event: row.eventName, attempts: row.attempts, status: result.status };
     const reason = result.status ? 'non-2xx answer' : result.response;
-    if (outcome === 'failed') logger.error({ ...log, reason }, 'webhook delivery failed for good');
-    else logger.warn({ ...log, reason, retryAt: next!.toISOString() }, 'webhook delivery failed; will retry');
+    if (outcome.kind === 'failed') deps!.logger.error({ ...log, reason }, 'webhook delivery failed for good');
+    else if (outcome.kind === 'retry') {
+      scheduleRetry(outcome.next);
+      deps!.logger.warn({ ...log, reason, retryAt: outcome.next.toISOString() }, 'webhook delivery failed; will retry');
+    }
   }
 
-  /** A lease that ran out after the last attempt (its sender died): give up rather than send again. */
-  async function expire(row: WebhookDeliveryRow): Promise<void> {
-    const now = deps!.clock.now();
-    const gaveUp = await deps!.storage.fork().nativeUpdate(
-      WebhookDelivery,
-      { id: row.id, attempts: row.attempts, status: row.status },
-      { status: 'failed', leaseUntil: null, updatedAt: now },
-    );
-    if (gaveUp === 1) deps!.metrics.webhookDelivery(row.eventName, 'failed');
-  }
-
-  function launch(row: WebhookDeliveryRow): void {
-    const run = attempt(row)
+  function launch(row: ClaimedDelivery, hook: (WebhookTarget & { enabled: boolean }) | undefined): void {
+    const run = attempt(row, hook)
       .catch((err) => deps!.logger.error({ delivery: row.id, reason: (err as Error)?.name ?? 'Error' }, 'webhook attempt bookkeeping failed'))
       .finally(() => {
         inflight.delete(row.id);
-        wake();
+        // A backlog: the freed slots take the next batch.
+        if (claimWanted) pump();
       });
     inflight.set(row.id, run);
   }
 
-  /**
-   * Due rows read ahead, so that a freed slot costs one claim and not a query: a stale candidate (claimed
-   * meanwhile by another instance) just fails its compare-and-set. Read again once used up.
-   */
-  let candidates: WebhookDeliveryRow[] = [];
-  let lastFanOut = 0;
-
-  async function fill(): Promise<void> {
-    do {
-      again = false;
-      // New events are fanned out at least once per poll interval even while a backlog is being worked off.
-      if (candidates.length === 0 || Date.now() - lastFanOut >= options.pollMs) {
-        lastFanOut = Date.now();
-        const events = await undeliveredEvents(deps!, options.fanOutBatch);
-        await fanOut(deps!, events);
-        if (events.length === options.fanOutBatch) again = true;
-      }
-      if (stopped) return;
-      if (candidates.length === 0 && inflight.size < options.concurrency) {
-        const busy = [...inflight.keys()];
-        const now = deps!.clock.now();
-        const limit = options.concurrency * 4;
-        candidates = await deps!.storage.fork().find(
-          WebhookDelivery,
-          busy.length ? { $and: [dueWhere(now), { id: { $nin: busy } }] } : dueWhere(now),
-          { orderBy: { nextAttemptAt: 'asc', id: 'asc' }, limit },
-        );
-        // A full page may hide more due rows.
-        if (candidates.length === limit) again = true;
-      }
-      while (!stopped && inflight.size < options.concurrency && candidates.length > 0) {
-        const row = candidates.shift()!;
-        if (inflight.has(row.id)) continue;
-        if (row.attempts >= options.maxAttempts) await expire(row);
-        else if (await claim(row)) launch(row);
-      }
-      if (candidates.length === 0 && inflight.size < options.concurrency && again === false) break;
-    } while (again && !stopped);
+  async function claimAndLaunch(): Promise<void> {
+    const free = options.concurrency - inflight.size;
+    const limit = Math.min(free, options.claimBatch);
+    claimWanted = false;
+    const { claimed, seen, expired } = await claimDue(deps!, limit, [...inflight.keys()], options);
+    // A batch as long as asked for may hide more due rows.
+    if (seen >= limit) claimWanted = true;
+    for (const row of expired) deps!.metrics.webhookDelivery(row.eventName, 'failed');
+    if (claimed.length === 0) return;
+    const hooks = await hooksOf(claimed);
+    for (const row of claimed) launch(row, hooks.get(row.webhookId));
   }
 
-  function wake(): void {
-    if (!deps || stopped) return;
-    if (filling) {
-      again = true;
+  async function runPass(): Promise<void> {
+    for (;;) {
+      if (stopped) return;
+      if (fanOutWanted) {
+        fanOutWanted = false;
+        const events = await undeliveredEvents(deps!, options.fanOutBatch);
+        if (events.length > 0) {
+          if ((await fanOut(deps!, events)) > 0) claimWanted = true;
+          if (events.length === options.fanOutBatch) fanOutWanted = true;
+        }
+        continue;
+      }
+      const free = options.concurrency - inflight.size;
+      if (claimWanted && !stopped && (free >= claimThreshold || (free > 0 && inflight.size === 0))) {
+        await claimAndLaunch();
+        continue;
+      }
       return;
     }
-    filling = fill()
+  }
+
+  function pump(): void {
+    if (!deps || stopped) return;
+    if (pass) {
+      rerun = true;
+      return;
+    }
+    rerun = false;
+    pass = runPass()
       .catch((err) => deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'webhook worker pass failed'))
       .finally(() => {
-        filling = undefined;
+        pass = undefined;
+        // Asked for while the pass ran (it may have looked before the ask).
+        if (rerun) pump();
       });
+  }
+
+  /** Looks for new events and due deliveries. */
+  function wake(): void {
+    fanOutWanted = true;
+    claimWanted = true;
+    pump();
   }
 
   async function outstanding(): Promise<{ events: number; deliveries: number; next?: Date }> {
@@ -221,19 +232,21 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         const deliveries = await em.count(WebhookDelivery, { status: { $in: ['pending', 'sending'] } });
         return { events, deliveries };
       });
-      timer = setInterval(wake, options.pollMs);
-      timer.unref();
+      d.storage.orm.em.getEventManager().registerSubscriber(waker);
+      poll = setInterval(wake, options.pollMs);
+      poll.unref();
       wake();
     },
     wake,
     async idle() {
       while (deps && !stopped) {
-        if (filling || inflight.size > 0) {
-          await Promise.all([filling, ...inflight.values()]);
+        if (pass || inflight.size > 0) {
+          await Promise.all([pass, ...inflight.values()]);
           continue;
         }
+        await recorder.drained();
         const { events, deliveries, next } = await outstanding();
-        if (events === 0 && deliveries === 0 && !filling && inflight.size === 0) return;
+        if (events === 0 && deliveries === 0 && !pass && inflight.size === 0) return;
         const waitMs = next ? Math.max(10, Math.min(options.pollMs, next.getTime() - deps.clock.now().getTime())) : 10;
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         wake();
@@ -241,10 +254,14 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      waker.close();
+      clearInterval(poll);
+      clearTimeout(retryTimer);
       stopping.abort();
-      await filling;
+      await pass;
       await Promise.all(inflight.values());
+      await recorder.drained();
+      agents.close();
     },
   };
 }
