@@ -199,9 +199,14 @@ async function benchStore(kind: 'sqlite' | 'postgres', members: number, groups: 
     const everyone = (await inBig((s) => s.em.findOne(ScimGroup, { orgId: s.org.id, displayNameKey: 'everyone' }, { fields: ['id'] }))) as { id: string };
     const member = (await inBig((s) => s.em.findOne(ScimUser, { orgId: s.org.id, userNameKey: userNameOf(big, members - 1).toLowerCase() }))) as { userId: string };
     console.log(`${kind}: organization of ${members.toLocaleString('en')} members and ${groups.toLocaleString('en')} groups`);
-    const old = await timed(Math.min(5, samples), () => inBig(wholeOrganization));
-    const anchor = percentile(old, 50);
-    console.log(`  anchor, the whole organization read as before: p50 ${anchor.toFixed(0)} ms`);
+    const old: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      const started = performance.now();
+      await inBig(wholeOrganization);
+      old.push(performance.now() - started);
+    }
+    const anchor = old.sort((x, y) => x - y)[1]!;
+    console.log(`  anchor, the whole organization read as before: median of 3 ${anchor.toFixed(0)} ms`);
     for (const scenario of scenarios(big, members, groups, everyone.id, member.userId)) {
       let results = 0;
       const latencies = await timed(samples, async (n) => {
@@ -211,7 +216,7 @@ async function benchStore(kind: 'sqlite' | 'postgres', members: number, groups: 
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
       console.log(`  ${scenario.kind} ${scenario.name}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms, totalResults ${(results / (samples + Math.min(10, samples))).toFixed(0)}  [target p99 < ${TARGET_MS} ms]`);
-      figures.push({ figure: `${kind}: ${scenario.kind} ${scenario.name}, p99 ms`, ours: p99, anchorName: 'whole organization read, p50', anchor, unit: 'ms', target: `< ${TARGET_MS} ms`, met: p99 < TARGET_MS, detail: `p50 ${p50.toFixed(1)} ms` });
+      figures.push({ figure: `${kind}: ${scenario.kind} ${scenario.name}, p99 ms`, ours: p99, anchorName: 'whole organization read, median of 3', anchor, unit: 'ms', target: `< ${TARGET_MS} ms`, met: p99 < TARGET_MS, detail: `p50 ${p50.toFixed(1)} ms` });
     }
     const refused = await inBig(listOf('Users', { filter: 'title pr' })).then(() => 'answered', (err: Error) => err.message);
     console.log(`  Users filter "title pr" alone: ${refused}`);

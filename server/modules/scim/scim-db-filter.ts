@@ -28,6 +28,8 @@ export interface ColumnDef {
   readonly lowerCased?: boolean;
   /** Whether `sortBy` orders by it in the database: the in-memory order (RFC 7644 section 3.4.2.3, values compared lower-cased) is its order. */
   readonly sortable?: boolean;
+  /** Unique within the organization: an order by it needs no tie-break. */
+  readonly unique?: boolean;
   /** May be null or '' (an absent attribute: the representation omits an empty externalId). */
   readonly optional?: boolean;
 }
@@ -67,6 +69,19 @@ function present(column: ColumnDef): Where {
   return column.optional ? { $and: [{ [column.property]: { $ne: null } }, { [column.property]: { $ne: '' } }] } : { [column.property]: { $ne: null } };
 }
 
+/**
+ * The strings starting with `prefix` lie between it and the prefix with its last character incremented, in
+ * code-point order (SQLite's BINARY, PostgreSQL's C collations): a range an index answers where LIKE may not
+ * (PostgreSQL uses an index for LIKE only under the C collation or text_pattern_ops). LIKE stays the exact test.
+ */
+function prefixRange(property: string, prefix: string): Where {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  // Outside the Basic Multilingual Plane's plain characters the increment is not one character: no range.
+  if (!prefix || last >= 0xd7ff) return { [property]: { $ne: null } };
+  const next = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return { [property]: { $gte: prefix, $lt: next } };
+}
+
 function likePattern(op: string, value: string): string {
   return op === 'co' ? `%${value}%` : op === 'sw' ? `${value}%` : `%${value}`;
 }
@@ -92,7 +107,8 @@ function leaf(source: DbFilterSource, column: ColumnDef, op: string, expected: u
     if (['co', 'sw', 'ew'].includes(op)) {
       // LIKE's case rules differ between databases: only a lower-cased column compares the same everywhere.
       if (!column.lowerCased || LIKE_WILDCARDS.test(text)) return undefined;
-      return { $and: [present(column), { [column.property]: { $like: likePattern(op, value as string) } }] };
+      const like = { [column.property]: { $like: likePattern(op, value as string) } };
+      return { $and: [present(column), like, ...(op === 'sw' && !source.foldsCase ? [prefixRange(column.property, value as string)] : [])] };
     }
     if (text === '' && column.optional) return op === 'eq' ? never(source) : undefined;
   }

@@ -4,6 +4,7 @@
  * (scim-user-emails.ts), and the page's rows turned into resources. A group page that drops `members`
  * (`excludedAttributes=members`, as Entra ID asks; or `attributes` without it) does not read them.
  */
+import type { EntityManager, EntityName } from '@mikro-orm/core';
 import type { ListQuery } from './scim-query.ts';
 import { GROUP_VIEW } from './scim-attributes.ts';
 import type { ColumnDef } from './scim-db-filter.ts';
@@ -26,8 +27,8 @@ const META: ColumnDef[] = [
 ];
 
 const USER_COLUMNS = columns([
-  { name: 'id', property: 'userId', type: 'string', sortable: true },
-  { name: 'userName', property: 'userNameKey', type: 'string', lowerCased: true, sortable: true },
+  { name: 'id', property: 'userId', type: 'string', sortable: true, unique: true },
+  { name: 'userName', property: 'userNameKey', type: 'string', lowerCased: true, sortable: true, unique: true },
   // caseExact, so not sortable here: the in-memory order compares it lower-cased.
   { name: 'externalId', property: 'externalId', type: 'string', optional: true },
   { name: 'active', property: 'active', type: 'boolean', sortable: true },
@@ -35,8 +36,8 @@ const USER_COLUMNS = columns([
 ]);
 
 const GROUP_COLUMNS = columns([
-  { name: 'id', property: 'id', type: 'string', sortable: true },
-  { name: 'displayName', property: 'displayNameKey', type: 'string', lowerCased: true, sortable: true },
+  { name: 'id', property: 'id', type: 'string', sortable: true, unique: true },
+  { name: 'displayName', property: 'displayNameKey', type: 'string', lowerCased: true, sortable: true, unique: true },
   { name: 'externalId', property: 'externalId', type: 'string', optional: true },
   ...META,
 ]);
@@ -52,6 +53,23 @@ function findOptions(options: ReadOptions): Record<string, unknown> {
   return { orderBy: options.orderBy, ...(options.limit !== undefined ? { limit: options.limit, offset: options.offset ?? 0 } : {}) };
 }
 
+/** Past this offset a page's ids are found first, then its rows read by id. */
+const DEEP_OFFSET = 1000;
+
+/**
+ * The rows of one page. A deep page (RFC 7644 section 3.4.2.4: startIndex far into the list) skips its offset
+ * over the ids alone, which the order's index holds (scim.entity.ts: orgId, createdAt, id), instead of over
+ * whole rows; then reads only the page's rows.
+ */
+async function pageRows<T extends { id: string }>(em: EntityManager, entity: EntityName<T>, where: Where, options: ReadOptions, fields?: readonly string[]): Promise<T[]> {
+  const narrowed = fields ? { fields } : {};
+  if ((options.offset ?? 0) < DEEP_OFFSET) return (await em.find(entity, where as never, { ...findOptions(options), ...narrowed } as never)) as T[];
+  const ids = ((await em.find(entity, where as never, { ...findOptions(options), fields: ['id'] } as never)) as T[]).map((r) => r.id);
+  const rows = (await em.find(entity, { id: { $in: ids } } as never, narrowed as never)) as T[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
 export function userListSource(scope: ScimScope): ListSource {
   const { em } = scope;
   return {
@@ -64,7 +82,7 @@ export function userListSource(scope: ScimScope): ListSource {
     emailOwners: async (valueKey) => (await em.find(ScimUserEmail, { orgId: scope.org.id, valueKey }, { fields: ['userId'] })).map((r) => r.userId),
     count: (where) => em.count(ScimUser, where as never),
     read: async (where, options) => {
-      const links = await em.find(ScimUser, where as never, findOptions(options) as never);
+      const links = await pageRows(em, ScimUser, where, options);
       return (await recordsOf(scope, links)).map((record) => toScimUser(scope, record));
     },
   };
@@ -98,8 +116,7 @@ export function groupListSource(scope: ScimScope): ListSource {
     defaultOrder: OLDEST_FIRST,
     count: (where) => em.count(ScimGroup, where as never),
     read: async (where: Where, options) => {
-      const fields = showsMembers(options.query) ? {} : { fields: GROUP_FIELDS_BUT_MEMBERS };
-      const rows = await em.find(ScimGroup, where as never, { ...findOptions(options), ...fields } as never);
+      const rows = await pageRows(em, ScimGroup, where, options, showsMembers(options.query) ? undefined : GROUP_FIELDS_BUT_MEMBERS);
       return (rows as ScimGroupRow[]).map((row) => toScimGroup(scope, row));
     },
   };

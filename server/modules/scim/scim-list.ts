@@ -51,7 +51,7 @@ function orderOf(view: SchemaView, source: ListSource, query: ListQuery): OrderB
   const column = path.extension ? undefined : source.columns.get(columnKey(path.attribute, path.sub));
   if (!column?.sortable) return undefined;
   const direction = query.sortOrder?.toLowerCase() === 'descending' ? 'desc' : 'asc';
-  return [{ [column.property]: direction }, ...source.defaultOrder];
+  return [{ [column.property]: direction }, ...(column.unique ? [] : source.defaultOrder)];
 }
 
 export async function listResources(view: SchemaView, source: ListSource, query: ListQuery): Promise<Record<string, unknown>> {
