@@ -43,7 +43,7 @@ type Work =
   | { kind: 'has'; object: string; relation: string; proven: boolean; hops: number };
 
 /** Expansion steps in flight at once: their reads of one turn are merged (reads.ts), so more in flight is fewer queries. */
-const EXPANSION_CONCURRENCY = 100;
+const EXPANSION_CONCURRENCY = 500;
 /** Candidates confirmed by a check at once: their reads of one turn are merged too. */
 const CONFIRM_CONCURRENCY = 100;
 
