@@ -297,3 +297,44 @@ type document
     assert.deepEqual(memberReads.sort(), ['team#member@user:ann,user:*']);
   });
 });
+
+describe('list objects without confirming checks', () => {
+  const FOLDERS = parseModel(`model
+  schema 1.1
+type user
+type org
+  relations
+    define admin: [user]
+type folder
+  relations
+    define org: [org]
+    define viewer: [user] or admin from org
+type document
+  relations
+    define parent: [folder]
+    define viewer: [user] or viewer from parent
+`);
+  const tuples: TupleKey[] = [{ object: 'org:o', relation: 'admin', user: 'user:ann' }];
+  for (let f = 0; f < 5; f++) tuples.push({ object: `folder:${f}`, relation: 'org', user: 'org:o' });
+  for (let d = 0; d < 50; d++) tuples.push({ object: `document:${d}`, relation: 'parent', user: `folder:${d % 5}` });
+
+  test('objects reached through unions of unconditioned tuples are listed with reverse reads only', async () => {
+    const { source, stats } = recordingSource(tuples);
+    const engine = createEngine({ model: FOLDERS, source });
+    const { objects } = await engine.listObjects({ user: 'user:ann', relation: 'viewer', type: 'document' });
+    assert.deepEqual(objects.sort(), Array.from({ length: 50 }, (_, d) => `document:${d}`).sort());
+    const objectReads = [...stats.byKey.keys()].filter((key) => !key.includes('@'));
+    assert.deepEqual(objectReads, [], 'no document or folder was read forward, as a confirming check would');
+  });
+
+  test('behind `but not` every candidate is still confirmed by a check', async () => {
+    const { source, stats } = recordingSource([
+      { object: 'document:1', relation: 'owner', user: 'user:ann' },
+      { object: 'document:2', relation: 'owner', user: 'user:ann' },
+      { object: 'document:2', relation: 'blocked', user: 'user:ann' },
+    ]);
+    const engine = createEngine({ model: GROUPS, source });
+    assert.deepEqual((await engine.listObjects({ user: 'user:ann', relation: 'viewer', type: 'document' })).objects, ['document:1']);
+    assert.ok(stats.byKey.has('document:2#blocked'), 'the exclusion was checked');
+  });
+});
