@@ -17,24 +17,27 @@ export class MigrationError extends Error {}
 /** The per-connection durability setting the server runs with (sqlite-dialect.ts). */
 const SQLITE_SYNCHRONOUS = SQLITE_PRAGMAS.find((pragma) => /\bsynchronous\b/.test(pragma))!;
 
+async function updateSchema(orm: MikroORM): Promise<void> {
+  await orm.schema.update({ safe: true, dropTables: false });
+}
+
 /**
- * MikroORM runs the schema update one statement at a time, each its own commit. On SQLite with
- * synchronous = FULL every commit waits for an fsync of the write-ahead log: a new database's hundred-odd
- * CREATE statements took about 750 ms of the first start, most of it waiting for the disk. They run with
- * synchronous = NORMAL, then FULL is set back before anything else: in WAL mode NORMAL keeps the database
- * consistent and may only lose the last commits after a power loss (SQLite "PRAGMA synchronous"), and a
- * lost schema change is made again by the next start's update. The next commit under FULL syncs the log
- * with every frame before it, so the schema is durable from the first data migration or write on.
+ * MikroORM runs the schema update one statement at a time, each its own commit, and a data migration and
+ * its record are commits of their own. On SQLite with synchronous = FULL every commit waits for an fsync of
+ * the write-ahead log: a new database's hundred-odd CREATE statements took about 750 ms of the first start,
+ * most of it waiting for the disk. Migrating runs with synchronous = NORMAL, then FULL is set back before
+ * the server takes a request: in WAL mode NORMAL keeps the database consistent and may only lose the last
+ * commits after a power loss, never an earlier one without the later ones (SQLite "PRAGMA synchronous",
+ * "Write-Ahead Logging"). What is lost is made again by the next start: the schema update compares with
+ * the database, and a data migration whose record is lost runs again, as after a crash between the two
+ * commits. The next commit under FULL syncs the log with every frame before it.
  */
-async function updateSchema(orm: MikroORM, kind: DatabaseKind): Promise<void> {
-  if (kind !== 'sqlite') {
-    await orm.schema.update({ safe: true, dropTables: false });
-    return;
-  }
+async function withRelaxedSqliteSync<T>(orm: MikroORM, kind: DatabaseKind, fn: () => Promise<T>): Promise<T> {
+  if (kind !== 'sqlite') return fn();
   const connection = orm.em.getConnection();
   await connection.execute('pragma synchronous = normal');
   try {
-    await orm.schema.update({ safe: true, dropTables: false });
+    return await fn();
   } finally {
     await connection.execute(SQLITE_SYNCHRONOUS);
   }
@@ -73,8 +76,10 @@ async function applyDataMigrations(orm: MikroORM, kind: DatabaseKind, migrations
 export async function migrateDatabase(orm: MikroORM, kind: DatabaseKind, migrations: readonly DataMigration[], logger: Logger): Promise<string[]> {
   const ids = migrations.map((m) => m.id);
   if (new Set(ids).size !== ids.length) throw new MigrationError('duplicate data migration id in the migration list');
-  return withMigrationLock(orm, kind, logger, async () => {
-    await updateSchema(orm, kind);
-    return applyDataMigrations(orm, kind, migrations, logger);
-  });
+  return withMigrationLock(orm, kind, logger, () =>
+    withRelaxedSqliteSync(orm, kind, async () => {
+      await updateSchema(orm);
+      return applyDataMigrations(orm, kind, migrations, logger);
+    }),
+  );
 }
