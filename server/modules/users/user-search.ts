@@ -4,7 +4,9 @@
  *
  * - Order: `users_created` (created_at, id) serves the newest-first order, so a page is an index range.
  * - Deep pages: the offset is walked over that index alone (the ids of the page first, then their rows),
- *   so skipping half a million users reads index entries, not half a million rows.
+ *   so skipping half a million users reads index entries, not half a million rows; a page past the middle
+ *   is walked from the oldest end. The contract's pages are numbered (docs/operations.md#users), so there is
+ *   no keyset cursor: the middle of the list costs half the index.
  * - Search: a LIKE '%q%' cannot use a B-tree index. Where storage migration 0004
  *   (server/storage/migrations/0004-users-search-text.ts) built a trigram index of the searched fields, a
  *   query of three characters or more is counted in that index (FTS5 MATCH on SQLite, pg_trgm LIKE on
@@ -31,6 +33,7 @@ const SEARCH_TABLE = 'users_search_text';
 const MIN_TRIGRAM_QUERY = 3;
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+const OLDEST_FIRST = { createdAt: 'asc', id: 'asc' } as const;
 
 type SearchIndex = 'fts5' | 'trigram' | 'none';
 type TrigramIndex = Exclude<SearchIndex, 'none'>;
@@ -132,10 +135,25 @@ async function planSearch(em: EntityManager, text: string, window: PageWindow): 
   return { where: walk ? exact : narrowed, total };
 }
 
-/** The page's rows: their ids over the (created_at, id) index first, then the rows themselves. */
-async function pageRows(em: EntityManager, where: FilterQuery<UserRow>, window: PageWindow): Promise<UserRow[]> {
-  if (window.offset === 0) return em.find(User, where, { orderBy: NEWEST_FIRST, limit: window.limit });
-  const ids = await em.fork().find(User, where, { fields: ['id'], orderBy: NEWEST_FIRST, limit: window.limit, offset: window.offset });
+/**
+ * Where a page past the middle of `total` rows is read from: the oldest end, ascending, so that an offset
+ * never skips more than half the list (the last page costs what the first does).
+ */
+function fromOldestEnd(window: PageWindow, total: number): { offset: number; limit: number } | undefined {
+  if (window.offset + window.limit / 2 <= total / 2) return undefined;
+  const offset = Math.max(0, total - window.offset - window.limit);
+  return { offset, limit: Math.max(0, total - window.offset - offset) };
+}
+
+/**
+ * The page's rows: their ids over the (created_at, id) index first, then the rows themselves, so that the
+ * skipped entries are index entries, not rows.
+ */
+async function pageRows(em: EntityManager, where: FilterQuery<UserRow>, window: PageWindow, total: number): Promise<UserRow[]> {
+  const reversed = fromOldestEnd(window, total);
+  const read = reversed ?? window;
+  if (read.limit === 0) return [];
+  const ids = await em.fork().find(User, where, { fields: ['id'], orderBy: reversed ? OLDEST_FIRST : NEWEST_FIRST, limit: read.limit, offset: read.offset });
   if (ids.length === 0) return [];
   return em.find(User, { id: { $in: ids.map((row) => row.id) } }, { orderBy: NEWEST_FIRST });
 }
@@ -144,6 +162,12 @@ async function pageRows(em: EntityManager, where: FilterQuery<UserRow>, window: 
 export async function searchUsers(em: EntityManager, window: PageWindow, query?: string): Promise<{ users: UserRow[]; total: number }> {
   const text = query?.trim();
   const plan: SearchPlan = text ? await planSearch(em, text, window) : { where: {} };
-  const [users, total] = await Promise.all([pageRows(em, plan.where, window), plan.total ?? em.fork().count(User, plan.where)]);
-  return { users, total };
+  const counted = plan.total ?? em.fork().count(User, plan.where);
+  // The first page needs no total: it is read while the count runs (another connection on PostgreSQL).
+  if (window.offset === 0) {
+    const [users, total] = await Promise.all([em.find(User, plan.where, { orderBy: NEWEST_FIRST, limit: window.limit }), counted]);
+    return { users, total };
+  }
+  const total = await counted;
+  return { users: await pageRows(em, plan.where, window, total), total };
 }
