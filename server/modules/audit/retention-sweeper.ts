@@ -108,10 +108,10 @@ const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 /** Takes or renews the lease `name` until `now + leaseMs`; false when another live holder has it. */
 async function claimLease(em: EntityManager, name: string, holder: string, now: Date, leaseMs: number): Promise<boolean> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
-  const taken = await em.nativeUpdate(WorkerLease, { name, $or: [{ holder }, { leaseUntil: { $lt: now } }] }, { holder, leaseUntil });
+  const taken = await em.nativeUpdate(WorkerLease, { id: name, $or: [{ holder }, { leaseUntil: { $lt: now } }] }, { holder, leaseUntil });
   if (taken === 1) return true;
   try {
-    await em.insert(WorkerLease, { name, holder, leaseUntil });
+    await em.insert(WorkerLease, { id: name, holder, leaseUntil });
     return true;
   } catch (err) {
     if (isUniqueViolation(err)) return false;
@@ -194,7 +194,7 @@ export function createRetentionWorker(name: string, tasks: readonly RetentionTas
       await running?.catch(() => undefined);
       if (!deps || activeTasks().length === 0) return;
       // Hand the lease back so that another instance need not wait for it to run out.
-      await deps.storage.fork().nativeUpdate(WorkerLease, { name, holder }, { leaseUntil: new Date(0) }).catch(() => undefined);
+      await deps.storage.fork().nativeUpdate(WorkerLease, { id: name, holder }, { leaseUntil: new Date(0) }).catch(() => undefined);
     },
   };
 }

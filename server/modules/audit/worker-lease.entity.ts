@@ -11,8 +11,8 @@ export const WorkerLease = defineEntity({
   name: 'WorkerLease',
   tableName: 'worker_leases',
   properties: {
-    /** The job's name (`audit-retention`, `webhook-retention`). */
-    name: p.string().primary().length(64),
+    /** The job's name (`audit-retention`, `webhook-retention`); `id` so that MongoDB maps it to `_id`. */
+    id: p.string().primary().length(64),
     /** A random id of the instance holding the lease. */
     holder: p.string().length(36),
     leaseUntil: p.datetime(),
