@@ -125,6 +125,12 @@ for (const kind of testDatabaseKinds()) {
       const page1 = (await admin('audit_logs', { pagination: { limit: 2, page: 1 } })).body;
       const page2 = (await admin('audit_logs', { pagination: { limit: 2, page: 2 } })).body;
       assert.equal(page1.pagination.total, all.length);
+      const lastNumber = Math.ceil(all.length / 2);
+      const last = (await admin('audit_logs', { pagination: { limit: 2, page: lastNumber } })).body;
+      assert.equal(last.pagination.total, all.length, 'the last page, full or short, counts every entry');
+      assert.deepEqual(last.audit_logs.map((e: any) => e.id), all.slice((lastNumber - 1) * 2).map((e) => e.id));
+      const beyond = (await admin('audit_logs', { pagination: { limit: 2, page: lastNumber + 3 } })).body;
+      assert.deepEqual([beyond.audit_logs, beyond.pagination.total], [[], all.length], 'a page past the end still counts');
       assert.deepEqual([...page1.audit_logs, ...page2.audit_logs].map((e: any) => e.id), all.slice(0, 4).map((e) => e.id));
       for (let i = 1; i < all.length; i++) assert.ok(all[i - 1]!.created_at >= all[i]!.created_at, 'newest first');
 

@@ -68,18 +68,21 @@ function toPublic(row: AuditLogRow) {
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 
 /**
- * One page and the total, as ops/pagination.ts paginate answers, in three index-only reads: the page's ids
+ * One page and the total, as ops/pagination.ts paginate answers, from index-only reads: first the page's ids
  * (every filter index ends in the order's columns, audit-log.entity.ts, so a deep offset skips index entries
- * rather than whole rows), the count beside it, then those rows by primary key.
+ * rather than whole rows), then those rows by primary key beside the count. A page shorter than its limit
+ * is the last one, so its total is known without counting: only a full page, or an empty one past the
+ * first, pays for the count, which reads every matching index entry.
  */
 async function auditPage(em: EntityManager, where: FilterQuery<AuditLogRow>, request: Parameters<typeof pageOf>[0]): Promise<Page<AuditLogRow>> {
   const window = pageOf(request);
-  const [page, total] = await Promise.all([
-    em.find(AuditLog, where, { fields: ['id'], orderBy: NEWEST_FIRST, limit: window.limit, offset: window.offset, disableIdentityMap: true }),
-    em.count(AuditLog, where),
-  ]);
+  const page = await em.find(AuditLog, where, { fields: ['id'], orderBy: NEWEST_FIRST, limit: window.limit, offset: window.offset, disableIdentityMap: true });
   const ids = page.map((row) => row.id);
-  const items = ids.length === 0 ? [] : await em.find(AuditLog, { id: { $in: ids } }, { orderBy: NEWEST_FIRST, disableIdentityMap: true });
+  const lastPage = ids.length < window.limit && (ids.length > 0 || window.offset === 0);
+  const [items, total] = await Promise.all([
+    ids.length === 0 ? [] : em.find(AuditLog, { id: { $in: ids } }, { orderBy: NEWEST_FIRST, disableIdentityMap: true }),
+    lastPage ? window.offset + ids.length : em.count(AuditLog, where),
+  ]);
   return { items, pagination: paginationOf(window, total) };
 }
 
