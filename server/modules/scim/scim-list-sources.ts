@@ -58,7 +58,7 @@ const DEEP_OFFSET = 1000;
 
 /**
  * The rows of one page. A deep page (RFC 7644 section 3.4.2.4: startIndex far into the list) skips its offset
- * over the ids alone, which the order's index holds (scim.entity.ts: orgId, createdAt, id), instead of over
+ * over the ids alone, which the order's index holds (scim.entity.ts: orgId, createdAt, id or orgId, userNameKey, id), instead of over
  * whole rows; then reads only the page's rows.
  */
 async function pageRows<T extends { id: string }>(em: EntityManager, entity: EntityName<T>, where: Where, options: ReadOptions, fields?: readonly string[]): Promise<T[]> {

@@ -41,6 +41,8 @@ export const ScimUser = defineEntity({
     { name: 'scim_users_org_external', properties: ['orgId', 'externalId'] },
     { name: 'scim_users_org_updated', properties: ['orgId', 'updatedAt'] },
     { name: 'scim_users_org_created', properties: ['orgId', 'createdAt', 'id'] },
+    // sortBy=userName: a deep page skips its offset over this index alone (scim-list-sources.ts pageRows).
+    { name: 'scim_users_org_user_name_id', properties: ['orgId', 'userNameKey', 'id'] },
   ],
   properties: {
     id: p.string().primary().length(36),
