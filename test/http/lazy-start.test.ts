@@ -4,7 +4,8 @@
  * (test/support/loaded-at-start.ts). None of these may be among them: graphql-js, mercurius, protobufjs and
  * @grpc/proto-loader (first GraphQL request, first gRPC call), OpenFGA's model parser (first model write),
  * ajv (no route declares a Fastify schema), nodemailer (first mail), @simplewebauthn/server (first passkey
- * ceremony) and the SAML identity provider's xml-crypto, xmldom and @peculiar/x509 (first SAML IdP use). graphql-js and mercurius must be there once a first GraphQL request was served (the recording
+ * ceremony), the SAML identity provider's xml-crypto, xmldom and @peculiar/x509 (first SAML IdP use) and the
+ * CEL evaluator of FGA conditions with its RE2 and protobuf runtime (first condition, engine/cel-loader.ts). graphql-js and mercurius must be there once a first GraphQL request was served (the recording
  * itself works). The bundle keeps the same
  * import structure: esbuild lowers the lazy imports to requires.
  */
@@ -16,7 +17,9 @@ import { join } from 'node:path';
 const CHILD = join(import.meta.dirname, '..', 'support', 'loaded-at-start.ts');
 const LAZY = ['/node_modules/graphql/', '/node_modules/mercurius/', '/node_modules/protobufjs/', '/node_modules/@grpc/proto-loader/', '/node_modules/@openfga/syntax-transformer/', '/node_modules/ajv/', '/node_modules/nodemailer/', '/node_modules/@simplewebauthn/',
   // The SAML identity provider's XML signer and parser and its certificate maker (modules/saml-idp).
-  '/node_modules/xml-crypto/', '/node_modules/@xmldom/', '/node_modules/@peculiar/x509/', '/node_modules/reflect-metadata/'];
+  '/node_modules/xml-crypto/', '/node_modules/@xmldom/', '/node_modules/@peculiar/x509/', '/node_modules/reflect-metadata/',
+  // FGA conditions' CEL evaluator (modules/fga/engine/cel-loader.ts).
+  '/node_modules/@bufbuild/cel/', '/node_modules/@bufbuild/re2/', '/node_modules/@bufbuild/protobuf/'];
 
 function loadedModules(args: string[] = []): string[] {
   const stdout = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8', timeout: 60_000 });
