@@ -73,6 +73,10 @@ for (const kind of REQUIRED_KINDS) {
       assert.deepEqual(page.users.map((u) => u.id), ids.slice(1, 5).reverse());
       const unfiltered = await search(undefined, { limit: 10, page: 3 });
       assert.deepEqual(unfiltered.users.map((u) => u.id), ids.slice(0, 5).reverse());
+      // In the first half: read while the total is counted.
+      const early = await search(undefined, { limit: 5, page: 2 });
+      assert.deepEqual(early.pagination, { limit: 5, page: 2, offset: 5, total: 25 });
+      assert.deepEqual(early.users.map((u) => u.id), ids.slice(15, 20).reverse());
     });
 
     test('the index follows updates and deletes of a user', async () => {

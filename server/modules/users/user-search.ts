@@ -146,28 +146,43 @@ function fromOldestEnd(window: PageWindow, total: number): { offset: number; lim
 }
 
 /**
- * The page's rows: their ids over the (created_at, id) index first, then the rows themselves, so that the
- * skipped entries are index entries, not rows.
+ * The rows at `read` in `order`, newest first: their ids over the (created_at, id) index first, then the rows
+ * themselves, so that the skipped entries are index entries, not rows.
  */
-async function pageRows(em: EntityManager, where: FilterQuery<UserRow>, window: PageWindow, total: number): Promise<UserRow[]> {
-  const reversed = fromOldestEnd(window, total);
-  const read = reversed ?? window;
+async function readPage(
+  em: EntityManager,
+  where: FilterQuery<UserRow>,
+  read: { offset: number; limit: number },
+  order: typeof NEWEST_FIRST | typeof OLDEST_FIRST,
+): Promise<UserRow[]> {
   if (read.limit === 0) return [];
-  const ids = await em.fork().find(User, where, { fields: ['id'], orderBy: reversed ? OLDEST_FIRST : NEWEST_FIRST, limit: read.limit, offset: read.offset });
+  if (read.offset === 0 && order === NEWEST_FIRST) return em.find(User, where, { orderBy: NEWEST_FIRST, limit: read.limit });
+  const ids = await em.fork().find(User, where, { fields: ['id'], orderBy: order, limit: read.limit, offset: read.offset });
   if (ids.length === 0) return [];
   return em.find(User, { id: { $in: ids.map((row) => row.id) } }, { orderBy: NEWEST_FIRST });
 }
+
+/**
+ * The unfiltered total last counted, per database: only a hint of which end a deep page is nearer, so that a
+ * page in the first half is read while the exact total is counted (on PostgreSQL, on another connection).
+ */
+const listTotals = new WeakMap<object, number>();
 
 /** One page of users, newest first, optionally narrowed by a case-insensitive substring, and the exact total. */
 export async function searchUsers(em: EntityManager, window: PageWindow, query?: string): Promise<{ users: UserRow[]; total: number }> {
   const text = query?.trim();
   const plan: SearchPlan = text ? await planSearch(em, text, window) : { where: {} };
-  const counted = plan.total ?? em.fork().count(User, plan.where);
-  // The first page needs no total: it is read while the count runs (another connection on PostgreSQL).
-  if (window.offset === 0) {
-    const [users, total] = await Promise.all([em.find(User, plan.where, { orderBy: NEWEST_FIRST, limit: window.limit }), counted]);
-    return { users, total };
+  const hint = plan.total ?? (text ? undefined : listTotals.get(em.getDriver()));
+  const counting = plan.total ?? em.fork().count(User, plan.where);
+  let users: UserRow[];
+  let total: number;
+  if (window.offset === 0 || (hint !== undefined && !fromOldestEnd(window, hint))) {
+    [users, total] = await Promise.all([readPage(em, plan.where, window, NEWEST_FIRST), counting]);
+  } else {
+    total = await counting;
+    const reversed = fromOldestEnd(window, total);
+    users = await readPage(em, plan.where, reversed ?? window, reversed ? OLDEST_FIRST : NEWEST_FIRST);
   }
-  const total = await counted;
-  return { users: await pageRows(em, plan.where, window, total), total };
+  if (!text) listTotals.set(em.getDriver(), total);
+  return { users, total };
 }
