@@ -62,7 +62,7 @@ export async function listResources(view: SchemaView, source: ListSource, query:
   const inMemory = [...db.unindexed, ...db.recheck];
   if (orderBy && !inMemory.length) {
     const totalResults = await source.count(where);
-    const page = count > 0 && startIndex <= totalResults ? await source.read(where, { orderBy, limit: count, offset: startIndex - 1, query }) : [];
+    const page = count > 0 && startIndex <= totalResults ? await readPage(source, where, orderBy, startIndex - 1, count, totalResults, query) : [];
     return { schemas: [LIST_RESPONSE_SCHEMA], totalResults, itemsPerPage: page.length, startIndex, Resources: page.map((r) => project(view, r, query)) };
   }
   const candidates = await source.count(where);
@@ -73,6 +73,17 @@ export async function listResources(view: SchemaView, source: ListSource, query:
     throw ScimError.badRequest('tooMany', `sortBy ${JSON.stringify(query.sortBy)} is not supported over more than ${MAX_IN_MEMORY_CANDIDATES} resources: sort by ${sortableNames(source)}, or filter first`);
   }
   return listResponse(view, await source.read(where, { orderBy: source.defaultOrder }), query, matches);
+}
+
+/**
+ * A page past the middle is read from the other end in the reverse order (every order here is total: it ends
+ * in a unique column), so that the database never skips more than half the list; the last page skips nothing.
+ */
+async function readPage(source: ListSource, where: Where, orderBy: OrderBy, offset: number, count: number, total: number, query: ListQuery) {
+  if (offset <= total / 2) return source.read(where, { orderBy, limit: count, offset, query });
+  const end = Math.min(total, offset + count);
+  const reversed = orderBy.map((order) => Object.fromEntries(Object.entries(order).map(([key, direction]) => [key, direction === 'asc' ? 'desc' : 'asc'])) as Record<string, 'asc' | 'desc'>);
+  return (await source.read(where, { orderBy: reversed, limit: end - offset, offset: total - end, query })).reverse();
 }
 
 function indexedNames(source: ListSource): string {
