@@ -1,7 +1,7 @@
 /**
  * `npm run bench:webhooks [-- --webhooks N --events M --paced K --stores sqlite,postgres]`: webhook delivery
  * end to end (docs/events.md), in one process: the server (buildApp, its delivery worker with its default
- * options) on a fresh SQLite file and a fresh PostgreSQL database (`bench_webhooks`, dropped and created),
+ * options) on a fresh SQLite file and a fresh PostgreSQL database (created for the run and dropped after),
  * and a local keep-alive HTTP receiver. N webhooks (default 10) subscribe to `user.login`; then
  *
  * - burst: M events (default 2,000) are committed as fast as the database takes them, 100 per transaction
@@ -21,11 +21,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { parseConfig } from '../server/config/parse.ts';
 import { buildApp } from '../server/app.ts';
 import { recordEvent } from '../server/modules/events/index.ts';
 import { Webhook } from '../server/modules/webhooks/index.ts';
+import { createTestDatabase } from '../test/support/databases.ts';
 import { numberArg, stringArg, sleep } from './harness.ts';
 import { report, percentile, type Figure } from './report.ts';
 
@@ -35,7 +35,6 @@ const EVENTS = numberArg(argv, 'events', 2000);
 const PACED = numberArg(argv, 'paced', 200);
 const STORES = (stringArg(argv, 'stores') ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
 const CONCURRENCY = 64;
-const PG_DATABASE = 'bench_webhooks';
 
 interface Receipt {
   at: number;
@@ -99,15 +98,6 @@ async function bareClientRate(url: string, count: number): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-async function freshPostgres(): Promise<string[]> {
-  const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  await admin.query(`drop database if exists ${PG_DATABASE} with (force)`);
-  await admin.query(`create database ${PG_DATABASE}`);
-  await admin.end();
-  return ['--database-type', 'postgres', '--database-url', `postgres://postgres@127.0.0.1:5432/${PG_DATABASE}`];
-}
-
 function baseFlags(dir: string): string[] {
   return [
     '--database-type', 'sqlite', '--database-url', join(dir, 'portcullis.db'),
@@ -129,8 +119,8 @@ interface Phase {
 
 async function runStore(store: 'sqlite' | 'postgres', sink: Sink): Promise<{ burst: Phase; paced: Phase; rssMiB: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-bench-webhooks-'));
-  const flags = [...baseFlags(dir), ...(store === 'postgres' ? await freshPostgres() : [])];
-  const app = await buildApp(parseConfig(flags));
+  const db = store === 'postgres' ? await createTestDatabase('postgres') : undefined;
+  const app = await buildApp(parseConfig([...baseFlags(dir), ...(db?.flags ?? [])]));
   const { storage, clock } = app.deps;
   try {
     const now = clock.now();
@@ -181,6 +171,7 @@ async function runStore(store: 'sqlite' | 'postgres', sink: Sink): Promise<{ bur
     return { burst, paced, rssMiB: process.memoryUsage().rss / 2 ** 20 };
   } finally {
     await app.close();
+    await db?.cleanup();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,10 @@ import type { Deps } from '../../kernel/deps.ts';
 import { WebhookDelivery, type WebhookDeliveryRow } from './webhook.entity.ts';
 
 /** What the worker keeps of a claimed row; `attempts` already counts the attempt about to be made. */
-export type ClaimedDelivery = Pick<WebhookDeliveryRow, 'id' | 'webhookId' | 'eventName' | 'payload' | 'attempts'>;
+export type ClaimedDelivery = Pick<WebhookDeliveryRow, 'id' | 'webhookId' | 'eventName' | 'payload' | 'attempts'> & {
+  /** This instance's claim ends then: past it another instance may send the row. */
+  leaseUntil: Date;
+};
 
 export interface ClaimOptions {
   leaseMs: number;
@@ -72,7 +75,7 @@ async function claimSelected(em: EntityManager, found: readonly WebhookDeliveryR
     if (updated !== ids.length) throw new ClaimRaced();
   }
   return {
-    claimed: live.map((row) => ({ ...row, attempts: row.attempts + 1 })),
+    claimed: live.map((row) => ({ ...row, attempts: row.attempts + 1, leaseUntil })),
     seen: rows.length,
     expired: spent.map((row) => ({ id: row.id, eventName: row.eventName })),
   };
@@ -88,7 +91,7 @@ async function claimOneByOne(deps: Deps, rows: readonly WebhookDeliveryRow[], no
         result.expired.push({ id: row.id, eventName: row.eventName });
       }
     } else if ((await deps.storage.fork().nativeUpdate(WebhookDelivery, mine, { status: 'sending', attempts: row.attempts + 1, leaseUntil, updatedAt: now })) === 1) {
-      result.claimed.push({ id: row.id, webhookId: row.webhookId, eventName: row.eventName, payload: row.payload, attempts: row.attempts + 1 });
+      result.claimed.push({ id: row.id, webhookId: row.webhookId, eventName: row.eventName, payload: row.payload, attempts: row.attempts + 1, leaseUntil });
     }
   }
   return result;

@@ -6,6 +6,7 @@
  * An event no webhook listens to is simply stamped.
  */
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import type { Deps } from '../../kernel/deps.ts';
 import { EventOutbox, type EventOutboxRow } from '../events/index.ts';
 import { Webhook, WebhookDelivery } from './webhook.entity.ts';
@@ -15,42 +16,89 @@ export function undeliveredEvents(deps: Deps, limit: number): Promise<EventOutbo
   return deps.storage.fork().find(EventOutbox, { deliveredAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit });
 }
 
+/** Event ids by their `attempts` value: one compare-and-set statement per value (mostly one per batch). */
+function idsByAttempts(events: readonly EventOutboxRow[]): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const event of events) {
+    const ids = groups.get(event.attempts);
+    if (ids) ids.push(event.id);
+    else groups.set(event.attempts, [event.id]);
+  }
+  return groups;
+}
+
 /**
- * Fans a batch of events out in one transaction; answers how many this instance won. The compare-and-set
- * updates run in the batch's order (oldest first), so two instances taking the same batch wait on each
- * other's row locks in the same order and never deadlock; the later one then matches no row.
+ * Stamps the batch with one compare-and-set per `attempts` value. All or nothing: if another instance
+ * stamped any of them first, the counts differ and this answers undefined (the caller's transaction must
+ * then be rolled back and the events stamped one by one).
+ */
+async function stampAll(em: EntityManager, events: readonly EventOutboxRow[], now: Date): Promise<EventOutboxRow[] | undefined> {
+  for (const [attempts, ids] of idsByAttempts(events)) {
+    const updated = await em.nativeUpdate(EventOutbox, { id: { $in: ids }, attempts, deliveredAt: null }, { deliveredAt: now, attempts: attempts + 1 });
+    if (updated !== ids.length) return undefined;
+  }
+  return [...events];
+}
+
+/**
+ * Stamps one event at a time, in the batch's order (oldest first), so that two instances taking the same
+ * batch wait on each other's row locks in the same order and never deadlock; the later one matches no row.
+ */
+async function stampEach(em: EntityManager, events: readonly EventOutboxRow[], now: Date): Promise<EventOutboxRow[]> {
+  const won: EventOutboxRow[] = [];
+  for (const event of events) {
+    const updated = await em.nativeUpdate(EventOutbox, { id: event.id, deliveredAt: null }, { deliveredAt: now, attempts: event.attempts + 1 });
+    if (updated === 1) won.push(event);
+  }
+  return won;
+}
+
+class StampRaced extends Error {
+  override readonly name = 'StampRaced';
+}
+
+async function fanOutWon(em: EntityManager, won: readonly EventOutboxRow[], now: Date): Promise<number> {
+  if (won.length === 0) return 0;
+  const names = [...new Set(won.map((event) => event.eventName))];
+  const hooks = await em.find(Webhook, { eventName: { $in: names }, enabled: true }, { orderBy: { id: 'asc' } });
+  for (const event of won) {
+    for (const hook of hooks) {
+      if (hook.eventName !== event.eventName) continue;
+      em.persist(em.create(WebhookDelivery, {
+        id: randomUUID(),
+        eventId: event.id,
+        webhookId: hook.id,
+        eventName: event.eventName,
+        payload: event.payload,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        leaseUntil: null,
+        createdAt: now,
+        updatedAt: now,
+      }));
+    }
+  }
+  await em.flush();
+  return won.length;
+}
+
+/**
+ * Fans a batch of events out in one transaction; answers how many this instance won. The whole batch is
+ * stamped at once (a statement per batch rather than per event); when another instance won some of it,
+ * that transaction is rolled back and the batch is stamped event by event instead.
  */
 export async function fanOut(deps: Deps, events: readonly EventOutboxRow[]): Promise<number> {
   if (events.length === 0) return 0;
   const now = deps.clock.now();
-  return deps.storage.fork().transactional(async (em) => {
-    const won: EventOutboxRow[] = [];
-    for (const event of events) {
-      const updated = await em.nativeUpdate(EventOutbox, { id: event.id, deliveredAt: null }, { deliveredAt: now, attempts: event.attempts + 1 });
-      if (updated === 1) won.push(event);
-    }
-    if (won.length === 0) return 0;
-    const names = [...new Set(won.map((event) => event.eventName))];
-    const hooks = await em.find(Webhook, { eventName: { $in: names }, enabled: true }, { orderBy: { id: 'asc' } });
-    for (const event of won) {
-      for (const hook of hooks) {
-        if (hook.eventName !== event.eventName) continue;
-        em.persist(em.create(WebhookDelivery, {
-          id: randomUUID(),
-          eventId: event.id,
-          webhookId: hook.id,
-          eventName: event.eventName,
-          payload: event.payload,
-          status: 'pending',
-          attempts: 0,
-          nextAttemptAt: now,
-          leaseUntil: null,
-          createdAt: now,
-          updatedAt: now,
-        }));
-      }
-    }
-    await em.flush();
-    return won.length;
-  });
+  try {
+    return await deps.storage.fork().transactional(async (em) => {
+      const won = await stampAll(em, events, now);
+      if (!won) throw new StampRaced();
+      return fanOutWon(em, won, now);
+    });
+  } catch (err) {
+    if (!(err instanceof StampRaced)) throw err;
+  }
+  return deps.storage.fork().transactional(async (em) => fanOutWon(em, await stampEach(em, events, now), now));
 }

@@ -40,7 +40,11 @@ export interface WebhookWorkerOptions {
   concurrency: number;
   /** Events fanned out per pass. */
   fanOutBatch: number;
-  /** Deliveries claimed in one transaction at most. */
+  /**
+   * Deliveries claimed in one transaction at most. This instance holds at most `concurrency` + 2 x
+   * `claimBatch` claims (sending, waiting for a request slot, or waiting for their outcome's commit), so
+   * that claims and commits overlap the requests.
+   */
   claimBatch: number;
 }
 
@@ -53,7 +57,7 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookWorkerOptions = {
   leaseMs: 60_000,
   concurrency: 64,
   fanOutBatch: 100,
-  claimBatch: 64,
+  claimBatch: 128,
 };
 
 export interface WebhookWorker {
@@ -96,8 +100,24 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   const agents = new WebhookAgents(options.concurrency);
   const recorder = createOutcomeRecorder(() => deps!);
   const waker = new EventCommitWaker(() => wake());
-  /** A claim waits for this many free slots while others are busy, so that claims stay batches. */
-  const claimThreshold = Math.max(1, Math.min(options.claimBatch, Math.floor(options.concurrency / 4)));
+  const maxHeld = options.concurrency + 2 * options.claimBatch;
+  /** Requests in flight, at most `concurrency`; claims waiting for a slot wait in line. */
+  let sending = 0;
+  const waitingForSlot: (() => void)[] = [];
+
+  function takeSlot(): Promise<void> {
+    if (sending < options.concurrency) {
+      sending += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waitingForSlot.push(resolve));
+  }
+
+  function releaseSlot(): void {
+    const next = waitingForSlot.shift();
+    if (next) next();
+    else sending -= 1;
+  }
 
   async function hooksOf(rows: readonly ClaimedDelivery[]): Promise<HookById> {
     const ids = [...new Set(rows.map((row) => row.webhookId))];
@@ -130,8 +150,18 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   async function attempt(row: ClaimedDelivery, hook: (WebhookTarget & { enabled: boolean }) | undefined): Promise<void> {
     // Deleted or switched off since the fan-out: nothing to send (delete_webhook also drops the row).
     if (!hook || !hook.enabled) return recorder.record({ kind: 'dropped', row });
-    const body = webhookBody(hook, row.payload);
-    const result = await attemptWebhook(deps!.config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, cancel: stopping.signal, agents });
+    await takeSlot();
+    let body: string;
+    let result: Awaited<ReturnType<typeof attemptWebhook>>;
+    try {
+      // Stopping, or a claim that waited so long in line that its lease could run out during the request
+      // (then another instance may take the row): hand it back unsent rather than risk two senders.
+      if (stopped || deps!.clock.now().getTime() + options.timeoutMs >= row.leaseUntil.getTime()) return await recorder.record({ kind: 'handed-back', row });
+      body = webhookBody(hook, row.payload);
+      result = await attemptWebhook(deps!.config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, cancel: stopping.signal, agents });
+    } finally {
+      releaseSlot();
+    }
     const outcome = outcomeOf(row, hook, body, result);
     await recorder.record(outcome);
     if (outcome.kind === 'handed-back') return;
@@ -159,8 +189,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   }
 
   async function claimAndLaunch(): Promise<void> {
-    const free = options.concurrency - inflight.size;
-    const limit = Math.min(free, options.claimBatch);
+    const limit = Math.min(maxHeld - inflight.size, options.claimBatch);
     claimWanted = false;
     const { claimed, seen, expired } = await claimDue(deps!, limit, [...inflight.keys()], options);
     // A batch as long as asked for may hide more due rows.
@@ -183,8 +212,8 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         }
         continue;
       }
-      const free = options.concurrency - inflight.size;
-      if (claimWanted && !stopped && (free >= claimThreshold || (free > 0 && inflight.size === 0))) {
+      // Claims stay batches: the next one waits until a whole batch fits (or nothing is held).
+      if (claimWanted && !stopped && (inflight.size + options.claimBatch <= maxHeld || inflight.size === 0)) {
         await claimAndLaunch();
         continue;
       }
