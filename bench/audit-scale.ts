@@ -19,6 +19,7 @@ import { openStorage } from '../server/storage/open-storage.ts';
 import type { Storage } from '../server/storage/types.ts';
 import { configFor, silentLogger } from '../test/storage/open-test-storage.ts';
 import { percentile } from './report.ts';
+import { storesArg, wholeArg } from './harness.ts';
 
 const SQLITE_FILE = '/tmp/portcullis-bench-audit.sqlite';
 const PG_DATABASE = 'bench_audit';
@@ -35,19 +36,7 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const number = (flag: string, fallback: number) => {
-    const text = value(flag);
-    const n = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number >= 1`);
-    return n;
-  };
-  const stores = (value('--stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-  for (const store of stores) if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--stores: unknown store ${store}`);
-  return { rows: number('--rows', 1_000_000), queries: number('--queries', 200), stores: stores as Options['stores'] };
+  return { rows: wholeArg(argv, 'rows', 1_000_000), queries: wholeArg(argv, 'queries', 200), stores: storesArg(argv, ['sqlite', 'postgres'], ['sqlite', 'postgres']) };
 }
 
 /** A deterministic pseudo-random sequence, so every run and store sees the same data and queries. */

@@ -27,6 +27,7 @@ import { openStorage } from '../server/storage/open-storage.ts';
 import type { Storage } from '../server/storage/types.ts';
 import { configFor, silentLogger } from '../test/storage/open-test-storage.ts';
 import { random, SCALE_DSL, scaleDataset, type Pair, type ScaleDataset } from './fga-scale-data.ts';
+import { storesArg, wholeArg } from './harness.ts';
 
 const SQLITE_FILE = '/tmp/portcullis-fga-scale.sqlite';
 const PG_DATABASE = 'bench_fga_scale';
@@ -42,18 +43,8 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const number = (flag: string, fallback: number) => {
-    const n = value(flag) === undefined ? fallback : Number(value(flag));
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number >= 1`);
-    return n;
-  };
-  const stores = (value('--stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-  for (const store of stores) if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--stores: unknown store ${store}`);
-  return { tuples: number('--tuples', 1_000_000), checks: number('--checks', 1_000), stores: stores as Kind[], regenerate: argv.includes('--regenerate') };
+  const stores = storesArg<Kind>(argv, ['sqlite', 'postgres'], ['sqlite', 'postgres']);
+  return { tuples: wholeArg(argv, 'tuples', 1_000_000), checks: wholeArg(argv, 'checks', 1_000), stores, regenerate: argv.includes('--regenerate') };
 }
 
 async function ensurePgDatabase(): Promise<void> {

@@ -20,6 +20,7 @@ import { openStorage } from '../server/storage/open-storage.ts';
 import type { Storage } from '../server/storage/types.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 import { configFor, silentLogger } from '../test/storage/open-test-storage.ts';
+import { storesArg, wholeArg } from './harness.ts';
 
 const DSL = `model
   schema 1.1
@@ -44,19 +45,8 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const number = (flag: string, fallback: number) => {
-    const text = value(flag);
-    const n = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number >= 1`);
-    return n;
-  };
-  const stores = (value('--stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-  for (const store of stores) if (!['sqlite', 'postgres', 'memory'].includes(store)) throw new Error(`--stores: unknown store ${store}`);
-  return { tuples: number('--tuples', 100_000), checks: number('--checks', 2_000), stores: stores as Options['stores'] };
+  const stores = storesArg<Options['stores'][number]>(argv, ['sqlite', 'postgres', 'memory'], ['sqlite', 'postgres']);
+  return { tuples: wholeArg(argv, 'tuples', 100_000), checks: wholeArg(argv, 'checks', 2_000), stores };
 }
 
 /** A deterministic pseudo-random sequence, so every run and store sees the same data and checks. */

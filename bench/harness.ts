@@ -21,6 +21,23 @@ export function stringArg(argv: readonly string[], name: string): string | undef
   return value;
 }
 
+/** `--name value` from argv as a whole number >= 1, or the fallback (row and sample counts). */
+export function wholeArg(argv: readonly string[], name: string, fallback: number): number {
+  const text = stringArg(argv, name);
+  const value = text === undefined ? fallback : Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number >= 1`);
+  return value;
+}
+
+/** `--stores a,b` from argv, each one of `allowed`, or the fallback list. */
+export function storesArg<Store extends string>(argv: readonly string[], allowed: readonly Store[], fallback: readonly Store[]): Store[] {
+  const text = stringArg(argv, 'stores');
+  if (text === undefined) return [...fallback];
+  const stores = text.split(',').map((store) => store.trim());
+  for (const store of stores) if (!(allowed as readonly string[]).includes(store)) throw new Error(`--stores: unknown store ${store}`);
+  return stores as Store[];
+}
+
 /** `--executable PATH` (another build to measure than dist/portcullis), resolved against the working folder. */
 export function executableArg(argv: readonly string[]): string | undefined {
   const path = stringArg(argv, 'executable');
