@@ -13,7 +13,7 @@ import { createUser, handlerContext, login } from './support.ts';
 import { TestClock } from '../support/test-clock.ts';
 import {
   endSession, purgeTokensForUser, refreshTokens, revokeAllForUser, revokeRefreshToken, validateSessionToken, validateToken,
-  TokenRecord, InvalidScopeError,
+  TokenRecord, InvalidScopeError, createExpirySweepWorker,
 } from '../../server/modules/tokens/index.ts';
 import { Session } from '../../server/modules/sessions/index.ts';
 import { User } from '../../server/modules/users/user.entity.ts';
@@ -203,9 +203,14 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(await sessionIsValid(sessionToken), false);
         const renewed = await refresh(tokens.refresh_token!);
         assert.equal(await isValid(renewed.access_token, 'access_token'), true);
-        // A later login sweeps the expired records and the session without a live refresh chain.
+        // The background sweep (tokens/expiry-sweep.ts) deletes the expired records and the session without a
+        // live refresh chain.
         const em = server.app.deps.storage.fork();
         const before = await em.count(TokenRecord, { userId: user.id });
+        const sweep = createExpirySweepWorker({ pauseMs: 0 });
+        sweep.start(server.app.deps);
+        await sweep.runNow();
+        await sweep.stop();
         await login(server.app, user);
         const fresh = server.app.deps.storage.fork();
         assert.ok((await fresh.count(TokenRecord, { userId: user.id })) < before + 2, 'expired records were deleted');

@@ -1,7 +1,8 @@
 /**
  * Retention: a background worker that deletes rows older than a configured number of days
  * (docs/configuration.md#retention), for the audit log here and for webhook events and logs
- * (modules/webhooks/retention.ts). It is housekeeping that must never compete with requests, so it:
+ * (modules/webhooks/retention.ts), and rows past their own expiry (tokens/expiry-sweep.ts: sessions and token
+ * records). It is housekeeping that must never compete with requests, so it:
  *
  * - deletes in bounded batches: each batch reads at most `batchSize` candidate ids oldest first through the
  *   table's time index, then deletes those ids in one statement, so no statement holds locks on more than a
@@ -44,6 +45,11 @@ export interface PruneBatch {
 export interface RetentionTask {
   readonly name: string;
   retentionDays(config: Config): number;
+  /**
+   * For rows that carry their own end (an `expiresAt`): the cutoff at `now`, in place of the retention in
+   * days, and the task always runs. Expired sessions and token records go this way (tokens/expiry-sweep.ts).
+   */
+  cutoffAt?(now: Date, config: Config): Date;
   pruneBatch(em: EntityManager, cutoff: Date, limit: number, after: PruneCursor | undefined): Promise<PruneBatch>;
 }
 
@@ -127,12 +133,15 @@ export function createRetentionWorker(name: string, tasks: readonly RetentionTas
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<Record<string, number>> | undefined;
   let stopped = false;
+  /** Whether this instance ever took the lease: only then has it one to hand back at stop. */
+  let leased = false;
 
-  const activeTasks = () => tasks.filter((task) => task.retentionDays(deps!.config) > 0);
+  const activeTasks = () => tasks.filter((task) => task.cutoffAt !== undefined || task.retentionDays(deps!.config) > 0);
 
   async function pruneTask(task: RetentionTask): Promise<number> {
     const { clock, storage } = deps!;
-    const cutoff = new Date(clock.now().getTime() - task.retentionDays(deps!.config) * DAY_MS);
+    const now = clock.now();
+    const cutoff = task.cutoffAt ? task.cutoffAt(now, deps!.config) : new Date(now.getTime() - task.retentionDays(deps!.config) * DAY_MS);
     let after: PruneCursor | undefined;
     let deleted = 0;
     while (!stopped) {
@@ -152,6 +161,7 @@ export function createRetentionWorker(name: string, tasks: readonly RetentionTas
     const due = activeTasks();
     if (due.length === 0) return pruned;
     if (!(await claimLease(deps!.storage.fork(), name, holder, deps!.clock.now(), options.leaseMs))) return pruned;
+    leased = true;
     for (const task of due) {
       if (stopped) break;
       pruned[task.name] = await pruneTask(task);
@@ -192,7 +202,7 @@ export function createRetentionWorker(name: string, tasks: readonly RetentionTas
       stopped = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
-      if (!deps || activeTasks().length === 0) return;
+      if (!deps || !leased) return;
       // Hand the lease back so that another instance need not wait for it to run out.
       await deps.storage.fork().nativeUpdate(WorkerLease, { id: name, holder }, { leaseUntil: new Date(0) }).catch(() => undefined);
     },

@@ -9,8 +9,8 @@ import { sessionAdminOperations } from './admin-sessions.ops.ts';
 
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
-  openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser, expiredSessionsOf,
-  deleteSessions, onSessionRevoked, type NewSession,
+  openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser,
+  onSessionRevoked, type NewSession,
 } from './session-store.ts';
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';

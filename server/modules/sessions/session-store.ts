@@ -1,5 +1,6 @@
 /**
- * Session rows: open, look up by the presented token, revoke, sweep. Nothing here issues tokens.
+ * Session rows: open, look up by the presented token, revoke. Nothing here issues tokens; expired rows are
+ * deleted by the background sweep (tokens/expiry-sweep.ts).
  */
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
@@ -68,13 +69,4 @@ export function revokeSessions(em: EntityManager, now: Date, filter: SessionFilt
 
 export function deleteSessionsOfUser(em: EntityManager, userId: string): Promise<number> {
   return em.nativeDelete(Session, { userId });
-}
-
-/** The user's sessions whose cookie has expired (candidates for the sweep at the next login). */
-export function expiredSessionsOf(em: EntityManager, userId: string, now: Date): Promise<SessionRow[]> {
-  return em.find(Session, { userId, expiresAt: { $lt: now } });
-}
-
-export async function deleteSessions(em: EntityManager, ids: string[]): Promise<void> {
-  if (ids.length > 0) await em.nativeDelete(Session, { id: { $in: ids } });
 }

@@ -29,8 +29,9 @@ export const Session = defineEntity({
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
-  // The sweep at each login reads one user's expired sessions: a seek on (user, expiry), see token-record.entity.ts.
-  indexes: [{ name: 'sessions_user_expiry', properties: ['userId', 'expiresAt'] }],
+  // The background sweep (tokens/expiry-sweep.ts) walks every user's expired sessions oldest first: a seek
+  // on (expiry, id), as token-record.entity.ts.
+  indexes: [{ name: 'sessions_expiry', properties: ['expiresAt', 'id'] }],
 });
 
 export type SessionRow = InstanceType<typeof Session.class>;

@@ -4,7 +4,9 @@
  * call to issue, refresh, validate, revoke and end sessions, plus the `user` authenticator. Session rows
  * themselves are in modules/sessions.
  */
-import { defineModule, defineService } from '../manifest.ts';
+import { defineModule, defineService, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
+import { createExpirySweepWorker } from './expiry-sweep.ts';
 import { openTokenStateCache as openTokenState } from './state-cache/index.ts';
 import { TokenRecord } from './token-record.entity.ts';
 import { subscription } from '../../kernel/hooks.ts';
@@ -24,13 +26,14 @@ export { customClaims, CUSTOM_SCRIPT_TIMEOUT_MS } from './custom-claims-script.t
 export { orgSsoLoginMethod, orgIdOfLoginMethod, orgClaimsFor, type OrgClaims } from './org-claims.ts';
 export {
   recordToken, findTokenRecord, recordIsLive, revokeTokenRecords, claimRefreshRotation, deleteTokenRecordsOfUser,
-  sweepExpiredTokenRecords, sessionsWithLiveRecords, type NewTokenRecord,
+  sessionsWithLiveRecords, type NewTokenRecord,
 } from './token-records.ts';
 // The session lifecycle with its tokens: what account flows call.
 export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
 export { mintTokens, type TokenSet } from './mint-tokens.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';
 export { invalidateTokenState, openTokenStateCache, type StateChange } from './state-cache/index.ts';
+export { createExpirySweepWorker, expiredTokenRecordsTask, expiredSessionsTask } from './expiry-sweep.ts';
 export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
@@ -51,4 +54,6 @@ export const tokensModule = defineModule({
       close: async (cache) => cache?.close(),
     }),
   ],
+  // Deletes expired token records and sessions in bounded batches, on one instance at a time (expiry-sweep.ts).
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'expiry-sweep', create: createExpirySweepWorker })],
 });

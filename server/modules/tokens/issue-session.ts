@@ -3,16 +3,13 @@
  * (docs/api-overview.md#authentication) and its tokens (docs/tokens.md): access and ID token always, a refresh
  * token (starting a new refresh family) only when the scope holds offline_access.
  */
-import type { EntityManager } from '@mikro-orm/core';
 import type { HandlerContext } from '../../ops/define.ts';
 import { randomToken } from '../../kernel/crypto.ts';
 import { sessionCookies } from '../../kernel/cookies.ts';
 import type { UserRow } from '../users/index.ts';
-import { deleteSessions, expiredSessionsOf, openSession } from '../sessions/index.ts';
-import { sessionsWithLiveRecords, sweepExpiredTokenRecords } from './token-records.ts';
+import { openSession } from '../sessions/index.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { absoluteEndOf } from './lifetimes.ts';
-import { sweepScheduleOf } from './sweep-schedule.ts';
 import { AppError } from '../../kernel/errors.ts';
 
 /** Scope of a login that asks for none (docs/api-overview.md#http-endpoints-outside-v1: default openid email profile). */
@@ -36,19 +33,6 @@ export interface IssueSessionOptions {
   authTime?: Date;
 }
 
-/**
- * Housekeeping for one user, before anything new is queued: expired token records, then sessions whose
- * cookie has expired and that no unexpired refresh chain depends on. At most once per user every few
- * minutes (sweep-schedule.ts): it removes dead rows only, what is refused is refused without it.
- */
-async function sweepForUser(em: EntityManager, userId: string, now: Date): Promise<void> {
-  await sweepExpiredTokenRecords(em, userId, now);
-  const expired = (await expiredSessionsOf(em, userId, now)).map((s) => s.id);
-  if (expired.length === 0) return;
-  const keep = await sessionsWithLiveRecords(em, expired, now);
-  await deleteSessions(em, expired.filter((id) => !keep.has(id)));
-}
-
 /** Must run inside a transaction (em.transactional), which writes the rows queued here when it commits. */
 export async function issueSession(ctx: HandlerContext, user: UserRow, options: IssueSessionOptions): Promise<TokenSet> {
   const { em } = ctx;
@@ -59,7 +43,7 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
   const authTime = options.authTime ?? now;
   const notAfter = absoluteEndOf(authTime);
   if (notAfter.getTime() <= now.getTime()) throw AppError.unauthenticated('the session has reached its maximum lifetime: sign in again');
-  if (sweepScheduleOf(ctx.deps.storage).due(user.id, now)) await sweepForUser(em, user.id, now);
+  // Expired sessions and token records are deleted in the background, not here (expiry-sweep.ts).
   const { token, session } = openSession(em, now, {
     userId: user.id,
     roles: options.roles,

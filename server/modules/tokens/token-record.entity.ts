@@ -23,9 +23,9 @@ export const TokenRecord = defineEntity({
     /** Set on a refresh token when it was exchanged; presenting it again is reuse. */
     rotatedAt: p.datetime().nullable(),
   },
-  // The sweep at each login (tokens/issue-session.ts) deletes one user's expired records: a seek on
-  // (user, expiry) costs the same however many records the user has, where the user index alone reads them all.
-  indexes: [{ name: 'token_records_user_expiry', properties: ['userId', 'expiresAt'] }],
+  // The background sweep (expiry-sweep.ts) walks every user's expired records oldest first: a seek on
+  // (expiry, id) reads only the batch it deletes, however large the table.
+  indexes: [{ name: 'token_records_expiry', properties: ['expiresAt', 'id'] }],
 });
 
 export type TokenRecordRow = InstanceType<typeof TokenRecord.class>;

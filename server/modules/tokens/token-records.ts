@@ -64,14 +64,9 @@ export function deleteTokenRecordsOfUser(em: EntityManager, userId: string): Pro
   return em.nativeDelete(TokenRecord, { userId });
 }
 
-/** Drops the user's records whose tokens have expired anyway, so the table does not grow without bound. */
-export function sweepExpiredTokenRecords(em: EntityManager, userId: string, now: Date): Promise<number> {
-  return em.nativeDelete(TokenRecord, { userId, expiresAt: { $lt: now } });
-}
-
 /** Session ids that still have a record whose token has not expired (a live refresh chain keeps its session). */
 export async function sessionsWithLiveRecords(em: EntityManager, sessionIds: string[], now: Date): Promise<Set<string>> {
   if (sessionIds.length === 0) return new Set();
-  const rows = await em.find(TokenRecord, { sessionId: { $in: sessionIds }, expiresAt: { $gt: now } });
+  const rows = await em.find(TokenRecord, { sessionId: { $in: sessionIds }, expiresAt: { $gt: now } }, { fields: ['id', 'sessionId'], disableIdentityMap: true });
   return new Set(rows.map((row) => row.sessionId));
 }
