@@ -40,6 +40,19 @@ describe('SCIM Users', () => {
     }
   });
 
+  test("only an organization's SCIM token is accepted: a user's access token and the admin secret are 401, and another organization's token sees only its own members", async () => {
+    const user = await signedUpUser(server, { email: `audience-${randomBytes(3).toString('hex')}@example.com`, password: PASSWORD, verified: true });
+    for (const token of [user.accessToken, 'test-admin-secret']) assertScimError(await scimClient(() => server, () => token)('GET', '/Users'), 401);
+    const provisioned = await scim('POST', '/Users', newUser(`audience-${randomBytes(3).toString('hex')}@example.com`));
+    assert.equal(provisioned.status, 201);
+    const other = await orgWithScim(server, ['other-audience.example']);
+    const otherScim = scimClient(() => server, () => other.token);
+    assertScimError(await otherScim('GET', `/Users/${provisioned.body.id as string}`), 404);
+    const listed = await otherScim('GET', '/Users');
+    assert.equal(listed.status, 200);
+    assert.equal(listed.body.totalResults, 0);
+  });
+
   test('create, read, replace and delete a user; meta, ETag and Location', async () => {
     const created = await scim('POST', '/Users', newUser('Carol@Example.com', { externalId: 'ext-carol', title: 'Engineer' }));
     assert.equal(created.status, 201, JSON.stringify(created.body));
