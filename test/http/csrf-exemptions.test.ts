@@ -31,6 +31,10 @@ test('an exemption holds only for the methods its endpoint serves', () => {
   assert.ok(matches('POST', '/sso/saml/acme/acs'));
   assert.ok(!matches('PUT', '/sso/saml/acme/acs'));
   assert.ok(!matches('POST', '/sso/saml/acme/metadata'));
+  // A pattern whose first segment is a parameter is tried for every path.
+  const anyFirst = csrfExemptionMatcher([{ methods: ['POST'], path: '/:tenant/hook' }]);
+  assert.ok(anyFirst('POST', '/acme/hook'));
+  assert.ok(!anyFirst('POST', '/acme/other'));
 });
 
 test("the server's Origin rule exempts exactly the cross-site posts the endpoints declare", async () => {

@@ -21,12 +21,33 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${segments.join('/')}${wildcard ? '(?:/.*)?' : ''}$`);
 }
 
+/** The first segment of a path (`/scim/v2/Users` gives `scim`), which keys the patterns to try. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+}
+
 export function csrfExemptionMatcher(exemptions: readonly CsrfExemption[]): CsrfExemptionMatcher {
   const exact = new Set<string>();
-  const patterns: { methods: ReadonlySet<string>; pattern: RegExp }[] = [];
+  // Patterns by their fixed first segment, so that a POST to /v1 or /graphql tries none of SCIM's or SAML's;
+  // a pattern whose first segment is a parameter is tried for every path.
+  const bySegment = new Map<string, { methods: ReadonlySet<string>; pattern: RegExp }[]>();
   for (const { methods, path } of exemptions) {
-    if (path.includes(':') || path.endsWith('*')) patterns.push({ methods: new Set(methods), pattern: pathPattern(path) });
-    else for (const method of methods) exact.add(`${method} ${path}`);
+    if (!path.includes(':') && !path.endsWith('*')) {
+      for (const method of methods) exact.add(`${method} ${path}`);
+      continue;
+    }
+    const segment = firstSegment(path);
+    const key = segment.startsWith(':') || segment === '*' ? '' : segment;
+    const list = bySegment.get(key) ?? [];
+    list.push({ methods: new Set(methods), pattern: pathPattern(path) });
+    bySegment.set(key, list);
   }
-  return (method, path) => exact.has(`${method} ${path}`) || patterns.some((entry) => entry.methods.has(method) && entry.pattern.test(path));
+  const anyPath = bySegment.get('') ?? [];
+  const matches = (entry: { methods: ReadonlySet<string>; pattern: RegExp }, method: string, path: string) => entry.methods.has(method) && entry.pattern.test(path);
+  return (method, path) => {
+    if (exact.has(`${method} ${path}`)) return true;
+    const candidates = bySegment.get(firstSegment(path));
+    return (candidates?.some((entry) => matches(entry, method, path)) ?? false) || anyPath.some((entry) => matches(entry, method, path));
+  };
 }
