@@ -56,7 +56,13 @@ export interface App {
   readonly outbox: MessageOutbox;
   /** The webhook delivery worker; tests await webhooks.idle() for deliveries to settle. */
   readonly webhooks: WebhookWorker;
+  /** Stops at once: listeners, workers after their current job, then storage. */
   close(): Promise<void>;
+  /**
+   * Graceful stop (docs/reverse-proxy.md#running-a-fleet): /readyz answers 503 and every answer carries
+   * `Connection: close` for `drainDelayMs` while everything is still served, then close().
+   */
+  drain(drainDelayMs: number): Promise<void>;
 }
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
@@ -122,9 +128,32 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const http = await createHttpServer(deps, registry, { metrics, isShuttingDown: () => shuttingDown });
   const metricsHttp = createMetricsServer(metrics);
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
+  // While draining, each answer ends its keep-alive connection (RFC 9112 §9.6), so clients and proxies open
+  // their next request elsewhere instead of meeting this listener after it closes.
+  http.addHook('onSend', async (_request, reply) => {
+    if (shuttingDown) reply.header('connection', 'close');
+  });
   workers.start(deps);
   // Memory comes back after a burst of load (idle-collector.ts); a no-op unless --expose-gc.
   const idleCollector = startIdleCollector();
+  async function close(): Promise<void> {
+    shuttingDown = true;
+    idleCollector.stop();
+    // No new connections; in-flight HTTP requests and gRPC calls finish (Node's server.close() ends idle
+    // keep-alive connections at once), the three listeners in parallel.
+    await Promise.all([
+      http.close(),
+      metricsHttp.close(),
+      grpc ? new Promise<void>((resolve) => grpc.tryShutdown(() => resolve())) : undefined,
+    ]);
+    // After the listeners (no new jobs), before storage (a running delivery finishes its writes).
+    await workers.stop();
+    await fga?.close();
+    await limits.close();
+    await closeServices();
+    await storage.close();
+    logger.flush?.();
+  }
   return {
     deps,
     registry,
@@ -133,19 +162,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     grpc,
     outbox: workers.named<MessageOutbox>('outbox'),
     webhooks: workers.named<WebhookWorker>('webhooks'),
-    async close() {
+    async drain(drainDelayMs) {
       shuttingDown = true;
-      idleCollector.stop();
-      await http.close();
-      await metricsHttp.close();
-      if (grpc) await new Promise<void>((resolve) => grpc.tryShutdown(() => resolve()));
-      // After the listeners (no new jobs), before storage (a running delivery finishes its writes).
-      await workers.stop();
-      await fga?.close();
-      await limits.close();
-      await closeServices();
-      await storage.close();
-      logger.flush?.();
+      // Load balancers see /readyz fail and stop sending here; requests that still come are served.
+      if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+      await close();
     },
+    close,
   };
 }

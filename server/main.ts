@@ -41,14 +41,23 @@ async function start(argv: string[]): Promise<void> {
     // W3C WebAuthn Level 3 section 5.1.4.1: an RP ID is a registrable domain; browsers refuse an IP address.
     app.deps.logger.warn({ url: config.url }, 'passkeys need a host name in --url: browsers refuse an IP address as the WebAuthn RP ID');
   }
+  // Graceful drain (docs/reverse-proxy.md#running-a-fleet): /readyz fails for --shutdown-drain-delay while
+  // everything is served, then the listeners close, running work finishes and the process exits 0. The
+  // --shutdown-timeout and a second signal exit at once; leases then hand unfinished work to other instances.
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      app.deps.logger.warn({ signal }, 'second signal: exiting without waiting for running work');
+      process.exit(1);
+    }
     stopping = true;
-    app.deps.logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    app.deps.logger.info({ signal, drainDelaySeconds: config.shutdownDrainDelay }, 'shutting down');
+    const force = setTimeout(() => {
+      app.deps.logger.error({ timeoutSeconds: config.shutdownTimeout }, 'shutdown timed out; exiting without waiting for running work');
+      process.exit(1);
+    }, config.shutdownTimeout * 1000);
     force.unref();
-    app.close().then(
+    app.drain(config.shutdownDrainDelay * 1000).then(
       () => process.exit(0),
       () => process.exit(1),
     );

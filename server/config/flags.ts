@@ -52,6 +52,9 @@ export const FLAGS = [
   { name: 'metrics-port', kind: 'int', default: 8081, help: 'metrics listener port (must differ from --http-port)' },
   { name: 'env', kind: 'string', default: 'production', help: 'environment name, written as "env" on every log line (for telling instances apart in shared logs; nothing else changes)' },
   { name: 'log-level', kind: 'string', default: 'info', help: 'log level: fatal, error, warn, info, debug, trace, silent' },
+  // Shutdown (docs/reverse-proxy.md#running-a-fleet): /readyz answers 503 for the drain delay before the listeners close.
+  { name: 'shutdown-drain-delay', kind: 'int', default: 5, help: 'seconds after SIGTERM/SIGINT during which /readyz answers 503 while every other route is still served, so that load balancers take this instance out before it stops accepting connections (0: close at once)' },
+  { name: 'shutdown-timeout', kind: 'int', default: 25, help: 'seconds after SIGTERM/SIGINT before the process exits even if requests, gRPC calls or webhook deliveries are still running (must exceed --shutdown-drain-delay; a second signal exits at once)' },
   // HTTP policy.
   { name: 'allowed-origins', kind: 'list', default: ['*'], help: 'origins allowed to call from a browser, comma-separated; `https://*.example.com` matches subdomains. Only origins listed explicitly get credentialed CORS (cookies); `*` lets any origin read uncredentialed answers only and allows no redirect target (redirects need --redirect-uris, the --url origin or a listed origin)' },
   { name: 'trusted-proxies', kind: 'list', default: [], help: 'CIDRs of proxies whose X-Forwarded-For is honoured, comma-separated' },

@@ -105,6 +105,7 @@ export function validateConfig(config: Config): string | undefined {
   if (limitProblem) return limitProblem;
   const dnsProblem = checkDnsServers(config.dnsServers);
   if (dnsProblem) return dnsProblem;
+  if (config.shutdownTimeout <= config.shutdownDrainDelay) return '--shutdown-timeout must be greater than --shutdown-drain-delay';
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
   const channelProblem = checkChannels(config);
   if (channelProblem) return channelProblem;

@@ -95,8 +95,6 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   /** pump() was called while a pass ran. */
   let rerun = false;
   const inflight = new Map<string, Promise<void>>();
-  // Stopping cuts in-flight requests short instead of waiting up to a timeout for a slow endpoint.
-  const stopping = new AbortController();
   const agents = new WebhookAgents(options.concurrency);
   const recorder = createOutcomeRecorder(() => deps!);
   const waker = new EventCommitWaker(() => wake());
@@ -139,8 +137,6 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
 
   function outcomeOf(row: ClaimedDelivery, hook: WebhookTarget, body: string, result: Awaited<ReturnType<typeof attemptWebhook>>): Outcome {
     const now = deps!.clock.now();
-    // Cut short by shutdown: hand the claim back uncounted, so this or another instance sends it again.
-    if (stopping.signal.aborted && !result.ok) return { kind: 'handed-back', row };
     const log = { webhookId: hook.id, httpStatus: result.status, request: body, response: result.response, at: now };
     if (result.ok) return { kind: 'delivered', row, log };
     if (result.refused || row.attempts >= options.maxAttempts) return { kind: 'failed', row, log };
@@ -158,7 +154,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
       // (then another instance may take the row): hand it back unsent rather than risk two senders.
       if (stopped || deps!.clock.now().getTime() + options.timeoutMs >= row.leaseUntil.getTime()) return await recorder.record({ kind: 'handed-back', row });
       body = webhookBody(hook, row.payload);
-      result = await attemptWebhook(deps!.config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, cancel: stopping.signal, agents });
+      result = await attemptWebhook(deps!.config, hook, body, { deliveryId: row.id, timeoutMs: options.timeoutMs, agents });
     } finally {
       releaseSlot();
     }
@@ -281,12 +277,14 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         wake();
       }
     },
+    // A graceful stop (docs/reverse-proxy.md#running-a-fleet): requests already sent finish, each within one
+    // attempt timeout, and their outcomes are recorded, so another instance does not send them again; claims
+    // still waiting for a request slot are handed back unsent.
     async stop() {
       stopped = true;
       waker.close();
       clearInterval(poll);
       clearTimeout(retryTimer);
-      stopping.abort();
       await pass;
       await Promise.all(inflight.values());
       await recorder.drained();
