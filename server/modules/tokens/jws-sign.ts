@@ -10,11 +10,12 @@
  * The output is what jose's SignJWT produced with setProtectedHeader({ alg, kid, typ: 'JWT' }): the same
  * header bytes (JSON.stringify of that object, in that order), the claims as JSON.stringify writes them,
  * and the signature of RFC 7518 section 3 for the algorithm: HMAC (3.2); RSASSA-PKCS1-v1_5 (3.3); ECDSA with
- * the R || S octet string of fixed width (3.4), which is node's 'ieee-p1363' encoding, not DER; Ed25519
+ * the R || S octet string of fixed width (3.4), converted from node's DER (ecdsa-signature.ts); Ed25519
  * (RFC 8037 section 3.1, no prehash). Tests verify every algorithm's output with jose.
  */
 import { createHmac, sign, type KeyObject } from 'node:crypto';
 import type { SigningKeys } from '../../kernel/signing-keys.ts';
+import { derToJoseSignature } from './ecdsa-signature.ts';
 
 interface Signer {
   /** base64url of the protected header, the same for every token of these keys. */
@@ -30,6 +31,9 @@ function digestOf(alg: string): 'sha256' | 'sha384' | 'sha512' {
   if (alg.endsWith('512')) return 'sha512';
   throw new Error(`no digest for JWS algorithm ${alg}`);
 }
+
+/** Octets of R and of S for each ECDSA algorithm (RFC 7518 section 3.4: P-256, P-384, P-521). */
+const EC_SIZES = { ES256: 32, ES384: 48, ES512: 66 } as const;
 
 function asymmetricKey(key: KeyObject | Uint8Array, alg: string): KeyObject {
   if (key instanceof Uint8Array) throw new Error(`a ${alg} signing key must be a KeyObject (signing-keys.ts)`);
@@ -52,8 +56,10 @@ function signerFor(keys: SigningKeys): Signer {
   }
   if (alg === 'ES256' || alg === 'ES384' || alg === 'ES512') {
     const digest = digestOf(alg);
-    const key = { key: asymmetricKey(keys.signKey, alg), dsaEncoding: 'ieee-p1363' as const };
-    return { encodedHeader, sign: (input) => sign(digest, Buffer.from(input, 'ascii'), key).toString('base64url') };
+    const key = asymmetricKey(keys.signKey, alg);
+    const size = EC_SIZES[alg];
+    // DER converted here rather than node's dsaEncoding option: half the cost (ecdsa-signature.ts).
+    return { encodedHeader, sign: (input) => derToJoseSignature(sign(digest, Buffer.from(input, 'ascii'), key), size).toString('base64url') };
   }
   if (alg === 'EdDSA') {
     const key = asymmetricKey(keys.signKey, alg);
