@@ -25,7 +25,7 @@ import { GROUP_VIEW, USER_VIEW } from '../server/modules/scim/scim-attributes.ts
 import { listResources } from '../server/modules/scim/scim-list.ts';
 import { groupListSource, userListSource } from '../server/modules/scim/scim-list-sources.ts';
 import type { ListQuery } from '../server/modules/scim/scim-query.ts';
-import { ScimGroup, ScimUser, ScimUserEmail } from '../server/modules/scim/scim.entity.ts';
+import { ScimGroup, ScimGroupMember, ScimUser, ScimUserEmail } from '../server/modules/scim/scim.entity.ts';
 import type { ScimScope } from '../server/modules/scim/scim-scope.ts';
 import { recordsOf } from '../server/modules/scim/scim-users.service.ts';
 import { startServer, type TestServer } from '../test/support/app.ts';
@@ -94,13 +94,22 @@ async function fillOrg(server: TestServer, kind: string, name: string, members: 
   await storage.fork().transactional(async (em) => {
     const pick = random(7);
     const rows = [];
+    const memberRows: Array<{ id: string; orgId: string; groupId: string; userId: string }> = [];
+    const addMembers = (groupId: string, ids: Iterable<string>) => {
+      for (const userId of ids) memberRows.push({ id: randomUUID(), orgId, groupId, userId });
+    };
     for (let g = 0; g < groups; g++) {
       const groupMembers = Array.from({ length: Math.min(100, members) }, () => userIds[Math.floor(pick() * members)]!);
       const createdAt = new Date(START + g * 60_000);
-      rows.push({ id: randomUUID(), orgId, displayName: `Group ${g}`, displayNameKey: `group ${g}`, externalId: `${name}-GRP-${g}`, members: [...new Set(groupMembers)], version: 1, createdAt, updatedAt: createdAt });
+      const id = randomUUID();
+      rows.push({ id, orgId, displayName: `Group ${g}`, displayNameKey: `group ${g}`, externalId: `${name}-GRP-${g}`, legacyMembers: [], version: 1, createdAt, updatedAt: createdAt });
+      addMembers(id, new Set(groupMembers));
     }
-    rows.push({ id: randomUUID(), orgId, displayName: 'Everyone', displayNameKey: 'everyone', externalId: `${name}-GRP-all`, members: userIds, version: 1, createdAt: now, updatedAt: now });
+    const everyoneId = randomUUID();
+    rows.push({ id: everyoneId, orgId, displayName: 'Everyone', displayNameKey: 'everyone', externalId: `${name}-GRP-all`, legacyMembers: [], version: 1, createdAt: now, updatedAt: now });
+    addMembers(everyoneId, userIds);
     for (let i = 0; i < rows.length; i += 100) await em.insertMany(ScimGroup, rows.slice(i, i + 100));
+    for (let i = 0; i < memberRows.length; i += 1000) await em.insertMany(ScimGroupMember, memberRows.slice(i, i + 1000));
     // The organization last: its presence says the fill is complete.
     await em.insertMany(Organization, [{ id: orgId, name, displayName: name, enabled: true, createdAt: now, updatedAt: now }]);
   });

@@ -5,12 +5,12 @@
  * organization (scim-request.ts). The transport writes their refusals in the SCIM error shape.
  */
 import { defineModule } from '../manifest.ts';
-import { ScimEndpoint, ScimGroup, ScimUser, ScimUserEmail } from './scim.entity.ts';
+import { ScimEndpoint, ScimGroup, ScimGroupMember, ScimUser, ScimUserEmail } from './scim.entity.ts';
 import { scimEndpointOperations } from './scim-endpoints.ops.ts';
 import { scimDiscoveryEndpoints } from './scim-discovery.endpoint.ts';
 import { scimResourceEndpoints } from './scim-resources.endpoint.ts';
 
-export { ScimEndpoint, ScimGroup, ScimUser } from './scim.entity.ts';
+export { ScimEndpoint, ScimGroup, ScimGroupMember, ScimUser } from './scim.entity.ts';
 export { authenticateScimToken, type ScimAuthentication } from './scim-endpoints.service.ts';
 export { scimBaseUrl } from './scim-endpoints.schema.ts';
 export { ScimError, scimErrorBody } from './scim-errors.ts';
@@ -19,7 +19,7 @@ export { MAX_BODY_BYTES } from './scim-limits.ts';
 
 export const scimModule = defineModule({
   name: 'scim',
-  entities: [ScimEndpoint, ScimUser, ScimGroup, ScimUserEmail],
+  entities: [ScimEndpoint, ScimUser, ScimGroup, ScimUserEmail, ScimGroupMember],
   operations: scimEndpointOperations,
   endpoints: [...scimDiscoveryEndpoints, ...scimResourceEndpoints],
   // What provisioning records for webhooks (docs/events.md).

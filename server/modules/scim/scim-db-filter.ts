@@ -7,7 +7,7 @@
  * keeps its meaning), dateTime values compare as instants.
  *
  * What has no column (attributes kept only in the stored resource: name, title, the enterprise extension,
- * emails other than their value, a group's members) and what a column cannot answer exactly (co/sw/ew on
+ * emails other than their value, a group's members other than `members[value eq]`) and what a column cannot answer exactly (co/sw/ew on
  * a caseExact attribute, a value with LIKE wildcards) is left untranslated and named in `unindexed`: the
  * list then evaluates the whole filter in memory over the rows the translated part selects, or refuses
  * when those are too many (scim-list.ts).
@@ -43,6 +43,8 @@ export interface DbFilterSource {
   readonly emailOwners?: (valueKey: string) => Promise<string[]>;
   /** The property those ids are compared with. */
   readonly emailOwnerProperty?: string;
+  /** The ids of the groups whose `members` hold `value` (a user id, caseExact), for the member filters; undefined when the kind has none. */
+  readonly memberGroups?: (value: string) => Promise<string[]>;
   /**
    * The database compares strings ignoring case (MySQL and MariaDB's default collations): a comparison on a
    * caseExact column then selects a superset, narrowed again in memory, and cannot be negated.
@@ -117,6 +119,12 @@ function leaf(source: DbFilterSource, column: ColumnDef, op: string, expected: u
   return { $and: [present(column), { [column.property]: { [operator]: value } }] };
 }
 
+/** `members[value eq "U"]` and `members.value eq "U"`: the groups the member index finds (scim-group-members.ts). */
+async function memberLeaf(source: DbFilterSource, op: string, expected: unknown): Promise<Where | undefined> {
+  if (!source.memberGroups || op !== 'eq' || typeof expected !== 'string') return undefined;
+  return { [source.key]: { $in: await source.memberGroups(expected) } };
+}
+
 async function emailLeaf(source: DbFilterSource, op: string, expected: unknown): Promise<Where | undefined> {
   if (!source.emailOwners || !source.emailOwnerProperty || op !== 'eq' || typeof expected !== 'string') return undefined;
   if (expected.length > MAX_INDEXED_EMAIL) return undefined;
@@ -170,6 +178,10 @@ async function translate(view: SchemaView, source: DbFilterSource, node: Filter)
         const where = await emailLeaf(source, inner.op, inner.compValue);
         if (where) return exact(where);
       }
+      if (!path.extension && path.attribute.name === 'members' && inner.op === 'eq' && resolveSubPath(path.attribute, inner.attrPath, 'invalidFilter').name === 'value') {
+        const where = await memberLeaf(source, inner.op, inner.compValue);
+        if (where) return exact(where);
+      }
       return untranslated(node);
     }
     default: {
@@ -177,6 +189,10 @@ async function translate(view: SchemaView, source: DbFilterSource, node: Filter)
       const expected = node.op === 'pr' ? undefined : node.compValue;
       if (!path.extension && path.attribute.name === 'emails' && path.sub?.name === 'value') {
         const where = await emailLeaf(source, node.op, expected);
+        return where ? exact(where) : untranslated(node);
+      }
+      if (!path.extension && path.attribute.name === 'members' && path.sub?.name === 'value') {
+        const where = await memberLeaf(source, node.op, expected);
         return where ? exact(where) : untranslated(node);
       }
       const column = path.extension ? undefined : source.columns.get(columnKey(path.attribute, path.sub));

@@ -1,18 +1,17 @@
 /**
  * The rows GET /Users and GET /Groups read (scim-list.ts), confined to the token's organization: the columns
  * their filters and sorts run on (the indexes of scim.entity.ts), the email index of users
- * (scim-user-emails.ts), and the page's rows turned into resources. A group page that drops `members`
- * (`excludedAttributes=members`, as Entra ID asks; or `attributes` without it) does not read them.
+ * (scim-user-emails.ts) and the group member index (scim-group-members.ts), and the page's rows turned into
+ * resources. A group page that drops `members` (`excludedAttributes=members`, as Entra ID asks; or
+ * `attributes` without it) does not read them.
  */
 import type { EntityManager, EntityName } from '@mikro-orm/core';
-import type { ListQuery } from './scim-query.ts';
-import { GROUP_VIEW } from './scim-attributes.ts';
 import type { ColumnDef } from './scim-db-filter.ts';
 import type { ListSource, OrderBy, ReadOptions } from './scim-list.ts';
-import { resolveAttrPath } from './scim-paths.ts';
 import { ScimGroup, ScimUser, ScimUserEmail, type ScimGroupRow } from './scim.entity.ts';
 import type { ScimScope } from './scim-scope.ts';
-import { toScimGroup } from './scim-groups.service.ts';
+import { showsMembers, toScimGroup } from './scim-groups.service.ts';
+import { groupIdsWithMember, memberIdsByGroup } from './scim-group-members.ts';
 import { recordsOf, toScimUser } from './scim-users.service.ts';
 
 type Where = Record<string, unknown>;
@@ -88,24 +87,6 @@ export function userListSource(scope: ScimScope): ListSource {
   };
 }
 
-/** Whether a page projected by `query` shows members (RFC 7644 section 3.9). */
-function showsMembers(query: ListQuery | undefined): boolean {
-  if (!query) return true;
-  // An unknown name is refused by the projection of the first resource (scim-query.ts project), as before.
-  const names = (text: string | undefined) => (text ?? '').split(',').map((n) => n.trim()).filter(Boolean).flatMap((n) => {
-    try {
-      return [resolveAttrPath(GROUP_VIEW, n, 'invalidPath')];
-    } catch {
-      return [];
-    }
-  });
-  const kept = names(query.attributes);
-  if (kept.length) return kept.some((p) => p.attribute.name === 'members');
-  return !names(query.excludedAttributes).some((p) => p.attribute.name === 'members' && !p.sub);
-}
-
-const GROUP_FIELDS_BUT_MEMBERS = ['id', 'orgId', 'displayName', 'displayNameKey', 'externalId', 'version', 'createdAt', 'updatedAt'] as const;
-
 export function groupListSource(scope: ScimScope): ListSource {
   const { em } = scope;
   return {
@@ -114,10 +95,12 @@ export function groupListSource(scope: ScimScope): ListSource {
     columns: GROUP_COLUMNS,
     foldsCase: foldsCase(scope),
     defaultOrder: OLDEST_FIRST,
+    memberGroups: (userId) => groupIdsWithMember(em, scope.org.id, userId),
     count: (where) => em.count(ScimGroup, where as never),
     read: async (where: Where, options) => {
-      const rows = await pageRows(em, ScimGroup, where, options, showsMembers(options.query) ? undefined : GROUP_FIELDS_BUT_MEMBERS);
-      return (rows as ScimGroupRow[]).map((row) => toScimGroup(scope, row));
+      const rows = (await pageRows(em, ScimGroup, where, options)) as ScimGroupRow[];
+      const members = showsMembers(options.query) ? await memberIdsByGroup(em, rows.map((r) => r.id)) : undefined;
+      return rows.map((group) => toScimGroup(scope, { group, members: members?.get(group.id) }));
     },
   };
 }

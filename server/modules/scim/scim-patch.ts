@@ -16,7 +16,7 @@ import { containerOf, parsePatchPath, type PatchPath } from './scim-paths.ts';
 type Op = 'add' | 'replace' | 'remove';
 type Resource = Record<string, unknown>;
 
-interface PatchOperation {
+export interface PatchOperation {
   readonly op: Op;
   readonly path?: string;
   readonly value?: unknown;

@@ -6,11 +6,12 @@
  */
 import { defineEndpoint, type Endpoint, type EndpointAnswer, type EndpointRequest } from '../../ops/endpoint.ts';
 import { GROUP_VIEW, USER_VIEW } from './scim-attributes.ts';
-import { createScimGroup, deleteScimGroup, findScimGroup, replaceScimGroup, toScimGroup, writableGroup } from './scim-groups.service.ts';
-import { applyPatch, readPatchBody } from './scim-patch.ts';
+import { createScimGroup, deleteScimGroup, findScimGroup, replaceScimGroup, toScimGroup } from './scim-groups.service.ts';
+import { patchAnsweredEmpty, patchScimGroup } from './scim-group-patch.ts';
+import { applyPatch, readPatchBody, type PatchOperation } from './scim-patch.ts';
 import { listResources, type ListSource } from './scim-list.ts';
 import { groupListSource, userListSource } from './scim-list-sources.ts';
-import { project } from './scim-query.ts';
+import { project, type ListQuery } from './scim-query.ts';
 import { authenticateScimRequest, checkIfMatch, inScope, notModified, requiredBody, scimAnswer, SCIM_CSRF } from './scim-request.ts';
 import { etagOf, type ScimScope } from './scim-scope.ts';
 import { createScimUser, deleteScimUser, findScimUser, replaceScimUser, toScimUser, writableUser } from './scim-users.service.ts';
@@ -22,23 +23,30 @@ interface ResourceKind<Row> {
   readonly singular: 'user' | 'group';
   readonly view: typeof USER_VIEW;
   create(scope: ScimScope, body: unknown): Promise<Row>;
-  find(scope: ScimScope, id: string): Promise<Row>;
+  /** `query`: the read's projection, so that a kind may leave out what it drops (a group's members). */
+  find(scope: ScimScope, id: string, query?: ListQuery): Promise<Row>;
   replace(scope: ScimScope, row: Row, body: unknown): Promise<Row>;
+  /** PATCH (RFC 7644 section 3.5.2): the operations applied, the result stored. */
+  patch(scope: ScimScope, row: Row, operations: readonly PatchOperation[], query: ListQuery): Promise<Row>;
+  /** Whether the PATCH answer is 204 No Content rather than the resource (section 3.5.2 allows either). */
+  patchAnsweredEmpty(row: Row, query: ListQuery): boolean;
   remove(scope: ScimScope, row: Row): Promise<void>;
   /** The rows of its list (scim-list.ts). */
   listSource(scope: ScimScope): ListSource;
   represent(scope: ScimScope, row: Row): Record<string, unknown>;
-  writable(row: Row): Record<string, unknown>;
   version(row: Row): number;
 }
 
 const users: ResourceKind<Awaited<ReturnType<typeof findScimUser>>> = {
   path: 'Users', singular: 'user', view: USER_VIEW, create: createScimUser, find: findScimUser, replace: replaceScimUser,
-  remove: deleteScimUser, listSource: userListSource, represent: toScimUser, writable: writableUser, version: (r) => r.link.version,
+  patch: async (scope, row, operations) => replaceScimUser(scope, row, await applyPatch(USER_VIEW, writableUser(row), operations)),
+  patchAnsweredEmpty: () => false,
+  remove: deleteScimUser, listSource: userListSource, represent: toScimUser, version: (r) => r.link.version,
 };
 const groups: ResourceKind<Awaited<ReturnType<typeof findScimGroup>>> = {
   path: 'Groups', singular: 'group', view: GROUP_VIEW, create: createScimGroup, find: findScimGroup, replace: replaceScimGroup,
-  remove: deleteScimGroup, listSource: groupListSource, represent: toScimGroup, writable: writableGroup, version: (r) => r.version,
+  patch: patchScimGroup, patchAnsweredEmpty,
+  remove: deleteScimGroup, listSource: groupListSource, represent: toScimGroup, version: (r) => r.group.version,
 };
 
 function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
@@ -66,7 +74,7 @@ function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
     endpoint(`get_${kind.singular}`, 'GET', one, async (request, ctx) => {
       const org = await authenticateScimRequest(ctx);
       return inScope(ctx, org, async (s): Promise<EndpointAnswer> => {
-        const row = await kind.find(s, request.params.id!);
+        const row = await kind.find(s, request.params.id!, request.query);
         const version = etagOf(kind.version(row));
         // RFC 7644 section 3.14: the version the client holds is current.
         return notModified(request, version) ? { kind: 'empty', status: 304, headers: { etag: version } } : answer(request, 200, s, row);
@@ -83,11 +91,12 @@ function resourceEndpoints<Row>(kind: ResourceKind<Row>): Endpoint[] {
     endpoint(`patch_${kind.singular}`, 'PATCH', one, async (request, ctx) => {
       const org = await authenticateScimRequest(ctx);
       const operations = readPatchBody(requiredBody(request));
-      return inScope(ctx, org, async (s) => {
+      return inScope(ctx, org, async (s): Promise<EndpointAnswer> => {
         const row = await kind.find(s, request.params.id!);
         checkIfMatch(request, etagOf(kind.version(row)));
-        const patched = await applyPatch(kind.view, kind.writable(row), operations);
-        return answer(request, 200, s, await kind.replace(s, row, patched));
+        const patched = await kind.patch(s, row, operations, request.query);
+        if (kind.patchAnsweredEmpty(patched, request.query)) return { kind: 'empty', status: 204, headers: { etag: etagOf(kind.version(patched)) } };
+        return answer(request, 200, s, patched);
       });
     }),
     endpoint(`delete_${kind.singular}`, 'DELETE', one, async (request, ctx) => {

@@ -19,7 +19,8 @@ import { revokeAllForUser } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA, USER_VIEW, canonicalResource } from './scim-attributes.ts';
 import { ScimError } from './scim-errors.ts';
-import { ScimGroup, ScimUser, type ScimUserRow } from './scim.entity.ts';
+import { ScimGroup, ScimUser, type ScimGroupRow, type ScimUserRow } from './scim.entity.ts';
+import { deleteMemberships, groupIdsWithMember } from './scim-group-members.ts';
 import { OUTSIDE_VERIFIED_DOMAINS, domainVerifiedForOrg } from './scim-account-control.ts';
 import { changeRoles } from './scim-group-roles.ts';
 import { dropEmailIndex, writeEmailIndex } from './scim-user-emails.ts';
@@ -136,10 +137,15 @@ async function applyActive(scope: ScimScope, record: ScimUserRecord, active: boo
   if (!active) {
     await em.nativeDelete(OrgMember, { orgId: scope.org.id, userId: user.id });
   } else {
-    const groups = await em.find(ScimGroup, { orgId: scope.org.id });
-    const roles = groups.filter((g) => g.members.includes(user.id)).map((g) => g.displayName);
+    const roles = (await groupsOf(scope, user.id)).map((g) => g.displayName);
     await ensureMember(scope, user.id, roles);
   }
+}
+
+/** The organization's groups the user is a member of (the member index, scim-group-members.ts). */
+async function groupsOf(scope: ScimScope, userId: string): Promise<ScimGroupRow[]> {
+  const ids = await groupIdsWithMember(scope.em, scope.org.id, userId);
+  return ids.length ? scope.em.find(ScimGroup, { orgId: scope.org.id, id: { $in: ids } }, { orderBy: { id: 'asc' } }) : [];
 }
 
 async function ensureMember(scope: ScimScope, userId: string, roles: string[] = []): Promise<void> {
@@ -297,13 +303,12 @@ export async function deleteScimUser(scope: ScimScope, record: ScimUserRecord): 
   const { link, user } = record;
   const { em, deps } = scope;
   const now = deps.clock.now();
-  const groups = await em.find(ScimGroup, { orgId: scope.org.id });
-  for (const group of groups.filter((g) => g.members.includes(user.id))) {
+  for (const group of await groupsOf(scope, user.id)) {
     await changeRoles(em, now, scope.org.id, { remove: { role: group.displayName, userIds: [user.id] } });
     await claimNextVersion(em, ScimGroup, group);
-    group.members = group.members.filter((id) => id !== user.id);
     group.updatedAt = now;
   }
+  await deleteMemberships(em, scope.org.id, user.id);
   await em.nativeDelete(OrgMember, { orgId: scope.org.id, userId: user.id });
   if (link.managesAccount) await revokeByScim(scope, user, now);
   if (user.scimExternalId === link.externalId) user.scimExternalId = null;

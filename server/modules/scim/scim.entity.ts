@@ -71,7 +71,8 @@ export type ScimUserRow = InstanceType<typeof ScimUser.class>;
  * A group pushed by the organization's identity provider (RFC 7643 section 4.2). Its displayName is an org
  * role that its members hold (OrgMember.roles), so the provider's groups drive authorization inside the
  * organization. `displayNameKey` (lower-cased) is unique per organization: two groups must not map to one role.
- * `members` are user ids of members of the organization.
+ * Its members are rows of ScimGroupMember, one per member, so that a membership check or a member added or
+ * removed is an index lookup, not a read of the whole list.
  */
 export const ScimGroup = defineEntity({
   name: 'ScimGroup',
@@ -88,13 +89,37 @@ export const ScimGroup = defineEntity({
     displayName: p.string().length(255),
     displayNameKey: p.string().length(255),
     externalId: p.string().length(255).nullable(),
-    members: p.json<string[]>(),
+    /**
+     * The column the member list was kept in before scim_group_members: moved there by migration 0006 and left
+     * empty. Still declared (never read: lazy) because a database that had it keeps it NOT NULL (the schema
+     * update is `safe`, run-migrations.ts); every new group writes [].
+     */
+    legacyMembers: p.json<string[]>().name('members').lazy(),
     version: p.integer(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
 });
 export type ScimGroupRow = InstanceType<typeof ScimGroup.class>;
+
+/**
+ * One member of one SCIM group (RFC 7643 section 4.2 `members`): the user id. Unique per group; the
+ * (groupId, userId) index answers a membership check and lists a group's members in user id order, the
+ * (orgId, userId) index finds a user's groups (scim-group-members.ts).
+ */
+export const ScimGroupMember = defineEntity({
+  name: 'ScimGroupMember',
+  tableName: 'scim_group_members',
+  uniques: [{ name: 'scim_group_members_group_user', properties: ['groupId', 'userId'] }],
+  indexes: [{ name: 'scim_group_members_org_user', properties: ['orgId', 'userId', 'groupId'] }],
+  properties: {
+    id: p.string().primary().length(36),
+    orgId: p.string().length(36),
+    groupId: p.string().length(36),
+    userId: p.string().length(36),
+  },
+});
+export type ScimGroupMemberRow = InstanceType<typeof ScimGroupMember.class>;
 
 /**
  * One value of a provisioned user's `emails` (RFC 7643 section 4.1.2), lower-cased (emails are not caseExact,

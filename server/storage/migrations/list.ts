@@ -8,5 +8,6 @@ import { recordScimRevocations } from './0002-record-scim-revocations.ts';
 import { copyRedirectUrisToPostLogout } from './0003-copy-post-logout-redirect-uris.ts';
 import { indexUsersSearchText } from './0004-users-search-text.ts';
 import { indexScimUserEmailsMigration } from './0005-index-scim-user-emails.ts';
+import { moveScimGroupMembersMigration } from './0006-move-scim-group-members.ts';
 
-export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText, indexScimUserEmailsMigration];
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText, indexScimUserEmailsMigration, moveScimGroupMembersMigration];
