@@ -3,6 +3,9 @@
  * with its own table (docs/architecture.md#one-operation-three-protocols; docs/errors.md).
  * `message` is public and must never carry secrets; `detail` goes to the log only.
  */
+import { describeDriverError, redactSecrets } from '../storage/errors.ts';
+import { isStoreUnavailable } from '../storage/unavailable.ts';
+
 export const ERROR_KINDS = [
   'invalid_argument',
   'unauthenticated',
@@ -13,7 +16,7 @@ export const ERROR_KINDS = [
   'method_not_allowed',
   'too_many_requests',
   'unimplemented',
-  /** An upstream this server depends on (SMTP, SMS provider) did not answer; the caller may retry. */
+  /** The database or an upstream this server depends on (SMTP, SMS provider) did not answer; the caller may retry. */
   'unavailable',
   'internal',
 ] as const;
@@ -90,7 +93,35 @@ export async function runAfterRollback(err: unknown, log: { error(obj: object, m
  */
 export function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
+  if (isStoreUnavailable(err)) return storeUnavailable(err, requestId);
   return new AppError('internal', `internal server error (request id ${requestId})`, err);
+}
+
+/**
+ * Seconds a caller is asked to wait after the database failed to answer (RFC 9110 section 10.2.3
+ * Retry-After): long enough for a restart or a failover to finish, short enough not to strand a login.
+ */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The refusal of a request whose database (or the network to it) is unavailable: every protocol answers its
+ * "try again later" (HTTP 503, gRPC UNAVAILABLE, OAuth temporarily_unavailable; docs/errors.md and
+ * docs/deployment.md#when-the-database-is-down). The driver's error stays in `detail`, for the log only.
+ */
+export function storeUnavailable(cause: unknown, requestId: string): AppError {
+  const error = new AppError('unavailable', `service temporarily unavailable, retry later (request id ${requestId})`, cause);
+  error.retryAfterSeconds = STORE_UNAVAILABLE_RETRY_AFTER_SECONDS;
+  return error;
+}
+
+/**
+ * What the log says about a driver error behind an `unavailable` refusal: its first line and code, never
+ * the error object itself (a connection error can quote its target, and the stack says nothing an
+ * operator needs). One warning per refused request (docs/deployment.md#when-the-database-is-down).
+ */
+export function unavailableCause(err: unknown): { reason: string; code?: string } {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return { reason: redactSecrets(describeDriverError(err), []).slice(0, 300), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 /**
@@ -145,3 +176,20 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
 export const KIND_BY_GRAPHQL_CODE: Record<string, ErrorKind> = Object.fromEntries(
   Object.entries(GRAPHQL_ERROR_CODES).map(([kind, code]) => [code, kind as ErrorKind]),
 );
+
+/**
+ * Logs the error toAppError turned into `refusal`, once: a database outage as a warning with the driver's
+ * one-line reason, anything else unexpected as an error with the whole error. An AppError thrown on purpose
+ * is not logged here.
+ */
+export function logConverted(
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  err: unknown,
+  refusal: AppError,
+  fields: object,
+  message: string,
+): void {
+  if (refusal === err) return;
+  if (refusal.kind === 'unavailable') log.warn({ ...fields, ...unavailableCause(err) }, 'unavailable: the database or the network to it did not answer; answered "retry later"');
+  else log.error({ ...fields, err }, message);
+}

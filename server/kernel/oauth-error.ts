@@ -15,6 +15,8 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'server_error'
+  // RFC 6749 section 4.1.2.1 names it for the authorization endpoint; JSON endpoints answer it with 503 too.
+  | 'temporarily_unavailable'
   | 'invalid_token'
   | 'insufficient_scope';
 

@@ -4,7 +4,7 @@
  * effects their own way and map AppError kinds with their own table.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { AppError, runAfterRollback, toAppError } from '../kernel/errors.ts';
+import { AppError, logConverted, runAfterRollback, toAppError } from '../kernel/errors.ts';
 import type { OpContext } from '../kernel/context.ts';
 import type { AnyOperation, HandlerContext } from './define.ts';
 import { parseInput, shapeOutput } from './validate.ts';
@@ -104,8 +104,8 @@ export async function runUnitOfWork<T>(
  */
 export function refusalOf(op: { readonly name: string }, ctx: OpContext, err: unknown): AppError {
   const appError = toAppError(err, ctx.req.requestId);
-  if (appError.kind === 'internal') {
-    ctx.log.error({ err, op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');
+  if (appError !== err) {
+    logConverted(ctx.log, err, appError, { op: op.name, requestId: ctx.req.requestId }, 'operation failed unexpectedly');
   } else {
     ctx.log.debug({ op: op.name, kind: appError.kind, msg: appError.message }, 'operation refused');
   }

@@ -10,8 +10,14 @@ import type { Logger } from 'pino';
 import type { ConnectionTarget } from './connection-target.ts';
 import { ormLogger } from './orm-logger.ts';
 
-/** How long opening a connection may take before startup fails with a clear message. */
-export const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long opening a connection, or waiting for one from the pool, may take: at startup before it fails with
+ * a clear message, and while the server runs before a request answers "retry later" (503, gRPC UNAVAILABLE)
+ * instead of hanging (docs/deployment.md#when-the-database-is-down). PostgreSQL's `pg-pool` applies it to
+ * both the connect and the wait for a free client (connectionTimeoutMillis); mysql2 to the connect (its pool
+ * has no wait limit, and a refused connect fails its waiter at once); MongoDB to server selection too.
+ */
+export const CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * MongoDB keeps a document's key in `_id`; the portable convention (types.ts rule 2) names the primary key

@@ -9,7 +9,7 @@
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
-import { AppError, GRAPHQL_ERROR_CODES, toAppError } from '../../kernel/errors.ts';
+import { AppError, GRAPHQL_ERROR_CODES, logConverted, toAppError } from '../../kernel/errors.ts';
 import { retryExtensions } from './refusal.ts';
 
 export { graphqlRefusalBody } from './refusal.ts';
@@ -62,9 +62,9 @@ export function formatGraphqlError(error: Error, scope: ErrorScope): GraphQLForm
     const chosen = graphqlError.extensions.code;
     return withCode(graphqlError, typeof chosen === 'string' ? chosen : GRAPHQL_ERROR_CODES.invalid_argument);
   }
-  scope.log.error({ err: error, requestId: scope.requestId }, 'GraphQL request failed unexpectedly');
   const generic = toAppError(error, scope.requestId);
-  return withCode(graphqlError, GRAPHQL_ERROR_CODES[generic.kind], generic.message, false);
+  logConverted(scope.log, error, generic, { requestId: scope.requestId }, 'GraphQL request failed unexpectedly');
+  return withCode(graphqlError, GRAPHQL_ERROR_CODES[generic.kind], generic.message, false, retryExtensions(generic));
 }
 
 /** HTTP status of a reply refused before execution: the error's own 4xx (415, 413, ...) or 400. */

@@ -14,7 +14,7 @@ import type { Deps } from '../../kernel/deps.ts';
 import type { Registry } from '../../ops/registry.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { invoke } from '../../ops/invoke.ts';
-import { toAppError, type AppError } from '../../kernel/errors.ts';
+import { logConverted, toAppError, type AppError } from '../../kernel/errors.ts';
 import { limitBucketOf } from '../../kernel/limits.ts';
 import { GRPC_SERVICES, PROTO_PACKAGE } from './generate-proto.ts';
 import type { MethodCodec } from './codecs.ts';
@@ -72,7 +72,7 @@ async function serveUnary(deps: Deps, op: AnyOperation, route: string, clientIp:
     reply = codec.encodeReply(toWire(op.output, output));
   } catch (err) {
     const appError = toAppError(err, ctx.req.requestId);
-    if (appError !== err) ctx.log.error({ err, op: op.name }, 'gRPC call failed outside the operation pipeline');
+    logConverted(ctx.log, err, appError, { op: op.name }, 'gRPC call failed outside the operation pipeline');
     const bucket = limitBucketOf(appError);
     if (bucket) deps.metrics.limited(route, bucket);
     // Cookies set before the failure still reach the client, as on REST (effects are applied on failure too).

@@ -116,6 +116,28 @@ function writeAnswer(reply: FastifyReply, endpoint: Endpoint, answer: EndpointAn
   }
 }
 
+/** The status of an 'html' endpoint's refusal: the caller's mistake is 400, the server's 500, an outage 503. */
+function htmlRefusalStatus(refusal: AppError): number {
+  if (refusal instanceof OAuthError) return refusal.status;
+  switch (refusal.kind) {
+    case 'internal':
+      return 500;
+    case 'unavailable':
+      return 503;
+    case 'too_many_requests':
+      return 429;
+    default:
+      return 400;
+  }
+}
+
+/** The page of a request refused while the database is down (docs/deployment.md#when-the-database-is-down). */
+const UNAVAILABLE_PAGE = {
+  title: 'Temporarily unavailable',
+  heading: 'This service is temporarily unavailable',
+  paragraphs: ['Please try again in a few moments.'],
+};
+
 /** The page of an 'html' refusal by the endpoint's own renderer. */
 function sendRefusalPage(reply: FastifyReply, endpoint: Endpoint, refusal: HtmlRefusal): FastifyReply {
   const page = endpoint.refusalPage!(refusal);
@@ -128,9 +150,12 @@ function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError,
       return sendOAuthRefusal(reply, refusal);
     case 'html': {
       if (refusal instanceof PageRefusal) return sendHtmlErrorPage(reply, refusal.page.status, refusal.page);
-      const status = refusal instanceof OAuthError ? refusal.status : refusal.kind === 'internal' ? 500 : refusal.kind === 'too_many_requests' ? 429 : 400;
-      // RFC 6585 section 4: a 429 says how long to wait.
+      const status = htmlRefusalStatus(refusal);
+      // RFC 6585 section 4: a 429 says how long to wait; RFC 9110 section 10.2.3: so may a 503.
       if (status === 429) reply.header('retry-after', String(refusal.retryAfterSeconds ?? 60));
+      if (status === 503 && refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
+      // One page for an outage on every endpoint: the endpoints' own renderers know no "try again later".
+      if (status === 503) return sendHtmlErrorPage(reply, status, UNAVAILABLE_PAGE);
       if (endpoint.refusalPage) return sendRefusalPage(reply, endpoint, { status, reason: status === 500 ? undefined : refusal.message, requestId });
       return sendHtmlErrorPage(reply, status, {
         title: 'Request not valid',

@@ -4,7 +4,7 @@
  * anything unexpected becomes a generic 500 naming the request id, with the detail in the log only.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, HTTP_ERROR_MAP, boundedMessage, toAppError } from '../../kernel/errors.ts';
+import { AppError, HTTP_ERROR_MAP, boundedMessage, logConverted, toAppError } from '../../kernel/errors.ts';
 import { limitBucketOf, type LimitBucket } from '../../kernel/limits.ts';
 import { GRAPHQL_PATH, graphqlRefusalBody } from '../graphql/refusal.ts';
 
@@ -58,8 +58,9 @@ export function httpErrorHandler(error: FastifyError | AppError, request: Fastif
   if (status !== undefined && status >= 400 && status < 500) {
     return reply.status(status).send({ code: clientErrorCode(status), message: boundedMessage(error.message) });
   }
-  request.log.error({ err: error }, 'unexpected error');
-  return sendAppError(reply, toAppError(error, String(request.id)));
+  const refusal = toAppError(error, String(request.id));
+  logConverted(request.log, error, refusal, {}, 'unexpected error');
+  return sendAppError(reply, refusal);
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {

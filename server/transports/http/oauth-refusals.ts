@@ -1,9 +1,9 @@
 /**
  * OAuth 2.0 error responses (RFC 6749 section 5.2): `{error, error_description}` with 400, or 401 for
- * invalid_client. Token responses and their errors are never cached (RFC 6749 section 5.1).
+ * invalid_client; 503 temporarily_unavailable while the database is down (docs/deployment.md#when-the-database-is-down). Token responses and their errors are never cached (RFC 6749 section 5.1).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toAppError } from '../../kernel/errors.ts';
+import { AppError, logConverted, toAppError } from '../../kernel/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../kernel/oauth-error.ts';
 
 export type { OAuthErrorCode } from '../../kernel/oauth-error.ts';
@@ -28,6 +28,11 @@ export function sendOAuthRefusal(reply: FastifyReply, refusal: AppError): Fastif
     return noStore(reply).status(refusal.status).type('application/json; charset=utf-8').send(refusal.body());
   }
   if (refusal.kind === 'internal') return sendOAuthError(reply, 500, 'server_error', refusal.message);
+  if (refusal.kind === 'unavailable') {
+    // RFC 6749 section 4.1.2.1 temporarily_unavailable, with RFC 9110 section 10.2.3's Retry-After.
+    if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
+    return sendOAuthError(reply, 503, 'temporarily_unavailable', refusal.message);
+  }
   return sendOAuthError(reply, 400, 'invalid_request', refusal.message);
 }
 
@@ -45,6 +50,6 @@ export function oauthErrorHandler(error: FastifyError | AppError, request: Fasti
     return sendOAuthError(reply, status, 'invalid_request', description);
   }
   const appError = toAppError(error, String(request.id));
-  if (appError.kind === 'internal') request.log.error({ err: error }, 'protocol endpoint failed unexpectedly');
+  logConverted(request.log, error, appError, {}, 'protocol endpoint failed unexpectedly');
   return sendOAuthRefusal(reply, appError);
 }

@@ -8,7 +8,7 @@
  * runs answers in the same shape.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../kernel/errors.ts';
+import { AppError, logConverted, toAppError } from '../../kernel/errors.ts';
 import { SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from '../../modules/scim/index.ts';
 import { registerScimBodyParsers } from './scim-body.ts';
 
@@ -20,6 +20,8 @@ const KIND_STATUS: Partial<Record<AppError['kind'], [number, ScimError['scimType
   unauthenticated: [401, undefined],
   permission_denied: [403, undefined],
   too_many_requests: [429, undefined],
+  // RFC 7644 section 3.12: 503 "Service is unavailable", here while the database is down (with Retry-After).
+  unavailable: [503, undefined],
 };
 
 function sendScimError(reply: FastifyReply, error: ScimError): FastifyReply {
@@ -63,8 +65,9 @@ export function prepareScimScope(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const known = knownRefusal(reply, error);
     if (known) return known;
-    request.log.error({ err: error }, 'SCIM request failed');
-    return internalError(reply, String(request.id));
+    const refusal = toAppError(error, String(request.id));
+    logConverted(request.log, error, refusal, {}, 'SCIM request failed');
+    return knownRefusal(reply, refusal) ?? internalError(reply, String(request.id));
   });
   registerScimBodyParsers(scope);
 }
