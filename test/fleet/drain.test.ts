@@ -69,7 +69,7 @@ describe('graceful drain', () => {
       assert.equal(answer.connection, 'close', `${path} closes its connection during the drain`);
     }
     // A sign-up (a write) is served too.
-    await signedUpUser(server, { email: 'draining@example.com', password: PASSWORD, login: false });
+    await signedUpUser(server, { email: 'draining@example.com', password: PASSWORD });
     assert.equal(server.child.exitCode, null, 'still running inside the drain delay');
 
     const { code, ms } = await exitIn(server, signalled);
@@ -115,7 +115,7 @@ describe('graceful drain', () => {
     const first = await spawnServer(dir, [...ALLOW_PRIVATE, '--shutdown-drain-delay', '0']);
     cleanups.push(() => stopServer(first));
     await adminCall(first, 'add_webhook', { event_name: 'user.access_revoked', endpoint: receiver.url, enabled: true });
-    const user = await signedUpUser(first, { email: 'in-flight@example.com', password: PASSWORD, login: false });
+    const user = await signedUpUser(first, { email: 'in-flight@example.com', password: PASSWORD });
     await adminCall(first, 'revoke_access', { user_id: user.userId });
     await receiver.waitFor(1, 10_000);
     const signalled = Date.now();
