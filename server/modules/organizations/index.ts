@@ -11,7 +11,7 @@ import { memberOperations } from './members.ops.ts';
 export { Organization, OrgMember, type OrganizationRow, type OrgMemberRow } from './organization.entity.ts';
 export { ORG_ADMIN_ROLE, OrganizationSchema, toPublicOrganization, type PublicOrganization } from './organizations.schema.ts';
 export { requireOrgAdmin, isSuperAdmin, type OrgAccessContext } from './org-access.ts';
-export { findOrganization, organizationsOfUser, removeAllMemberships, checkedSlug } from './organizations.service.ts';
+export { findOrganization, organizationsOfUser, removeAllMemberships, onUserLeftAllOrganizations, checkedSlug } from './organizations.service.ts';
 // An organization's domain rows and their spelling rules live here because the org-admin rule reads them
 // (member-admission.ts); the org-domains module above proves, routes and serves them, and lists the entity.
 export { OrgDomain, type OrgDomainRow, type OrgDomainState } from './org-domain.entity.ts';

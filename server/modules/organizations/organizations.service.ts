@@ -8,6 +8,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Static } from '../../ops/schema.ts';
 import { paginate, type Page, type PaginationRequest } from '../../ops/pagination.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { defineHook } from '../../kernel/hooks.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { User, type UserRow } from '../users/index.ts';
 import type { Caller } from '../../kernel/context.ts';
@@ -146,7 +147,15 @@ export async function organizationsOfUser(em: EntityManager, userId: string): Pr
   return orgs.map((org) => ({ org, roles: [...(rolesByOrg.get(org.id) ?? [])] }));
 }
 
+/**
+ * Run when a deleted user has left every organization, in delete_user's transaction: what modules above keep
+ * per member of an organization goes with the membership (the SCIM provisioning record, modules/scim).
+ */
+export const onUserLeftAllOrganizations = defineHook<[em: EntityManager, userId: string, orgIds: readonly string[]]>('onUserLeftAllOrganizations');
+
 /** A deleted user leaves every organization (called by delete_user in its transaction). */
 export async function removeAllMemberships(em: EntityManager, userId: string): Promise<void> {
+  const orgIds = (await em.find(OrgMember, { userId }, { fields: ['orgId'] })).map((m) => m.orgId);
   await em.nativeDelete(OrgMember, { userId });
+  await onUserLeftAllOrganizations.run(em, userId, orgIds);
 }

@@ -4,7 +4,10 @@
  * scim-discovery.endpoint.ts) whose Users and Groups services work once the bearer token has named the
  * organization (scim-request.ts). The transport writes their refusals in the SCIM error shape.
  */
+import { subscription } from '../../kernel/hooks.ts';
 import { defineModule } from '../manifest.ts';
+import { onUserLeftAllOrganizations } from '../organizations/index.ts';
+import { forgetDeletedAccount } from './scim-deleted-accounts.ts';
 import { ScimEndpoint, ScimGroup, ScimGroupMember, ScimUser, ScimUserEmail } from './scim.entity.ts';
 import { scimEndpointOperations } from './scim-endpoints.ops.ts';
 import { scimDiscoveryEndpoints } from './scim-discovery.endpoint.ts';
@@ -24,4 +27,6 @@ export const scimModule = defineModule({
   endpoints: [...scimDiscoveryEndpoints, ...scimResourceEndpoints],
   // What provisioning records for webhooks (docs/events.md).
   events: ['user.provisioned', 'user.deprovisioned', 'user.scim_updated', 'group.created', 'group.updated', 'group.deleted'],
+  // delete_user: the account's provisioning records go with its memberships (scim-deleted-accounts.ts).
+  hooks: [subscription(onUserLeftAllOrganizations, forgetDeletedAccount)],
 });

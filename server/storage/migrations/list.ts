@@ -9,5 +9,6 @@ import { copyRedirectUrisToPostLogout } from './0003-copy-post-logout-redirect-u
 import { indexUsersSearchText } from './0004-users-search-text.ts';
 import { indexScimUserEmailsMigration } from './0005-index-scim-user-emails.ts';
 import { moveScimGroupMembersMigration } from './0006-move-scim-group-members.ts';
+import { dropScimRecordsOfDeletedAccountsMigration } from './0007-drop-scim-records-of-deleted-accounts.ts';
 
-export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText, indexScimUserEmailsMigration, moveScimGroupMembersMigration];
+export const MIGRATIONS: readonly DataMigration[] = [dropStaleContactUniques, recordScimRevocations, copyRedirectUrisToPostLogout, indexUsersSearchText, indexScimUserEmailsMigration, moveScimGroupMembersMigration, dropScimRecordsOfDeletedAccountsMigration];
