@@ -1,11 +1,12 @@
 /**
- * `npm run bench:scim [-- --members N --groups N --samples N --stores sqlite,postgres]`: SCIM list pages
- * (GET /scim/v2/Users and /Groups, RFC 7644 section 3.4.2) over an organization of 100,000 members and 1,000
- * groups, on SQLite and PostgreSQL.
+ * `npm run bench:scim [-- --members N --groups N --samples N --stores sqlite,postgres --only TEXT]`: SCIM list
+ * pages (GET /scim/v2/Users and /Groups, RFC 7644 section 3.4.2) and a member PATCH of the largest group, over an
+ * organization of 100,000 members and 1,000 groups, on SQLite and PostgreSQL. `--only members` runs only the
+ * scenarios whose name holds that text (the anchor and the memory figures are measured every time).
  *
  * Data: one organization "scim-bench-big" with N provisioned members (default 100,000: users, org members,
  * SCIM links and their indexed emails) and G groups (default 1,000) of 100 members each, plus one group
- * "Everyone" holding every member; and one organization "scim-bench-small" of 1,000 members, for the memory
+ * "Everyone" holding every member (rows of scim_group_members); and one organization "scim-bench-small" of 1,000 members, for the memory
  * comparison. Bulk-inserted (multi-row inserts in transactions) into a SQLite file under
  * /tmp/portcullis-bench-scim and the PostgreSQL database bench_scim (BENCH_SCIM_PG_URL), reused by later runs.
  *
@@ -24,6 +25,9 @@ import { User } from '../server/modules/users/user.entity.ts';
 import { GROUP_VIEW, USER_VIEW } from '../server/modules/scim/scim-attributes.ts';
 import { listResources } from '../server/modules/scim/scim-list.ts';
 import { groupListSource, userListSource } from '../server/modules/scim/scim-list-sources.ts';
+import { findScimGroup } from '../server/modules/scim/scim-groups.service.ts';
+import { patchScimGroup } from '../server/modules/scim/scim-group-patch.ts';
+import type { PatchOperation } from '../server/modules/scim/scim-patch.ts';
 import type { ListQuery } from '../server/modules/scim/scim-query.ts';
 import { ScimGroup, ScimGroupMember, ScimUser, ScimUserEmail } from '../server/modules/scim/scim.entity.ts';
 import type { ScimScope } from '../server/modules/scim/scim-scope.ts';
@@ -121,6 +125,8 @@ interface Scenario {
   readonly name: string;
   readonly kind: 'Users' | 'Groups';
   readonly query: (n: number) => ListQuery;
+  /** Instead of a list page: a PATCH of the group (scim-group-patch.ts), its answer's members read as the endpoint reads them. */
+  readonly patch?: { readonly groupId: string; readonly operations: (n: number) => PatchOperation[] };
 }
 
 function scenarios(org: string, members: number, groups: number, everyoneId: string, memberId: string): Scenario[] {
@@ -148,7 +154,13 @@ function scenarios(org: string, members: number, groups: number, everyoneId: str
     { name: 'Groups: first page, excludedAttributes=members', kind: 'Groups', query: () => ({ excludedAttributes: 'members', count: '100' }) },
     { name: 'Groups: displayName eq, excludedAttributes=members', kind: 'Groups', query: (n) => ({ filter: q(`displayName eq "group ${n % groups}"`), excludedAttributes: 'members' }) },
     { name: 'Groups: displayName eq "Everyone" (N members), excludedAttributes=members', kind: 'Groups', query: () => ({ filter: q('displayName eq "Everyone"'), excludedAttributes: 'members' }) },
-    { name: 'Groups: id eq "Everyone" and members[value eq] (reads its N members)', kind: 'Groups', query: () => ({ filter: q(`id eq "${everyoneId}" and members[value eq "${memberId}"]`), excludedAttributes: 'members' }) },
+    { name: 'Groups: id eq "Everyone" and members[value eq] (Entra ID\'s membership check)', kind: 'Groups', query: () => ({ filter: q(`id eq "${everyoneId}" and members[value eq "${memberId}"]`), excludedAttributes: 'members' }) },
+    {
+      name: 'Groups: PATCH "Everyone", a member removed (members[value eq]) and added back, alternately',
+      kind: 'Groups',
+      query: () => ({}),
+      patch: { groupId: everyoneId, operations: (n) => (n % 2 === 0 ? [{ op: 'remove', path: `members[value eq "${memberId}"]` }] : [{ op: 'add', path: 'members', value: [{ value: memberId }] }]) },
+    },
   ];
 }
 
@@ -157,6 +169,13 @@ async function scopeOf(server: TestServer, orgName: string): Promise<(work: (sco
   if (!org) throw new Error(`no organization ${orgName}`);
   const { deps } = server.app;
   return (work) => deps.storage.fork().transactional((em) => work({ em, deps, req: { ip: '127.0.0.1', userAgent: 'bench' } as never, org, baseUrl: `${server.baseUrl}/scim/v2/` }));
+}
+
+function patchOf(groupId: string, operations: PatchOperation[]) {
+  return async (scope: ScimScope) => {
+    const answered = await patchScimGroup(scope, await findScimGroup(scope, groupId), operations, {});
+    return { totalResults: answered.members?.length ?? 0 };
+  };
 }
 
 function listOf(kind: 'Users' | 'Groups', query: ListQuery) {
@@ -192,7 +211,7 @@ async function timed(samples: number, run: (n: number) => Promise<unknown>): Pro
   return latencies.sort((a, b) => a - b);
 }
 
-async function benchStore(kind: 'sqlite' | 'postgres', members: number, groups: number, samples: number): Promise<Figure[]> {
+async function benchStore(kind: 'sqlite' | 'postgres', members: number, groups: number, samples: number, only: string | undefined): Promise<Figure[]> {
   if (kind === 'sqlite') mkdirSync(SQLITE_DIR, { recursive: true });
   const flags = kind === 'sqlite' ? ['--database-type', 'sqlite', '--database-url', `${SQLITE_DIR}/scim-${members}.db`] : ['--database-type', 'postgres', '--database-url', PG_URL];
   if (kind === 'sqlite' && !existsSync(`${SQLITE_DIR}/scim-${members}.db`)) console.log(`  sqlite: creating ${SQLITE_DIR}/scim-${members}.db`);
@@ -216,10 +235,11 @@ async function benchStore(kind: 'sqlite' | 'postgres', members: number, groups: 
     }
     const anchor = old.sort((x, y) => x - y)[1]!;
     console.log(`  anchor, the whole organization read as before: median of 3 ${anchor.toFixed(0)} ms`);
-    for (const scenario of scenarios(big, members, groups, everyone.id, member.userId)) {
+    for (const scenario of scenarios(big, members, groups, everyone.id, member.userId).filter((s) => !only || s.name.toLowerCase().includes(only))) {
       let results = 0;
       const latencies = await timed(samples, async (n) => {
-        const answer = (await inBig(listOf(scenario.kind, scenario.query(n)))) as { totalResults: number };
+        const work = scenario.patch ? patchOf(scenario.patch.groupId, scenario.patch.operations(n)) : listOf(scenario.kind, scenario.query(n));
+        const answer = (await inBig(work)) as { totalResults: number };
         results += answer.totalResults;
       });
       const p50 = percentile(latencies, 50);
@@ -247,9 +267,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const groups = numberArg(argv, 'groups', 1000);
   const samples = numberArg(argv, 'samples', 200);
   const stores = (stringArg(argv, 'stores') ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+  const only = stringArg(argv, 'only')?.toLowerCase();
   if (!gc) console.log('  (run with node --expose-gc for the memory figures: npm run bench:scim does)');
   const figures: Figure[] = [];
-  for (const kind of stores) figures.push(...(await benchStore(kind, members, groups, samples)));
+  for (const kind of stores) figures.push(...(await benchStore(kind, members, groups, samples, only)));
   report('scim', figures);
 }
 
