@@ -10,8 +10,8 @@
  *   unknown or unreachable host);
  * - PostgreSQL SQLSTATE class 08 (connection exception), 57P01 admin_shutdown, 57P02 crash_shutdown,
  *   57P03 cannot_connect_now, 53300 too_many_connections (PostgreSQL manual, appendix A "Error Codes");
- * - `pg` and `pg-pool` losing or timing out a connection ("Connection terminated ...", "timeout exceeded
- *   when trying to connect"), knex's pool acquire timeout, a pool already ended by a shutdown;
+ * - `pg` and `pg-pool` losing or timing out a connection ("Connection terminated ...", "timeout expired",
+ *   "timeout exceeded when trying to connect"), knex's pool acquire timeout, a pool already ended by a shutdown;
  * - MySQL/MariaDB (mysql2): a lost connection, too many connections (1040), server shutdown (1053), a
  *   killed connection (MariaDB 1927), client codes 2002/2003/2006/2013 (server gone or unreachable);
  * - MongoDB's network and server-selection errors.
@@ -55,6 +55,7 @@ const MONGO_NAMES = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'M
 const MESSAGES = [
   /^Connection terminated/, // pg: the server closed the socket, or connectionTimeoutMillis passed
   /^timeout exceeded when trying to connect/, // pg-pool: no client within connectionTimeoutMillis
+  /^timeout expired$/, // pg: its own connectionTimeoutMillis passed while connecting
   /^Knex: Timeout acquiring a connection/,
   /Client has encountered a connection error and is not queryable/, // pg
   /^Cannot use a pool after calling end on the pool/, // pg-pool, during shutdown
