@@ -136,3 +136,47 @@ describe('client authentication failure limit', () => {
     assert.match(victimBlocked.body.error_description, /too many failed client authentications/);
   });
 });
+
+describe('HTTP Basic credentials are form-urlencoded parts (RFC 6749 section 2.3.1)', () => {
+  // A secret with every character the encoding changes: '+', '%', ':' and a space.
+  const SECRET = 'a+b%20c:d e';
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(['--client-secret', SECRET]);
+  });
+  after(() => server.close());
+
+  const basicHeader = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  const refresh = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-token' }).toString();
+  const call = (authorization: string) => fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+    body: refresh,
+  }).then(async (res) => ({ status: res.status, body: await res.json() as { error: string } }));
+
+  test('the encoded secret authenticates; sent raw, its "+" reads as a space and its "%20" as a space, so it does not', async () => {
+    // Authenticated: client authentication passes and the grant refuses the token itself.
+    assert.equal((await call(basicHeader(encodeURIComponent(CLIENT_ID), encodeURIComponent(SECRET)))).body.error, 'invalid_grant');
+    // '+' for the space, as application/x-www-form-urlencoded writes it.
+    const plusForSpace = encodeURIComponent(SECRET).replace(/%20/g, '+');
+    assert.equal((await call(basicHeader(CLIENT_ID, plusForSpace))).body.error, 'invalid_grant');
+    const raw = await call(basicHeader(CLIENT_ID, SECRET));
+    assert.equal(raw.status, 401);
+    assert.equal(raw.body.error, 'invalid_client');
+  });
+
+  test('a part that is not valid percent-encoding is taken as it is', async () => {
+    const malformed = '%E0%A4%A+x';
+    const other = await startServer(['--client-secret', malformed]);
+    try {
+      const res = await fetch(`${other.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicHeader(CLIENT_ID, malformed) },
+        body: refresh,
+      });
+      assert.equal(((await res.json()) as { error: string }).error, 'invalid_grant');
+    } finally {
+      await other.close();
+    }
+  });
+});

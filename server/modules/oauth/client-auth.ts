@@ -61,15 +61,20 @@ function basicCredentials(request: ClientAuthRequest): { id: string; secret: str
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  // RFC 6749 section 2.3.1: both parts are form-urlencoded before being joined.
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part.replace(/\+/g, ' '));
-    } catch {
-      return part;
-    }
-  };
-  return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
+  return { id: formDecoded(decoded.slice(0, colon)), secret: formDecoded(decoded.slice(colon + 1)) };
+}
+
+/**
+ * One part of HTTP Basic client credentials: RFC 6749 section 2.3.1 has both parts form-urlencoded before
+ * being joined. A part without '%' or '+' (as generated ids and secrets are) decodes to itself.
+ */
+function formDecoded(part: string): string {
+  if (!part.includes('%') && !part.includes('+')) return part;
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return part;
+  }
 }
 
 export async function authenticateClient(deps: Deps, request: ClientAuthRequest, body: OAuthBody): Promise<ClientCheck> {
@@ -102,9 +107,11 @@ export async function authenticateClient(deps: Deps, request: ClientAuthRequest,
   if (isInstance && secret === undefined) return { ok: true, client: { clientId: config.clientId ?? '', method } };
   // From here a secret is checked (or a registered client_id came without one): the failure limit applies.
   // An over-long client_id is not one this server issued; the key stays bounded whatever is claimed.
-  const failureKeys = [`id:${isInstance ? (config.clientId ?? '') : clientId!.slice(0, 64)}`, `ip:${clientKey(request.ip)}`];
-  if (secret === undefined) return refused(deps, failureKeys, usedBasic);
+  // Made when first needed: a success served from the cache (below) never reads the limiter.
+  const failureKeysOf = (): string[] => [`id:${isInstance ? (config.clientId ?? '') : clientId!.slice(0, 64)}`, `ip:${clientKey(request.ip)}`];
+  if (secret === undefined) return refused(deps, failureKeysOf(), usedBasic);
   if (isInstance) {
+    const failureKeys = failureKeysOf();
     if (await limited(deps, failureKeys)) return limitedAnswer(usedBasic);
     if (constantTimeEqual(secret, config.clientSecret ?? '')) return { ok: true, client: { clientId: config.clientId ?? '', method } };
     return refused(deps, failureKeys, usedBasic);
@@ -112,6 +119,7 @@ export async function authenticateClient(deps: Deps, request: ClientAuthRequest,
   const now = deps.clock.now();
   const recent = recentlyVerifiedClient(deps.storage, clientId!, secret, now);
   if (recent) return { ok: true, client: { clientId: recent.clientId, registered: recent, method } };
+  const failureKeys = failureKeysOf();
   if (await limited(deps, failureKeys)) return limitedAnswer(usedBasic);
   const registered = await checkClientSecret(deps.storage, clientId!, secret, now);
   if (!registered) return refused(deps, failureKeys, usedBasic);
