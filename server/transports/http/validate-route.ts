@@ -12,13 +12,15 @@
  * - the handler: when the token state cache holds the verified claims, the token's record and its user (and
  *   the client cache its registered client), the answer is computed synchronously from them
  *   (modules/tokens/validate-token.ts checkIssuedTokenInMemory, the same checks in the same order), and
- *   the reply is sent without awaiting a promise; otherwise the operation's handler runs as on the generic
- *   route (the public operation has no caller to authenticate either way).
+ *   the reply is sent without awaiting a promise or building the operation's context; otherwise the
+ *   operation's handler runs as on the generic route (the public operation has no caller to authenticate
+ *   either way).
  * Everything else is the generic path's: the route's hooks (per-IP limit, security headers, CORS, CSRF,
  * client id), the body parser and its limits, authentication, the operation's own handler (signature,
  * expiry and revocation are checked on every call), the error envelope, metrics and the access line.
  * test/http/validate-route.test.ts sends the same inputs to this route and to the generic one.
  */
+import type { OpContext } from '../../kernel/context.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { refusalOf, runHandler } from '../../ops/invoke.ts';
@@ -28,6 +30,9 @@ import { TOKEN_TYPES, type TokenType } from '../../modules/tokens/index.ts';
 import { validatePlainTokenInMemory } from '../../modules/accounts/index.ts';
 import { buildHttpContext } from './request-context.ts';
 import { sendRefused, sendResult, type RestHandler } from './rest-answers.ts';
+
+/** The Content-Type sendResult (rest-answers.ts) gives a body sent as JSON text. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The compact serialisation's alphabet: base64url (RFC 4648 section 5) and the dots between the parts. */
 const COMPACT_JWS = /^[A-Za-z0-9_.-]+$/;
@@ -74,13 +79,18 @@ export function leanValidateHandler(deps: Deps, op: AnyOperation, generic: RestH
   return async (request, reply) => {
     const input = plainValidation(request.body, maxTokenLength);
     if (!input) return generic(request, reply);
-    const ctx = buildHttpContext(deps, request, 'rest');
+    // The operation's context is made only when something needs it (the handler, or a refusal): an answer
+    // from memory has no effects to apply and nothing to log.
+    let ctx: OpContext | undefined;
     try {
       // Synchronous when memory answers: no promise is awaited before the reply is sent.
       const inMemory = validatePlainTokenInMemory(deps, input.token_type as TokenType, input.token);
-      const result = inMemory ?? (await runHandler(op, ctx, input as unknown as Record<string, unknown>));
+      if (inMemory) return reply.type(JSON_CONTENT_TYPE).status(200).send(bodyOf(op, inMemory));
+      ctx = buildHttpContext(deps, request, 'rest');
+      const result = await runHandler(op, ctx, input as unknown as Record<string, unknown>);
       return sendResult(reply, ctx, bodyOf(op, result));
     } catch (err) {
+      ctx ??= buildHttpContext(deps, request, 'rest');
       return sendRefused(reply, ctx, refusalOf(op, ctx, err));
     }
   };
