@@ -125,13 +125,14 @@ describe('a fleet of three behind HAProxy', () => {
     /** From the signal to the moment the process was reaped: requests sent in between reached it. */
     let killedAt = 0;
     let deadAt = 0;
+    let inFlightOnVictim: string[] = [];
     try {
       await sleep(1500);
-      // A burst of sign-ups spread round-robin over the three: each instance sends its own events as they commit,
-      // so the victim has deliveries in flight (the sink holds every answer for SINK_DELAY_MS).
-      const before = sink.arrivals.length;
+      // A burst of sign-ups spread round-robin over the three: each instance sends the events it commits, so the
+      // victim soon has deliveries in flight (the sink holds every answer for SINK_DELAY_MS). It is killed
+      // while one of them has waited at most half of that.
       await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
+        Array.from({ length: 15 }, (_, i) =>
           fetch(`${haproxy.baseUrl}/v1/signup`, {
             method: 'POST',
             headers: { origin: haproxy.baseUrl, 'content-type': 'application/json' },
@@ -143,8 +144,13 @@ describe('a fleet of three behind HAProxy', () => {
           }),
         ),
       );
-      const deadline = Date.now() + 5000;
-      while (sink.arrivals.slice(before).filter((arrival) => !arrival.answered).length < 30 && Date.now() < deadline) await sleep(20);
+      const pid = victim.current!.child.pid!;
+      const deadline = Date.now() + 20_000;
+      while (sink.waitingFrom(pid).filter((arrival) => Date.now() - arrival.at < SINK_DELAY_MS / 2).length === 0) {
+        assert.ok(Date.now() < deadline, 'the victim sent a webhook delivery within 20 s');
+        await sleep(10);
+      }
+      inFlightOnVictim = sink.waitingFrom(pid).map((arrival) => arrival.deliveryId);
       killedAt = Date.now();
       victim.current!.child.kill('SIGKILL');
       assert.equal(await victim.current!.exited, 'SIGKILL');
@@ -163,8 +169,9 @@ describe('a fleet of three behind HAProxy', () => {
 
     await sleep(SINK_DELAY_MS);
     const cut = sink.cutShort();
-    t.diagnostic(`deliveries cut short by the kill: ${cut.size}`);
-    assert.ok(cut.size > 0, 'the killed instance had webhook deliveries in flight');
+    t.diagnostic(`webhook deliveries in flight on the killed instance: ${inFlightOnVictim.length}; cut short: ${cut.size}`);
+    assert.ok(inFlightOnVictim.length > 0);
+    for (const id of inFlightOnVictim) assert.ok(cut.has(id), `delivery ${id} was cut short by the kill`);
     const deadline = killedAt + LEASE_AND_POLL_MS + 15_000;
     const signedUp = new Set(acknowledged.flatMap((ack) => [...ack.signups.values()]));
     for (;;) {
