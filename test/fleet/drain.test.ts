@@ -16,6 +16,8 @@ import { createGrpcClient } from '../support/grpc-client.ts';
 import { signedUpUser } from '../support/signed-in-user.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { ALLOW_PRIVATE, PASSWORD } from '../webhooks/support.ts';
+import { freePorts, serverFlags } from '../sea/executable.ts';
+import { parseConfig } from '../../server/config/parse.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -162,5 +164,13 @@ describe('graceful drain', () => {
     exit = await exitIn(twice, signalled);
     assert.equal(exit.code, 1);
     assert.ok(exit.ms < 3000, `the second signal exits at once (${exit.ms} ms)`);
+  });
+
+  test('the drain flags default to 5 and 25 seconds; a timeout not longer than the drain delay is refused at start', async () => {
+    const flags = serverFlags(tempDir(), await freePorts());
+    const config = parseConfig(flags);
+    assert.deepEqual([config.shutdownDrainDelay, config.shutdownTimeout], [5, 25]);
+    assert.throws(() => parseConfig([...flags, '--shutdown-drain-delay', '30']), /--shutdown-timeout must be greater than --shutdown-drain-delay/);
+    assert.throws(() => parseConfig([...flags, '--shutdown-timeout', '-1']), /--shutdown-timeout takes a whole number/);
   });
 });
