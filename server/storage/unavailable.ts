@@ -90,10 +90,14 @@ function saysUnavailable(err: ErrorShape): boolean {
  * True when `err`, or an error it wraps, says the database (or the network to it) is unavailable. The
  * search is bounded: a few levels of `cause` and the first few parts of an AggregateError.
  */
-export function isStoreUnavailable(err: unknown, depth = 0): boolean {
+export function isStoreUnavailable(err: unknown): boolean {
+  return searchUnavailable(err, 0);
+}
+
+function searchUnavailable(err: unknown, depth: number): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
   const shape = err as ErrorShape;
   if (saysUnavailable(shape)) return true;
-  if (Array.isArray(shape.errors) && shape.errors.slice(0, 4).some((part) => isStoreUnavailable(part, depth + 1))) return true;
-  return isStoreUnavailable(shape.cause, depth + 1);
+  if (Array.isArray(shape.errors) && shape.errors.slice(0, 4).some((part) => searchUnavailable(part, depth + 1))) return true;
+  return searchUnavailable(shape.cause, depth + 1);
 }
