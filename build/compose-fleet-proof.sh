@@ -23,6 +23,11 @@ port=8080
 if ss -ltn | grep -q ":$port "; then echo "port $port is in use: stop what listens there first" >&2; exit 1; fi
 source "$repo/build/compose-standins.sh"
 
+# HAProxy needs two descriptors per connection of its maxconn 4096 (8,223 in all) and stops short of them;
+# the stand-ins' 1,024 is too few. Docker's and podman's defaults are far higher where no outer limit caps them
+# (this machine's hard limit is 20,000).
+sed -i 's/nofile=1024:1024/nofile=16384:16384/' "$CONTAINERS_CONF"
+
 if ! podman image exists localhost/haproxy-standin:2.6; then
   mkdir -p "$work/haproxy"
   printf '%s\n' 'FROM localhost/debian:bookworm-slim' \
