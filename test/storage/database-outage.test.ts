@@ -3,7 +3,7 @@
  * database is stopped, every protocol answers its own "retry later" within a bounded time instead of a 500
  * or a hang, REST 503 `unavailable` with Retry-After, GraphQL `UNAVAILABLE`, gRPC UNAVAILABLE (14), the
  * OAuth token endpoint 503 `temporarily_unavailable` (RFC 6749 section 4.1.2.1), SCIM 503 in the RFC 7644
- * section 3.12 shape, an HTML endpoint a 503 page, and /readyz 503. When the database is back, the same
+ * section 3.12 shape, an HTML endpoint a 503 page, /readyz and /healthz 503. When the database is back, the same
  * requests succeed without restarting the server: the pool opens new connections.
  *
  * Each refused request is logged once, as a warning without the error object.
@@ -111,6 +111,7 @@ async function assertServing(): Promise<void> {
   assert.equal((await scimRequest()).status, 401, 'an unknown SCIM token is refused once the database answers');
   assert.equal((await authorizePage()).status, 400, 'an unknown client gets the refusal page, not the outage page');
   assert.equal((await fetch(`${server.baseUrl}/readyz`)).status, 200);
+  assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
 }
 
 async function assertRefusedWithinBound(mode: StopMode): Promise<number> {
@@ -161,6 +162,10 @@ async function assertRefusedWithinBound(mode: StopMode): Promise<number> {
   assert.equal(ready.value.status, 503);
   assert.deepEqual(await ready.value.json(), { status: 'not ready' });
   assert.ok(ready.ms <= BOUND_MS, `${mode}: /readyz took ${ready.ms} ms`);
+  // docs/api-overview.md#http-endpoints-outside-v1: liveness also answers 503 while the database does not.
+  const live = await fetch(`${server.baseUrl}/healthz`);
+  assert.equal(live.status, 503);
+  assert.deepEqual(await live.json(), { status: 'unhealthy' });
   return Math.max(rest.ms, graphql.ms, grpcMs, token.ms, scim.ms, page.ms, ready.ms);
 }
 
