@@ -11,6 +11,10 @@
  *   idle 2 s after start was 100 MiB with it, 94 MiB without (bench:startup, median of 5). Hot code is
  *   still optimised by TurboFan; token validation measured the same with and without (bench:validate,
  *   26-29 us of CPU per request either way), and start-up time did not change (254 ms).
+ * - `--invocation-count-for-turbofan=3000 --invocation-count-for-osr=500`: V8's defaults, named so that
+ *   server/start-tiering.ts can raise them while the server starts and set them back exactly (V8's code
+ *   cache check counts a flag set back to its default at run time as changed, not one set back to the
+ *   value the process started with).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,6 +5,8 @@
  */
 // First: an older Node is refused with one line before any module that needs Node 24 loads.
 import './require-node.ts';
+// Then: V8's optimising compiler is held back until the server is built (start-tiering.ts).
+import { releaseOptimisation } from './start-tiering.ts';
 // Then: libuv's thread pool is sized for password hashing before any module can start it.
 import './modules/passwords/size-thread-pool.ts';
 import { parseConfig, ConfigError } from './config/parse.ts';
@@ -35,6 +37,7 @@ async function start(argv: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(err.message);
     fail(`cannot open the database (--database-type ${config.databaseType}): ${(err as Error).message.split('\n')[0]}`);
   }
+  releaseOptimisation();
   const ports = await listenApp(app).catch((err: Error) => fail(`cannot listen: ${err.message}`));
   app.deps.logger.info({ url: config.url, ...ports, database: config.databaseType }, 'portcullis started');
   if (webauthnEnabled(config) && config.url && isIP(new URL(config.url).hostname.replace(/^\[|\]$/g, ''))) {
