@@ -18,17 +18,26 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-/** The group's member ids in user id order (the unique index's order), at most `limit` when given. */
-export async function memberIdsOf(em: EntityManager, groupId: string, limit?: number): Promise<string[]> {
-  const rows = await em.find(ScimGroupMember, { groupId }, { fields: ['userId'], orderBy: { userId: 'asc' }, ...(limit === undefined ? {} : { limit }) });
+/**
+ * The group's member ids in user id order (the unique index's order). Read past the identity map: a list
+ * of many thousand ids is data for the answer, not entities this request changes.
+ */
+export async function memberIdsOf(em: EntityManager, groupId: string): Promise<string[]> {
+  const rows = await em.find(ScimGroupMember, { groupId }, { fields: ['userId'], orderBy: { userId: 'asc' }, disableIdentityMap: true });
   return rows.map((r) => r.userId);
+}
+
+/** Whether the group has more than `count` members: one index entry looked up past the first `count`. */
+export async function hasMoreMembersThan(em: EntityManager, groupId: string, count: number): Promise<boolean> {
+  const rows = await em.find(ScimGroupMember, { groupId }, { fields: ['id'], orderBy: { userId: 'asc' }, offset: count, limit: 1, disableIdentityMap: true });
+  return rows.length > 0;
 }
 
 /** The member ids of each of `groupIds`, for a list page that shows members. */
 export async function memberIdsByGroup(em: EntityManager, groupIds: readonly string[]): Promise<Map<string, string[]>> {
   const byGroup = new Map<string, string[]>(groupIds.map((id) => [id, []]));
   for (const part of chunks(groupIds)) {
-    const rows = await em.find(ScimGroupMember, { groupId: { $in: part } }, { fields: ['groupId', 'userId'], orderBy: { groupId: 'asc', userId: 'asc' } });
+    const rows = await em.find(ScimGroupMember, { groupId: { $in: part } }, { fields: ['groupId', 'userId'], orderBy: { groupId: 'asc', userId: 'asc' }, disableIdentityMap: true });
     for (const row of rows) byGroup.get(row.groupId)?.push(row.userId);
   }
   return byGroup;
@@ -39,7 +48,7 @@ export async function memberIdsByGroup(em: EntityManager, groupIds: readonly str
  * caseExact, RFC 7643 section 4.2), also where the database folds case (MySQL and MariaDB collations).
  */
 export async function groupIdsWithMember(em: EntityManager, orgId: string, userId: string): Promise<string[]> {
-  const rows = await em.find(ScimGroupMember, { orgId, userId }, { fields: ['groupId', 'userId'] });
+  const rows = await em.find(ScimGroupMember, { orgId, userId }, { fields: ['groupId', 'userId'], disableIdentityMap: true });
   return rows.filter((r) => r.userId === userId).map((r) => r.groupId);
 }
 
@@ -47,7 +56,7 @@ export async function groupIdsWithMember(em: EntityManager, orgId: string, userI
 export async function membersAmong(em: EntityManager, groupId: string, userIds: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (const part of chunks(userIds)) {
-    for (const row of await em.find(ScimGroupMember, { groupId, userId: { $in: part } }, { fields: ['userId'] })) found.add(row.userId);
+    for (const row of await em.find(ScimGroupMember, { groupId, userId: { $in: part } }, { fields: ['userId'], disableIdentityMap: true })) found.add(row.userId);
   }
   return found;
 }

@@ -15,7 +15,7 @@
 import { GROUP_VIEW, MAX_GROUP_MEMBERS } from './scim-attributes.ts';
 import { ScimError } from './scim-errors.ts';
 import { changeRoles } from './scim-group-roles.ts';
-import { deleteMembers, insertMembers, memberIdsOf, membersAmong } from './scim-group-members.ts';
+import { deleteMembers, hasMoreMembersThan, insertMembers, memberIdsOf, membersAmong } from './scim-group-members.ts';
 import { admissibleMembers, groupEvent, memberValues, replaceScimGroup, showsMembers, writableGroup, type ScimGroupRecord } from './scim-groups.service.ts';
 import { applyPatch, type PatchOperation } from './scim-patch.ts';
 import type { ListQuery } from './scim-query.ts';
@@ -81,8 +81,8 @@ async function answeredMembers(scope: ScimScope, record: ScimGroupRecord, query:
   if (!showsMembers(query)) return { group: record.group };
   if (query.attributes) return { group: record.group, members: record.members ?? (await memberIdsOf(scope.em, record.group.id)) };
   if (record.members) return record.members.length <= ANSWERED_MEMBERS ? record : { group: record.group };
-  const first = await memberIdsOf(scope.em, record.group.id, ANSWERED_MEMBERS + 1);
-  return first.length <= ANSWERED_MEMBERS ? { group: record.group, members: first } : { group: record.group };
+  if (await hasMoreMembersThan(scope.em, record.group.id, ANSWERED_MEMBERS)) return { group: record.group };
+  return { group: record.group, members: await memberIdsOf(scope.em, record.group.id) };
 }
 
 /** Applies the operations; the record answers them, with `members` undefined where the answer is 204. */
