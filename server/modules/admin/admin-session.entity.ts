@@ -10,6 +10,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const AdminSession = defineEntity({
   name: 'AdminSession',
   tableName: 'admin_sessions',
+  // The expiry sweep (admin-session-sweep.ts) reads expired rows oldest first through it.
+  indexes: [{ name: 'admin_sessions_expiry', properties: ['expiresAt', 'id'] }],
   properties: {
     id: p.string().primary().length(64),
     /** The sliding end: one hour after the last renewal, never past the absolute end. */

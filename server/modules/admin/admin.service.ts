@@ -49,11 +49,10 @@ export async function openAdminSession(ctx: OpContext, em: EntityManager, loginA
   ctx.effects.setCookie(adminCookie(ctx.deps.config, token, maxAge));
 }
 
-/** Ends the presented session (if any) and sweeps expired rows so the table does not grow without bound. */
+/** Ends the presented session (if any); expired rows are the background sweep's (admin-session-sweep.ts). */
 async function dropPresentedSession(ctx: OpContext, em: EntityManager): Promise<void> {
   const token = ctx.credentials.cookies[ADMIN_COOKIE];
   if (token) await em.nativeDelete(AdminSession, { id: adminSessionId(ctx.deps.config, token) });
-  await em.nativeDelete(AdminSession, { expiresAt: { $lt: ctx.deps.clock.now() } });
 }
 
 export async function closeAdminSession(ctx: OpContext, em: EntityManager): Promise<void> {
@@ -75,7 +74,6 @@ export async function renewAdminSession(ctx: OpContext, em: EntityManager): Prom
     // new cookie. The grace is short and never extends the session (OWASP ASVS 3.3.1 still holds).
     const graceEnd = new Date(ctx.deps.clock.now().getTime() + RENEWAL_GRACE_SECONDS * 1000);
     if (live.expiresAt > graceEnd) live.expiresAt = graceEnd;
-    await em.nativeDelete(AdminSession, { expiresAt: { $lt: ctx.deps.clock.now() } });
     await em.flush();
   } else {
     await dropPresentedSession(ctx, em);

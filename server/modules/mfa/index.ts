@@ -3,7 +3,9 @@
  * challenge of a login waiting for its second factor. Its operations live with the account flows they are
  * steps of (accounts/mfa-setup.ops.ts, accounts/mfa-gate.ts, verify_otp in accounts/otp.ops.ts).
  */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
+import { createMfaChallengeSweepWorker } from './challenge-sweep.ts';
 import { MfaFactor } from './mfa-factor.entity.ts';
 import { RecoveryCode } from './recovery-code.entity.ts';
 import { MfaChallenge } from './mfa-challenge.entity.ts';
@@ -30,4 +32,5 @@ export const mfaModule = defineModule({
   entities: [MfaFactor, RecoveryCode, MfaChallenge],
   // An admin's update_user with reset_mfa (modules/users).
   hooks: [subscription(onAdminMfaReset, resetMfa)],
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'mfa-challenge-sweep', create: createMfaChallengeSweepWorker })],
 });

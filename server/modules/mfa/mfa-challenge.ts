@@ -37,14 +37,13 @@ export interface NewChallenge {
 }
 
 /**
- * Opens a challenge and answers the cookie value that names it. The user's earlier challenges and every
- * expired one are removed first: a login replaces the one before it, and the table holds no more than the
- * challenges of the last five minutes.
+ * Opens a challenge and answers the cookie value that names it. The user's earlier challenges are removed
+ * first: a login replaces the one before it. Expired ones are the background sweep's (challenge-sweep.ts).
  */
 export async function openChallenge(em: EntityManager, deps: Pick<Deps, 'clock'>, input: NewChallenge): Promise<string> {
   const cookie = randomToken(32);
   const now = deps.clock.now();
-  await em.nativeDelete(MfaChallenge, { $or: [{ userId: input.userId }, { expiresAt: { $lte: now } }] });
+  await em.nativeDelete(MfaChallenge, { userId: input.userId });
   em.create(MfaChallenge, {
     id: sha256Hex(cookie),
     userId: input.userId,

@@ -6,7 +6,9 @@
  * (service-providers.service.ts). Its browser endpoints: /saml/<organization>/metadata (metadata.endpoint.ts),
  * /sso (sso.endpoint.ts) and /slo (slo.endpoint.ts).
  */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
+import { createSamlPendingLoginSweepWorker } from './pending-login-sweep.ts';
 import { SamlIdpKey, SamlServiceProvider } from './saml-idp.entities.ts';
 import { SamlIdpPendingLogin, SamlIdpRequestUse } from './sso-state.entities.ts';
 import { idpKeyOperations } from './idp-keys.ops.ts';
@@ -22,4 +24,5 @@ export const samlIdpModule = defineModule({
   entities: [SamlIdpKey, SamlServiceProvider, SamlIdpRequestUse, SamlIdpPendingLogin],
   operations: [...idpKeyOperations, ...serviceProviderOperations],
   endpoints: [idpMetadataEndpoint, ssoEndpoint, sloEndpoint],
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'saml-pending-login-sweep', create: createSamlPendingLoginSweepWorker })],
 });

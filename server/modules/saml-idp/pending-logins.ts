@@ -24,7 +24,7 @@ export async function openPendingLogin(deps: Pick<Deps, 'storage' | 'clock'>, pe
   const em = deps.storage.fork();
   const now = deps.clock.now();
   const handle = randomToken(32);
-  await em.nativeDelete(SamlIdpPendingLogin, { expiresAt: { $lt: now } });
+  // Expired rows are the background sweep's (pending-login-sweep.ts).
   em.create(SamlIdpPendingLogin, { id: sha256Hex(handle), ...pending, createdAt: now, expiresAt: new Date(now.getTime() + PENDING_LOGIN_SECONDS * 1000) });
   await em.flush();
   return handle;

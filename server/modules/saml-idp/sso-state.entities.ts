@@ -25,6 +25,8 @@ export const SamlIdpRequestUse = defineEntity({
 export const SamlIdpPendingLogin = defineEntity({
   name: 'SamlIdpPendingLogin',
   tableName: 'saml_idp_pending_logins',
+  // The expiry sweep (pending-login-sweep.ts) reads expired rows oldest first through it.
+  indexes: [{ name: 'saml_idp_pending_logins_expiry', properties: ['expiresAt', 'id'] }],
   properties: {
     id: p.string().primary().length(64),
     orgId: p.string().length(36).index(),
@@ -33,7 +35,7 @@ export const SamlIdpPendingLogin = defineEntity({
     acsUrl: p.string().length(2048),
     relayState: p.text().nullable(),
     authAfter: p.datetime().nullable(),
-    expiresAt: p.datetime().index(),
+    expiresAt: p.datetime(),
     createdAt: p.datetime(),
   },
 });

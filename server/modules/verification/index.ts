@@ -1,5 +1,7 @@
 /** Verification tokens and one-time codes (docs/operations.md), and the `_verification_requests` admin list. */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
+import { createVerificationSweepWorker } from './expiry-sweep.ts';
 import { VerificationRequest } from './verification-request.entity.ts';
 import { Otp } from './otp.entity.ts';
 import { verificationOperations } from './verification.ops.ts';
@@ -51,4 +53,9 @@ export {
   type SmsDeps,
 } from './verification-delivery.ts';
 
-export const verificationModule = defineModule({ name: 'verification', entities: [VerificationRequest, Otp], operations: verificationOperations });
+export const verificationModule = defineModule({
+  name: 'verification',
+  entities: [VerificationRequest, Otp],
+  operations: verificationOperations,
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'verification-sweep', create: createVerificationSweepWorker })],
+});

@@ -9,6 +9,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const Otp = defineEntity({
   name: 'Otp',
   tableName: 'otps',
+  // The expiry sweep (expiry-sweep.ts) reads expired rows oldest first through it.
+  indexes: [{ name: 'otps_expiry', properties: ['expiresAt', 'id'] }],
   properties: {
     id: p.string().primary().length(36),
     purpose: p.string().length(64),

@@ -8,6 +8,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const VerificationRequest = defineEntity({
   name: 'VerificationRequest',
   tableName: 'verification_requests',
+  // The expiry sweep (expiry-sweep.ts) reads expired rows oldest first through it.
+  indexes: [{ name: 'verification_requests_expiry', properties: ['expiresAt', 'id'] }],
   properties: {
     id: p.string().primary().length(36),
     tokenHash: p.string().length(64).index(),

@@ -40,7 +40,8 @@ export async function issueCeremony(em: EntityManager, clock: Clock, ceremony: N
       : ceremony.mfaChallengeId
         ? [{ mfaChallengeId: ceremony.mfaChallengeId }]
         : [];
-  await em.nativeDelete(WebauthnChallenge, { $or: [{ expiresAt: { $lte: now } }, ...replaced] });
+  // Expired ceremonies are the background sweep's (challenge-sweep.ts).
+  if (replaced.length) await em.nativeDelete(WebauthnChallenge, { $or: replaced });
   await em.insert(WebauthnChallenge, {
     id: sha256Hex(ceremony.challenge),
     kind: ceremony.kind,

@@ -4,7 +4,9 @@
  * storage, and the six passkey operations. A module of its own because its operations sit on both sides
  * of sign-in (registration and management for a signed-in user, the ceremonies for anyone).
  */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
+import { createWebauthnChallengeSweepWorker } from './challenge-sweep.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onMfaReset } from '../mfa/index.ts';
 import { deleteAllPasskeys } from './passkeys.ts';
@@ -31,4 +33,5 @@ export const webauthnModule = defineModule({
   ],
   // An admin's reset_mfa, delete_user and an account takeover clear the passkeys with the other factors.
   hooks: [subscription(onMfaReset, deleteAllPasskeys)],
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'webauthn-challenge-sweep', create: createWebauthnChallengeSweepWorker })],
 });

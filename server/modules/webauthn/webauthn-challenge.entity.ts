@@ -13,6 +13,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const WebauthnChallenge = defineEntity({
   name: 'WebauthnChallenge',
   tableName: 'webauthn_challenges',
+  // The expiry sweep (challenge-sweep.ts) reads expired rows oldest first through it.
+  indexes: [{ name: 'webauthn_challenges_expiry', properties: ['expiresAt', 'id'] }],
   properties: {
     id: p.string().primary().length(64),
     kind: p.string().length(16),
@@ -20,7 +22,7 @@ export const WebauthnChallenge = defineEntity({
     mfaChallengeId: p.string().length(64).nullable(),
     /** Whether the sign-in demands user verification (passwordless: the passkey is both factors). */
     userVerification: p.string().length(16),
-    expiresAt: p.datetime().index(),
+    expiresAt: p.datetime(),
     createdAt: p.datetime(),
   },
 });

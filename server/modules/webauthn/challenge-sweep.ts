@@ -1,0 +1,21 @@
+/**
+ * The background sweep of expired WebAuthn ceremonies (docs/configuration.md#retention), run like the token
+ * sweep (tokens/expiry-sweep.ts) by the retention sweeper of modules/audit: bounded batches of at most 1,000
+ * rows a statement, oldest expiry first through the (expires_at, id) index, on one instance of a fleet at a
+ * time (its worker lease). An expired challenge changes no answer: takeCeremony refuses it by its expiry
+ * (ceremony-challenge.ts), so a new ceremony no longer deletes every expired one in one unbounded statement.
+ */
+import { createRetentionWorker, pruneOldest, type RetentionOptions, type RetentionTask, type RetentionWorker } from '../audit/index.ts';
+import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
+
+export const expiredWebauthnChallengesTask: RetentionTask = {
+  name: 'webauthn_challenges',
+  retentionDays: () => 0,
+  cutoffAt: (now) => now,
+  pruneBatch: (em, cutoff, limit, after) => pruneOldest(em, WebauthnChallenge, 'expiresAt', cutoff, limit, after),
+};
+
+/** Every ten minutes, the first run ten minutes after start, as the token sweep. */
+export function createWebauthnChallengeSweepWorker(options: Partial<RetentionOptions> = {}): RetentionWorker {
+  return createRetentionWorker('webauthn-challenge-sweep', [expiredWebauthnChallengesTask], { intervalMs: 10 * 60_000, firstRunDelayMs: 10 * 60_000, ...options });
+}
