@@ -1,6 +1,7 @@
 /**
- * A fleet of three server processes on one throwaway PostgreSQL and one throwaway Redis, behind HAProxy
- * health-checking /readyz (docs/reverse-proxy.md#running-a-fleet), under bounded mixed load the whole time:
+ * A fleet of three processes of the single executable (dist/portcullis) on one throwaway PostgreSQL and one
+ * throwaway Redis, behind HAProxy health-checking /readyz (docs/reverse-proxy.md#running-a-fleet), under bounded
+ * mixed load the whole time:
  *
  * (a) a rolling restart of all three (SIGTERM, drain, start again) fails no request seen through HAProxy,
  *     loses no acknowledged write, and sends no webhook delivery twice;
@@ -10,13 +11,10 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort, SECRETS } from '../sea/executable.ts';
 import { startThrowawayPostgres, startThrowawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../support/throwaway-services.ts';
 import { startHaproxy, HEALTH_CHECK_FALL, HEALTH_CHECK_INTERVAL_MS, type Haproxy } from './haproxy.ts';
-import { fleetMembers, startInstance, stopInstance, type FleetMember } from './instances.ts';
+import { fleetExecutable, fleetMembers, startInstance, stopInstance, type Executable, type FleetMember } from './instances.ts';
 import { FGA_MODEL, LOAD_PASSWORD, missingWrites, startLoad, type Acknowledged, type Outcome } from './load.ts';
 import { startWebhookSink, type WebhookSink } from './webhook-sink.ts';
 
@@ -38,7 +36,7 @@ describe('a fleet of three behind HAProxy', () => {
   let sink: WebhookSink;
   let haproxy: Haproxy;
   let members: FleetMember[];
-  let dir: string;
+  let copy: Executable;
   let flags: string[];
   const acknowledged: Acknowledged[] = [];
   const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -53,8 +51,8 @@ describe('a fleet of three behind HAProxy', () => {
   }
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'portcullis-fleet-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    copy = fleetExecutable();
+    cleanups.push(() => copy.cleanup());
     [pg, redis, sink] = await Promise.all([startThrowawayPostgres(), startThrowawayRedis(), startWebhookSink(SINK_DELAY_MS)]);
     cleanups.push(() => pg.stop(), () => redis.stop(), () => sink.close());
     const publicPort = await freePort();
@@ -72,8 +70,8 @@ describe('a fleet of three behind HAProxy', () => {
       '--webhook-allow-private-addresses=true',
     ];
     // The first instance creates the schema; the others start on it together.
-    await startInstance(members[0]!, dir, flags);
-    await Promise.all(members.slice(1).map((member) => startInstance(member, dir, flags)));
+    await startInstance(members[0]!, copy, flags);
+    await Promise.all(members.slice(1).map((member) => startInstance(member, copy, flags)));
     cleanups.push(() => Promise.all(members.map((member) => stopInstance(member))));
     haproxy = await startHaproxy(members.map((member) => ({ name: member.name, port: member.ports.http })), publicPort);
     cleanups.push(() => haproxy.stop());
@@ -98,7 +96,7 @@ describe('a fleet of three behind HAProxy', () => {
         const signalled = Date.now();
         assert.equal(await stopInstance(member), 0, `${member.name} drains and exits 0`);
         const drained = Date.now() - signalled;
-        await startInstance(member, dir, flags);
+        await startInstance(member, copy, flags);
         await haproxy.waitFor('UP', [member.name]);
         t.diagnostic(`${member.name}: drained in ${drained} ms, back in HAProxy ${Date.now() - signalled} ms after SIGTERM`);
       }

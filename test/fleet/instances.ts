@@ -1,13 +1,12 @@
 /**
- * One instance of a fleet as a real process (`node server/main.ts`) on ports fixed for its whole life, so that
- * a restarted instance comes back where the load balancer expects it. Every instance shares the database,
- * Redis, secrets and public --url (the load balancer's), as a fleet's instances do.
+ * One instance of a fleet as a real process of the single executable, as an operator runs it (a copy of
+ * dist/portcullis alone in a temporary folder, so that a rebuild or an edit of the sources during the test
+ * changes nothing), on ports fixed for its whole life, so that a restarted instance comes back where the load
+ * balancer expects it. Every instance shares the database, Redis, secrets and public --url (the load
+ * balancer's), as a fleet's instances do.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { freePorts, serverFlags, type Ports } from '../sea/executable.ts';
-
-const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts');
+import { freePorts, isolatedCopy, serverFlags, type Ports } from '../sea/executable.ts';
 
 export interface Instance {
   readonly name: string;
@@ -24,13 +23,24 @@ export interface FleetMember {
   current?: Instance;
 }
 
+export interface Executable {
+  /** The copy's folder; it also holds each instance's unused SQLite default. */
+  dir: string;
+  executable: string;
+  cleanup(): void;
+}
+
+/** The copy of dist/portcullis every instance of the test runs; fails with how to build it when missing. */
+export const fleetExecutable = (): Executable => isolatedCopy();
+
 export async function fleetMembers(names: string[]): Promise<FleetMember[]> {
   return Promise.all(names.map(async (name) => ({ name, ports: await freePorts() })));
 }
 
 /** Starts the member's process and waits until its /readyz answers 200. */
-export async function startInstance(member: FleetMember, dir: string, flags: string[]): Promise<Instance> {
-  const child = spawn(process.execPath, [MAIN, ...serverFlags(dir, member.ports, ['--log-level', 'warn', ...flags])], {
+export async function startInstance(member: FleetMember, copy: Executable, flags: string[]): Promise<Instance> {
+  const child = spawn(copy.executable, serverFlags(copy.dir, member.ports, ['--log-level', 'warn', ...flags]), {
+    cwd: copy.dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
