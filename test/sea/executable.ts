@@ -76,6 +76,9 @@ export function serverFlags(dir: string, ports: Ports, extra: string[] = []): st
     '--grpc-port', String(ports.grpc),
     '--metrics-host', '127.0.0.1',
     '--metrics-port', String(ports.metrics),
+    // No load balancer watches a test's server: SIGTERM closes it without the drain delay
+    // (docs/reverse-proxy.md#stopping-an-instance); the drain and fleet tests set their own.
+    '--shutdown-drain-delay', '0',
     ...extra,
   ];
 }
