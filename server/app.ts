@@ -130,8 +130,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const grpc = !config.enableGrpc ? undefined : createGrpcServer(deps, registry);
   // While draining, each answer ends its keep-alive connection (RFC 9112 §9.6), so clients and proxies open
   // their next request elsewhere instead of meeting this listener after it closes.
-  http.addHook('onSend', async (_request, reply) => {
+  http.addHook('onSend', (_request, reply, payload, done) => {
     if (shuttingDown) reply.header('connection', 'close');
+    done(null, payload);
   });
   workers.start(deps);
   // Memory comes back after a burst of load (idle-collector.ts); a no-op unless --expose-gc.
