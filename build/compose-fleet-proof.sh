@@ -126,6 +126,7 @@ gets=$!
 done) >"$work/logins.codes" &
 logins=$!
 sleep 5
+log_before=$(podman logs "$(container haproxy)" 2>&1 | wc -l)
 start=$(date +%s%N)
 podman stop -t 30 "$(container "$victim")" >/dev/null
 echo "podman stop $victim: $(( ($(date +%s%N) - start) / 1000000 )) ms, exit code $(podman inspect "$(container "$victim")" --format '{{.State.ExitCode}}')"
@@ -137,25 +138,31 @@ echo "GETs during the stop: $(wc -l <"$work/gets.codes") sent: $(count "$work/ge
 echo "logins during the stop: $(wc -l <"$work/logins.codes") sent: $(count "$work/logins.codes")"
 podman logs "$(container haproxy)" >"$work/haproxy.log" 2>&1 || true
 # httplog: "... actconn/feconn/beconn/srv_conn/retries srv_queue/backend_queue" (retries "+n" when redispatched).
-retried=$(grep -oE '[0-9]+/[0-9]+/[0-9]+/[0-9]+/\+?[0-9]+ [0-9]+/[0-9]+ "' "$work/haproxy.log" | awk -F'[/ ]' '$5 != "0"' | wc -l)
-echo "HAProxy: requests retried or redispatched: $retried; $(grep -cE "Server portcullis/$victim is DOWN" "$work/haproxy.log") DOWN for $victim"
+retried=$(tail -n +"$((log_before + 1))" "$work/haproxy.log" | grep -oE '[0-9]+/[0-9]+/[0-9]+/[0-9]+/\+?[0-9]+ [0-9]+/[0-9]+ "' | awk -F'[/ ]' '$5 != "0"' | wc -l)
+echo "HAProxy: requests retried or redispatched during the stop: $retried"
+tail -n +"$((log_before + 1))" "$work/haproxy.log" | grep -E "^Server portcullis/$victim is (DOWN|UP)" | sed -E 's/, check duration.*//; s/^/HAProxy: /' || true
 
 podman start "$(container "$victim")" >/dev/null
 for _ in $(seq 1 60); do healthy "$victim" && break; sleep 1; done
 sleep 3
+podman logs "$(container haproxy)" 2>&1 | grep -E "^portcullis/$victim changed its IP" | sed 's/^/HAProxy: /' || true
 echo "$victim started again; 30 requests spread: $(spread 30)"
 
-# One budget across the fleet: --rate-limit-rps 30 and --rate-limit-burst 60 per client IP, counted in
-# Redis. 300 requests at once from one client: were each instance counting alone, the three together would
-# let up to three times as many through.
+# One budget across the fleet: --rate-limit-rps 30 a second and --rate-limit-burst 60 once every 10 s per
+# client IP, counted in Redis. 300 requests at once from one client (32 connections): one budget lets about
+# 60 + 30 for each second started through; were each instance counting alone, three times as many.
 sleep 11
-codes=$(seq 1 300 | xargs -P 16 -I{} curl -s -o /dev/null -w '%{http_code}\n' "$base$discovery")
-echo "burst of 300 from one client: $(count <(echo "$codes"))"
+printf 'url = "%s"\noutput = /dev/null\n' $(yes "$base$discovery" | head -n 300) >"$work/burst.curlrc"
+start=$(date +%s%N)
+codes=$(curl -s --parallel --parallel-max 32 -K "$work/burst.curlrc" -w '%{http_code}\n')
+echo "burst of 300 from one client in $(( ($(date +%s%N) - start) / 1000000 )) ms: $(count <(echo "$codes"))"
 limited() {
   podman exec "$(container "$1")" bash -c 'exec 3<>/dev/tcp/127.0.0.1/8081 && printf "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n" >&3 && cat <&3' 2>/dev/null |
     awk 'index($0, "portcullis_rate_limited_total{") == 1 { n += $NF } END { print n + 0 }'
 }
 echo "refused by each instance: $(for i in "${instances[@]}"; do printf '%s %s  ' "$i" "$(limited "$i")"; done)"
+# The client's address as HAProxy saw it (the host's, through the published port), and HAProxy's own for
+# its health checks, which carry no X-Forwarded-For.
 echo "redis per-IP keys: $(podman exec "$(container redis)" redis-cli --scan --pattern 'portcullis:ip:*' | tr -d '\r' | sort -u | tr '\n' ' ')"
 for service in "${instances[@]}" postgres redis; do
   podman healthcheck run "$(container "$service")" && echo "$service: healthy"
