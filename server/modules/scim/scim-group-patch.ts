@@ -34,8 +34,9 @@ interface MemberChange {
   readonly join: boolean;
 }
 
+/** The member objects of a value; a bare id stands for `{ value: id }`, as canonicalResource reads it. */
 function valueObjects(value: unknown): Array<Record<string, unknown>> {
-  const items = Array.isArray(value) ? value : [value];
+  const items = (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? { value: item } : item));
   if (items.length > MAX_GROUP_MEMBERS) throw ScimError.badRequest('invalidValue', `members: at most ${MAX_GROUP_MEMBERS} values`);
   if (items.some((item) => !item || typeof item !== 'object' || Array.isArray(item))) throw ScimError.badRequest('invalidValue', 'members: each member must be an object with a value');
   return items as Array<Record<string, unknown>>;
