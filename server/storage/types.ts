@@ -25,9 +25,10 @@
  *    (docs/api-overview.md#versioning), never a UNIQUE index.
  * 8. Queries go through the EntityManager with plain filters; no raw SQL in modules. Case-insensitive
  *    matching uses equalsIgnoreCase/containsIgnoreCase from case-insensitive.ts (SQL `ilike` is
- *    PostgreSQL-only and SQLite has no REGEXP). The one exception is the FGA engine's hot read paths
- *    (modules/fga/store/sql-runner.ts): parameterised statements below the ORM, because an em.find costs
- *    ten times the query itself and a check makes many reads (the targets of bench/fga.ts).
+ *    PostgreSQL-only and SQLite has no REGEXP). The exceptions are hot reads, parameterised statements
+ *    below the ORM through storage/bound-statements.ts, because an em.find costs ten times the query
+ *    itself: the FGA engine's (a check makes many reads; the targets of bench/fga.ts) and the account a
+ *    password sign-in names (every login; bench/login.ts).
  * 9. em.transactional works on every SQL kind; on MongoDB it needs a replica set (as production MongoDB
  *    deployments are). Do not make correctness depend on a transaction spanning a network call.
  * 10. Schema changes are made by editing entities (the schema is brought up to date at startup, adding

@@ -7,7 +7,7 @@ import type { Static } from '../../ops/schema.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/index.ts';
-import { toPublicUser, findUserByEmail, findUserByPhone, rolesForLogin } from '../users/index.ts';
+import { toPublicUser, findSignInAccount, rolesForLogin } from '../users/index.ts';
 import { lockoutKey } from './password-guard.ts';
 import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
@@ -83,8 +83,8 @@ const checkLockout: LoginStep = async (state, ctx) => {
  * the unknown case still runs one argon2 verification against a dummy hash.
  */
 const checkPassword: LoginStep = async (state, ctx) => {
-  const { email, phone_number: phone, password } = state.input;
-  const user = email ? await findUserByEmail(ctx.em, email) : await findUserByPhone(ctx.em, phone!);
+  const { password } = state.input;
+  const user = await findSignInAccount(ctx.deps.storage, ctx.em, state.input);
   if (!user || !user.passwordHash) {
     await verifyAgainstDummy(password);
     ctx.deps.metrics.login('failure');

@@ -19,6 +19,7 @@ export {
   type LookupOptions,
   type ContactChange,
 } from './users.service.ts';
+export { findSignInAccount } from './sign-in-lookup.ts';
 export {
   EMAIL_PROOFS,
   PHONE_PROOFS,

@@ -1,6 +1,6 @@
 /**
  * The engine's three reads of the SQL store (TupleSource in ../types.ts) as hand-written, parameterised
- * SELECTs run through sql-runner.ts: a check makes several of them, and through the ORM each cost more than
+ * SELECTs run through storage/bound-statements.ts: a check makes several of them, and through the ORM each cost more than
  * the index seek it wraps (bench/fga.ts targets: p99 under 5 ms, a 100-check batch under 20 ms). Identifiers come
  * from the entity's metadata, quoted by the platform; values are always bound parameters. Every read is
  * seeks of an index of fga-tuple.entity.ts: an object's relation on the leading columns of fga_tuples_key,
@@ -20,7 +20,7 @@ import type { Storage } from '../../../storage/types.ts';
 import type { TupleKey } from '../types.ts';
 import { FgaTuple } from './fga-tuple.entity.ts';
 import { createSeekBatcher, type SeekKind, type SeekStatements } from './seek-batch.ts';
-import { createSqlRunner, statement, type Row, type SqlRunner, type Statement } from './sql-runner.ts';
+import { createSqlRunner, statement, type Row, type SqlRunner, type Statement } from '../../../storage/bound-statements.ts';
 
 /** Ids per statement: well inside every driver's bound-parameter limit (padded up to 512 at most). */
 const IDS_PER_STATEMENT = 500;

@@ -12,7 +12,7 @@
  * statistics say (see raw-tuple-reads.ts), up to SEEKS_PER_STATEMENT each and sent together. Rows go
  * back to the seek that found them.
  */
-import type { Row, SqlRunner, Statement } from './sql-runner.ts';
+import type { Row, SqlRunner, Statement } from '../../../storage/bound-statements.ts';
 
 export type SeekKind = 'object' | 'user';
 

@@ -1,24 +1,31 @@
 /**
- * Runs one parameterised SELECT on the database behind a Storage, below the ORM, for the engine's hot reads
- * (raw-tuple-reads.ts): the one exception to storage/types.ts rule 8 (no raw SQL in modules). A check makes
- * several reads, and through MikroORM's query builder each cost 0.2-0.8 ms (measured, 100,000 tuples)
- * against 0.05-0.2 ms for the same seek as a bound statement, which alone broke the targets of bench/fga.ts;
- * connection.execute() is cheaper but splices the values into the SQL text, so nothing can be prepared.
- * Each kind uses the client MikroORM already holds (same pool, same connection settings), with the values
- * bound by the driver, never written into the SQL:
+ * Runs one parameterised SELECT on the database behind a Storage, below the ORM: the exceptions to
+ * storage/types.ts rule 8 (no raw SQL in modules), each a hot read where MikroORM's query builder costs
+ * many times the query itself.
+ *
+ * - The FGA engine's reads (modules/fga/store/raw-tuple-reads.ts): a check makes several, and through the
+ *   query builder each cost 0.2-0.8 ms (measured, 100,000 tuples) against 0.05-0.2 ms for the same seek as
+ *   a bound statement, which alone broke the targets of bench/fga.ts.
+ * - The account a password sign-in names (modules/users/sign-in-lookup.ts): every login reads it first, and
+ *   em.findOne cost about 0.45 ms of CPU against 0.05 ms for the statement plus em.map (bench/login.ts).
+ *
+ * connection.execute() is cheaper than the query builder but splices the values into the SQL text, so
+ * nothing can be prepared. Each kind uses the client MikroORM already holds (same pool, same connection
+ * settings), with the values bound by the driver, never written into the SQL:
  *
  * - PostgreSQL: the `pg` pool (connection.getNativeClient()) with named statements, so each pooled
  *   connection parses a statement once and then only binds and executes it (and, once PostgreSQL settles
  *   on a generic plan after five runs, stops planning it);
  * - MySQL/MariaDB: the `mysql2` pool's execute(), server-side prepared statements cached per connection;
- * - SQLite: MikroORM's Kysely client with a raw compiled query and bound parameters (node:sqlite has no
- *   native client accessor; its statements are prepared per call, about 20 microseconds).
+ * - SQLite: MikroORM's Kysely client with a raw compiled query and bound parameters (the statement is kept
+ *   by storage/sqlite-dialect.ts's cache).
  *
- * Reads run outside any transaction, as the ORM reads they replace did (a forked EntityManager).
+ * Reads run outside any transaction, as the ORM reads they replace did (a forked EntityManager): on SQLite's
+ * one connection a read queued behind an open transaction would wait for it.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from '@mikro-orm/sql';
-import type { Storage } from '../../../storage/types.ts';
+import type { Storage } from './types.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -31,7 +38,7 @@ export interface Statement {
 export type SqlRunner = (statement: Statement, params: readonly unknown[]) => Promise<Row[]>;
 
 export function statement(text: string): Statement {
-  return { name: `fga_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
+  return { name: `bound_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
 }
 
 /** What the runner uses of `pg`'s Pool (pg ships no types here). */
@@ -61,7 +68,7 @@ function rawQuery(sql: string, parameters: readonly unknown[]): CompiledQuery {
     sql,
     parameters: [...parameters],
     query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] },
-    queryId: { queryId: `fga-read-${++queryCount}` },
+    queryId: { queryId: `bound-read-${++queryCount}` },
   } as unknown as CompiledQuery;
 }
 
