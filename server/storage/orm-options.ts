@@ -9,6 +9,7 @@ import { CachingSqliteDialect } from './sqlite-dialect.ts';
 import type { Logger } from 'pino';
 import type { ConnectionTarget } from './connection-target.ts';
 import { ormLogger } from './orm-logger.ts';
+import { releasingOnLossClient } from './pg-lost-client.ts';
 
 /**
  * How long opening a connection, or waiting for one from the pool, may take: at startup before it fails with
@@ -54,9 +55,12 @@ function exactCollations(meta: EntityMetadata, kind: ConnectionTarget['kind']): 
   }
 }
 
-function sqlDriverOptions(target: ConnectionTarget): Record<string, unknown> {
+async function sqlDriverOptions(target: ConnectionTarget): Promise<Record<string, unknown>> {
   const base: Record<string, unknown> =
-    target.kind === 'postgres' ? { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } : { connectTimeout: CONNECT_TIMEOUT_MS };
+    target.kind === 'postgres'
+      ? // pg-pool builds its clients from `Client`: one that leaves the pool when its connection is lost.
+        { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: await releasingOnLossClient() }
+      : { connectTimeout: CONNECT_TIMEOUT_MS };
   if (target.tls) base.ssl = { ...target.tls };
   return base;
 }
@@ -145,7 +149,7 @@ export async function ormOptions(target: ConnectionTarget, entities: readonly En
         dbName: target.dbName,
         user: target.user,
         password: target.password,
-        driverOptions: sqlDriverOptions(target),
+        driverOptions: await sqlDriverOptions(target),
       };
   }
 }

@@ -155,6 +155,22 @@ describe("the server's storage over PostgreSQL (MikroORM, the server's pool sett
     assert.deepEqual(await storage.fork().getConnection().execute('select 1 as one'), [{ one: 1 }], 'served again once a connection is free');
   });
 
+  test('transactions whose connection dies leak no pooled connection: after more of them than the pool holds, queries are served', async () => {
+    // A failed rollback never gives its connection back through Kysely (ControlledTransaction.rollback releases
+    // only after a successful ROLLBACK); the pool's client gives itself back when its connection is lost.
+    for (let i = 0; i < 12; i++) {
+      const err = await rejection(
+        storage.fork().transactional(async (em) => {
+          await em.getConnection().execute('select pg_terminate_backend(pg_backend_pid())', [], 'all', em.getTransactionContext());
+        }),
+      );
+      assertUnavailable(err, `transaction ${i + 1}`);
+    }
+    const started = performance.now();
+    assert.deepEqual(await storage.fork().getConnection().execute('select 1 as one'), [{ one: 1 }]);
+    assert.ok(performance.now() - started < 1_000, 'served at once, not after waiting for a pooled connection');
+  });
+
   test('a session terminated under MikroORM is an outage; the pool then serves again', async () => {
     const err = await rejection(storage.fork().getConnection().execute('select pg_terminate_backend(pg_backend_pid())'));
     assert.equal(err.code, '57P01');

@@ -1,6 +1,7 @@
 /**
- * The few parts of `pg` (which ships no types; MikroORM uses it underneath) that
- * test/storage/store-unavailable.test.ts calls directly to capture the driver's real errors.
+ * The few parts of `pg` (which ships no types; MikroORM's PostgreSQL driver uses it underneath) that this
+ * server names itself: the client class of pg-lost-client.ts, and the clients and pools that
+ * test/storage/store-unavailable.test.ts opens to capture the driver's real errors.
  */
 declare module 'pg' {
   export interface ConnectionOptions {
