@@ -21,6 +21,7 @@ import { ASSETS_DIR } from './bundle-assets.ts';
 import { UI_DIR } from './ui.ts';
 import { SEA_CONFIG, runtimeFlags } from './runtime-flags.ts';
 import { encodeTrailer } from './code-cache.ts';
+import { PACK_ASSET, writePack } from './asset-pack.ts';
 
 export const EXECUTABLE = join(ROOT, 'dist', 'portcullis');
 /** The executable's main script (build/sea-main.ts) and the bundle's code cache (build/train-code-cache.ts). */
@@ -107,7 +108,7 @@ function appendBundle(executable: string): void {
 }
 
 /**
- * sea-config.json plus every file of dist/assets/ (build/bundle-assets.ts) as an asset of the same name,
+ * sea-config.json plus every file of dist/assets/ (build/bundle-assets.ts) as an asset of the same name in the pack,
  * written to dist/sea-config.json for `node --experimental-sea-config`: the assets depend on the build (the
  * addon's file name is the platform's), the checked-in file does not.
  */
@@ -126,9 +127,12 @@ function effectiveConfig(): { file: string; blob: string } {
     }
   }
   const file = join(dirname(BUNDLE), 'sea-config.json');
+  // All of them as one asset, the pack (build/asset-pack.ts says why).
+  const packFile = join(dirname(BUNDLE), PACK_ASSET);
+  writeFileSync(packFile, writePack(assets));
   // sea-config.json names the application (the bundle); the script Node runs is the small main script that
   // loads it from after the ELF image (build/code-cache.ts).
-  writeFileSync(file, JSON.stringify({ ...config, main: SEA_MAIN, output: join(ROOT, config.output), assets }, null, 2));
+  writeFileSync(file, JSON.stringify({ ...config, main: SEA_MAIN, output: join(ROOT, config.output), assets: { [PACK_ASSET]: packFile } }, null, 2));
   return { file, blob: join(ROOT, config.output) };
 }
 

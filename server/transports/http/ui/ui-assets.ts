@@ -1,12 +1,13 @@
 /**
  * The built frontends (build/ui.ts: dist/ui/manifest.json and the files it lists), read from the single
- * executable's SEA assets (`ui/<path>`, read in place) or, for the bundle or the sources run by plain node,
- * from dist/ui on disk. Only paths listed in the manifest are ever read, so a request path never reaches
+ * executable's assets (`ui/<path>` in its pack, build/bundle-assets.ts, read in place) or, for the bundle
+ * or the sources run by plain node, from dist/ui on disk. Only paths listed in the manifest are ever read, so a request path never reaches
  * the file system (no traversal). Loaded on the first UI request, not at start.
  */
-import { getRawAsset, isSea } from 'node:sea';
+import { isSea } from 'node:sea';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSeaAsset } from '../../../../build/bundle-assets.ts';
 
 /** One entry of dist/ui/manifest.json (written by build/ui.ts). */
 export interface UiFile {
@@ -36,21 +37,16 @@ function diskRoot(): string | undefined {
   return candidates.find((dir) => existsSync(join(dir, MANIFEST)));
 }
 
-function seaHas(key: string): boolean {
-  try {
-    getRawAsset(key);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** undefined when no UI was built into this server (`npm run build` makes it). */
 export function openUiAssets(): UiAssets | undefined {
   let readBytes: (path: string) => Buffer;
   if (isSea()) {
-    if (!seaHas(`ui/${MANIFEST}`)) return undefined;
-    readBytes = (path) => Buffer.from(getRawAsset(`ui/${path}`));
+    if (!readSeaAsset(`ui/${MANIFEST}`)) return undefined;
+    readBytes = (path) => {
+      const bytes = readSeaAsset(`ui/${path}`);
+      if (!bytes) throw new Error(`the executable carries no UI file ${path}`);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    };
   } else {
     const root = diskRoot();
     if (!root) return undefined;
