@@ -24,8 +24,10 @@ interface PgClient {
 }
 
 export async function releasingOnLossClient(): Promise<PgClientClass> {
-  const pg = (await import('pg')).default as unknown as { Client: PgClientClass };
-  return class ReleasingOnLossClient extends pg.Client {
+  // pg is CommonJS: its Client is on the default export natively, and may be a named one once bundled.
+  const pg = (await import('pg')) as unknown as { default?: { Client: PgClientClass }; Client?: PgClientClass };
+  const Client = pg.default?.Client ?? pg.Client!;
+  return class ReleasingOnLossClient extends Client {
     #poolRelease: Release | undefined;
 
     constructor(options?: unknown) {
