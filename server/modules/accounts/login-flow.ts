@@ -14,6 +14,7 @@ import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE } from './complete-login.ts';
 import { signIn } from './sign-in-policy.ts';
 import { auditNow } from '../audit/index.ts';
+import { isStoreUnavailable } from '../../storage/unavailable.ts';
 
 export const INVALID_CREDENTIALS = 'invalid credentials';
 
@@ -84,7 +85,13 @@ const checkLockout: LoginStep = async (state, ctx) => {
  */
 const checkPassword: LoginStep = async (state, ctx) => {
   const { password } = state.input;
-  const user = await findSignInAccount(ctx.deps.storage, ctx.em, state.input);
+  const user = await findSignInAccount(ctx.deps.storage, ctx.em, state.input).catch(async (err: unknown) => {
+    // No verdict on the password: the point checkLockout spent goes back. Lockout counts failed attempts
+    // (OWASP ASVS 2.2.1); without this, a client retrying through a database outage would lock its account
+    // for the whole window (docs/deployment.md#when-the-database-is-down).
+    if (isStoreUnavailable(err)) await ctx.deps.limits.refund('login_failure', lockoutKey(state.input)).catch(() => undefined);
+    throw err;
+  });
   if (!user || !user.passwordHash) {
     await verifyAgainstDummy(password);
     ctx.deps.metrics.login('failure');
