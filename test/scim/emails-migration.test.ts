@@ -10,6 +10,7 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../sup
 import { ScimUser } from '../../server/modules/scim/index.ts';
 import { ScimUserEmail } from '../../server/modules/scim/scim.entity.ts';
 import { indexScimUserEmailsMigration } from '../../server/storage/migrations/0005-index-scim-user-emails.ts';
+import { MIGRATIONS } from '../../server/storage/migrations/list.ts';
 import { openTestStorage, silentLogger } from '../storage/open-test-storage.ts';
 
 const T = new Date('2026-05-01T10:00:00.000Z');
@@ -41,7 +42,8 @@ for (const kind of testDatabaseKinds()) {
       } finally {
         await bare.close();
       }
-      const migrated = await openTestStorage(db.flags);
+      // Up to 0005 only: these links name no account, and 0007 removes the links of deleted accounts.
+      const migrated = await openTestStorage(db.flags, { migrations: MIGRATIONS.filter((m) => m.id < '0006') });
       try {
         const keysOf = async (name: string) => (await migrated.fork().find(ScimUserEmail, { linkId: links[name]! })).map((r) => r.valueKey).sort();
         assert.deepEqual(await keysOf('two'), ['two@example.com', 'two@home.example']);
