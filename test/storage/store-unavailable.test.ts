@@ -2,9 +2,10 @@
  * The classifier of "the database is unavailable" errors (server/storage/unavailable.ts) and what toAppError
  * makes of them (docs/deployment.md#when-the-database-is-down), on errors the drivers really raise: `pg`
  * against a closed port, a silent listener, a full pool, a terminated backend and a role over its connection
- * limit; the server's own storage (MikroORM over pg) with its pool exhausted and a session terminated; mysql2
- * against a closed port and on a killed connection. Errors that are not outages (a unique violation, a syntax
- * error, a bug) stay internal. The log line of an outage is one warning with the driver's reason, no secret.
+ * limit; the server's own storage (MikroORM over pg) with its pool exhausted and sessions terminated, in and
+ * out of transactions; mysql2 against a closed port and on a killed connection, and the server's storage over
+ * MariaDB after killed transactions. Errors that are not outages (a unique violation, a syntax error, a bug)
+ * stay internal. The log line of an outage is one warning with the driver's reason, no secret.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -224,6 +225,33 @@ describe('MySQL/MariaDB (mysql2) errors', () => {
     } finally {
       await connection.end();
     }
+  });
+});
+
+describe("the server's storage over MariaDB (MikroORM over mysql2)", () => {
+  let db: TestDatabase;
+  let storage: Storage;
+  before(async () => {
+    db = await createTestDatabase('mariadb');
+    storage = await openTestStorage(db.flags);
+  });
+  after(async () => {
+    await storage?.close();
+    await db?.cleanup();
+  });
+
+  test('transactions whose connection is killed leak no pooled connection: after more of them than the pool holds, queries are served', async () => {
+    for (let i = 0; i < 12; i++) {
+      const err = await rejection(
+        storage.fork().transactional(async (em) => {
+          await em.getConnection().execute('kill connection_id()', [], 'all', em.getTransactionContext());
+        }),
+      );
+      assertUnavailable(err, `transaction ${i + 1}`);
+    }
+    const started = performance.now();
+    assert.deepEqual(await storage.fork().getConnection().execute('select 1 as one'), [{ one: 1 }]);
+    assert.ok(performance.now() - started < 1_000, 'served at once, not after waiting for a pooled connection');
   });
 });
 
