@@ -89,7 +89,8 @@ export async function runAfterRollback(err: unknown, log: { error(obj: object, m
 
 /**
  * Anything that is not an AppError is hidden behind a generic message that names the request id, so a
- * caller can quote it and an operator can find the detail in the log (node-oidc-provider habit).
+ * caller can quote it and an operator can find the detail in the log (node-oidc-provider habit): an
+ * unreachable database (storage/unavailable.ts) as `unavailable`, anything else as `internal`.
  */
 export function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
