@@ -3,7 +3,7 @@
  * database is stopped, every protocol answers its own "retry later" within a bounded time instead of a 500
  * or a hang, REST 503 `unavailable` with Retry-After, GraphQL `UNAVAILABLE`, gRPC UNAVAILABLE (14), the
  * OAuth token endpoint 503 `temporarily_unavailable` (RFC 6749 section 4.1.2.1), SCIM 503 in the RFC 7644
- * section 3.12 shape, an HTML endpoint a 503 page, /readyz and /healthz 503. When the database is back, the same
+ * section 3.12 shape, an HTML endpoint and an emailed link a 503 page, /readyz and /healthz 503. When the database is back, the same
  * requests succeed without restarting the server: the pool opens new connections.
  *
  * Each refused request is logged once, as a warning without the error object.
@@ -110,6 +110,9 @@ async function assertServing(): Promise<void> {
   assert.equal((await token.json()).error, 'invalid_grant');
   assert.equal((await scimRequest()).status, 401, 'an unknown SCIM token is refused once the database answers');
   assert.equal((await authorizePage()).status, 400, 'an unknown client gets the refusal page, not the outage page');
+  const link = await fetch(`${server.baseUrl}/verify_email?token=${'t'.repeat(43)}`, { redirect: 'manual' });
+  assert.equal(link.status, 400, 'an unknown emailed link is refused once the database answers');
+  assert.match(await link.text(), /ask for a new one/i);
   assert.equal((await fetch(`${server.baseUrl}/readyz`)).status, 200);
   assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
 }
@@ -150,13 +153,23 @@ async function assertRefusedWithinBound(mode: StopMode): Promise<number> {
   const scimBody = await scim.value.json();
   assert.deepEqual(scimBody.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
   assert.equal(String(scimBody.status), '503');
+  assert.equal(scim.value.headers.get('retry-after'), '5');
   assert.ok(scim.ms <= BOUND_MS, `${mode}: SCIM took ${scim.ms} ms`);
 
   const page = await timed(() => authorizePage());
   assert.equal(page.value.status, 503, `${mode}: /authorize status`);
   assert.match(page.value.headers.get('content-type') ?? '', /text\/html/);
+  assert.equal(page.value.headers.get('retry-after'), '5');
   assert.match(await page.value.text(), /temporarily unavailable/i);
   assert.ok(page.ms <= BOUND_MS, `${mode}: /authorize took ${page.ms} ms`);
+
+  const link = await timed(() => fetch(`${server.baseUrl}/verify_email?token=${'t'.repeat(43)}`, { redirect: 'manual' }));
+  assert.equal(link.value.status, 503, `${mode}: emailed link status`);
+  assert.equal(link.value.headers.get('retry-after'), '5');
+  const linkPage = await link.value.text();
+  assert.match(linkPage, /temporarily unavailable/i);
+  assert.doesNotMatch(linkPage, /ask for a new one/i, 'a good link is not called used up while the database is down');
+  assert.ok(link.ms <= BOUND_MS, `${mode}: /verify_email took ${link.ms} ms`);
 
   const ready = await timed(() => fetch(`${server.baseUrl}/readyz`));
   assert.equal(ready.value.status, 503);
@@ -166,7 +179,7 @@ async function assertRefusedWithinBound(mode: StopMode): Promise<number> {
   const live = await fetch(`${server.baseUrl}/healthz`);
   assert.equal(live.status, 503);
   assert.deepEqual(await live.json(), { status: 'unhealthy' });
-  return Math.max(rest.ms, graphql.ms, grpcMs, token.ms, scim.ms, page.ms, ready.ms);
+  return Math.max(rest.ms, graphql.ms, grpcMs, token.ms, scim.ms, page.ms, link.ms, ready.ms);
 }
 
 describe('a PostgreSQL outage under a running server', () => {
@@ -194,11 +207,11 @@ describe('a PostgreSQL outage under a running server', () => {
       // A second round meets no pooled connection at all: refused connects, not lost ones.
       const second = await assertRefusedWithinBound(mode);
       t.diagnostic(`slowest refusal: ${Math.round(first)} ms in the first round, ${Math.round(second)} ms in the second`);
-      // One warning per refused request (six a round; /readyz logs nothing), with the driver's reason and no
+      // One warning per refused request (seven a round; /readyz logs nothing), with the driver's reason and no
       // error object; none of the request paths' error lines ("failed unexpectedly").
       const lines = logLines.slice(logged);
       const warnings = lines.filter((line) => String(line.msg).startsWith('unavailable:'));
-      assert.equal(warnings.length, 12, JSON.stringify(lines));
+      assert.equal(warnings.length, 14, JSON.stringify(lines));
       for (const line of warnings) {
         assert.equal(line.level, 40);
         assert.match(String(line.reason), /ECONNREFUSED|terminat|Connection/);

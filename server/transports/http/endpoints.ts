@@ -15,7 +15,7 @@ import { applyEffects, buildHttpContext } from './request-context.ts';
 import { noStore, oauthErrorHandler, sendOAuthRefusal } from './oauth-refusals.ts';
 import { readOAuthBody } from './oauth-body.ts';
 import { sendFormPost, sendWebMessage } from './ui/response-pages.ts';
-import { sendHtmlErrorPage } from './ui/html-error-page.ts';
+import { sendHtmlErrorPage, UNAVAILABLE_PAGE } from './ui/html-error-page.ts';
 import { prepareScimScope, sendScimRefusal } from './scim-refusals.ts';
 
 /** Every module's endpoints, in manifest order. */
@@ -130,13 +130,6 @@ function htmlRefusalStatus(refusal: AppError): number {
       return 400;
   }
 }
-
-/** The page of a request refused while the database is down (docs/deployment.md#when-the-database-is-down). */
-const UNAVAILABLE_PAGE = {
-  title: 'Temporarily unavailable',
-  heading: 'This service is temporarily unavailable',
-  paragraphs: ['Please try again in a few moments.'],
-};
 
 /** The page of an 'html' refusal by the endpoint's own renderer. */
 function sendRefusalPage(reply: FastifyReply, endpoint: Endpoint, refusal: HtmlRefusal): FastifyReply {

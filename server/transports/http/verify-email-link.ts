@@ -16,7 +16,7 @@ import { invoke } from '../../ops/invoke.ts';
 import type { AnyOperation } from '../../ops/define.ts';
 import { HTTP_ERROR_MAP, toAppError } from '../../kernel/errors.ts';
 import { verifyEmailOp, boundRedirectUri, mfaStepUrl, stoppedAtGate } from '../../modules/accounts/index.ts';
-import { sendHtmlErrorPage } from './ui/html-error-page.ts';
+import { sendHtmlErrorPage, UNAVAILABLE_PAGE } from './ui/html-error-page.ts';
 import { applyEffects, buildHttpContext } from './request-context.ts';
 import type { Static } from '../../ops/schema.ts';
 import type { AuthResponse } from '../../modules/accounts/index.ts';
@@ -40,6 +40,8 @@ export function registerVerifyEmailLink(http: FastifyInstance, deps: Deps): void
       const error = toAppError(err, ctx.req.requestId);
       // RFC 9110 section 10.2.3, as for every refusal with a wait.
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      // The link is still good while the database is down: say to try again, not to ask for a new one.
+      if (error.kind === 'unavailable') return sendHtmlErrorPage(reply, HTTP_ERROR_MAP.unavailable.status, UNAVAILABLE_PAGE);
       return sendHtmlErrorPage(reply, HTTP_ERROR_MAP[error.kind].status, {
         title: 'Link not valid',
         heading: 'This link cannot be used',

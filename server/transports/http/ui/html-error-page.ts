@@ -14,6 +14,16 @@ export interface ErrorPage {
 }
 
 /**
+ * The page of a request refused while the database is down (503, docs/deployment.md#when-the-database-is-down):
+ * nothing is wrong with the link or the request, so it says to try again rather than to ask for a new one.
+ */
+export const UNAVAILABLE_PAGE: ErrorPage = {
+  title: 'Temporarily unavailable',
+  heading: 'This service is temporarily unavailable',
+  paragraphs: ['Please try again in a few moments.'],
+};
+
+/**
  * The look of the login UI (ui-shared/theme.ts: its indigo, the gray page, a white card with a soft border)
  * in one inline style sheet, so these pages load nothing: the CSP allows inline styles only.
  */
