@@ -7,6 +7,7 @@
  *   cluster belongs to the `postgres` account and its commands run through runuser.
  * - Redis: redis-server in the foreground, nothing saved to disk.
  *
+ * Either can be halted and resumed on the same port and data (an outage the test ends), then stopped for good.
  * A missing binary is an error that says what to install (the test fails, it is not skipped).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -24,12 +25,21 @@ export interface ThrowawayPostgres {
   flags: string[];
   /** postgres://postgres@127.0.0.1:<port>/portcullis */
   url: string;
+  /** Stops the cluster, keeping its data (pg_ctl `fast`: sessions end with 57P01, then the port closes). */
+  halt(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts the halted cluster again on the same port and data; resolves once it accepts connections. */
+  resume(): Promise<void>;
+  /** Stops the cluster for good and deletes its folder. */
   stop(): Promise<void>;
 }
 
 export interface ThrowawayRedis {
   port: number;
   url: string;
+  /** Kills redis-server (its counters and subscriptions are lost, as nothing is saved). */
+  halt(): Promise<void>;
+  /** Starts redis-server again on the same port; resolves once it accepts connections. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,13 +69,16 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const port = await freePort();
   await asClusterOwner(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses='127.0.0.1'", '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'];
-  await asClusterOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () => asClusterOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  await start();
   await asClusterOwner(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'portcullis']);
   const url = `postgres://postgres@127.0.0.1:${port}/portcullis`;
   return {
     port,
     url,
     flags: ['--database-type', 'postgres', '--database-url', url],
+    halt: (mode = 'fast') => asClusterOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']),
+    resume: start,
     async stop() {
       await asClusterOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
@@ -83,6 +96,20 @@ async function postgresAccount(): Promise<{ uid: number; gid: number }> {
 
 export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   const port = await freePort();
+  let server = await spawnRedis(port);
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    halt: () => server.kill(),
+    async resume() {
+      server = await spawnRedis(port);
+    },
+    stop: () => server.kill(),
+  };
+}
+
+/** redis-server in the foreground on `port`, once it accepts connections. */
+async function spawnRedis(port: number): Promise<{ kill(): Promise<void> }> {
   let child: ChildProcess;
   try {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()], {
@@ -102,10 +129,8 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGKILL');
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };
