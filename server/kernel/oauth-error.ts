@@ -18,7 +18,10 @@ export type OAuthErrorCode =
   // RFC 6749 section 4.1.2.1 names it for the authorization endpoint; JSON endpoints answer it with 503 too.
   | 'temporarily_unavailable'
   | 'invalid_token'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  // RFC 7591 section 3.2.2: dynamic client registration's refusals of the metadata sent.
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata';
 
 /** The Basic challenge of invalid_client when the client tried HTTP Basic (RFC 6749 section 5.2). */
 export const BASIC_CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
