@@ -21,7 +21,12 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   // RFC 7591 section 3.2.2: dynamic client registration's refusals of the metadata sent.
   | 'invalid_redirect_uri'
-  | 'invalid_client_metadata';
+  | 'invalid_client_metadata'
+  // RFC 8628 section 3.5: the device access token request's answers while the user has not approved.
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'access_denied'
+  | 'expired_token';
 
 /** The Basic challenge of invalid_client when the client tried HTTP Basic (RFC 6749 section 5.2). */
 export const BASIC_CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
