@@ -66,6 +66,7 @@ export const FLAGS = [
   { name: 'trusted-issuer-allow-private-addresses', kind: 'bool', default: false, help: 'let trusted issuers\' JWKS URLs name or resolve to loopback, private, link-local and other internal addresses (SSRF guard off; for tests and closed networks)' },
   { name: 'org-sso-allow-private-addresses', kind: 'bool', default: false, help: 'let organization SSO connections use http and reach loopback, private, link-local and other internal addresses (SSRF guard off; for tests and closed networks)' },
   { name: 'client-secret-rotation-grace', kind: 'int', default: 86400, help: 'seconds a registered client\'s old secret keeps working after rotate_client_secret (0: it stops at once)' },
+  { name: 'dynamic-registration', kind: 'string', default: 'off', help: 'OAuth dynamic client registration at /oauth/register (RFC 7591, managed per RFC 7592): off; initial-token (a Bearer initial access token from create_initial_access_token is required); open (anyone may register a public client that uses PKCE, limited per IP)' },
   { name: 'redirect-uris', kind: 'list', default: [], help: 'redirect URIs registered for the instance client, comma-separated' },
   { name: 'default-authorize-response-type', kind: 'string', default: 'token', help: 'default response_type of /authorize' },
   { name: 'default-authorize-response-mode', kind: 'string', default: 'query', help: 'default response_mode of /authorize' },

@@ -10,6 +10,8 @@ import { missingSmsFlags } from '../modules/sms/twilio-sms-provider.ts';
 export const DATABASE_TYPES = ['sqlite', 'postgres', 'postgresql', 'cockroachdb', 'yugabyte', 'mysql', 'mariadb', 'mongodb'] as const;
 const JWT_TYPES = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** --dynamic-registration (RFC 7591; docs/openid-connect-clients.md#dynamic-client-registration). */
+export const DYNAMIC_REGISTRATION_MODES = ['off', 'initial-token', 'open'];
 
 export function checkBaseUrl(url: string | undefined): string | undefined {
   if (!url) return '--url is required: give the absolute http(s) URL this server is reached at';
@@ -107,6 +109,9 @@ export function validateConfig(config: Config): string | undefined {
   if (dnsProblem) return dnsProblem;
   if (config.shutdownTimeout <= config.shutdownDrainDelay) return '--shutdown-timeout must be greater than --shutdown-drain-delay';
   if (!LOG_LEVELS.includes(config.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}`;
+  if (!DYNAMIC_REGISTRATION_MODES.includes(config.dynamicRegistration)) {
+    return `--dynamic-registration must be one of ${DYNAMIC_REGISTRATION_MODES.join(', ')}`;
+  }
   const channelProblem = checkChannels(config);
   if (channelProblem) return channelProblem;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {

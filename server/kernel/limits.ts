@@ -32,6 +32,10 @@ export const LIMIT_BUCKETS = [
   'admin_secret_failure_total',
   /** Client addresses that presented the right --admin-secret recently (counted, never refused). */
   'admin_known_address',
+  /** Wrong device-flow user codes (RFC 8628 section 5.1) per client IP and per signed-in session. */
+  'device_user_code_guess',
+  /** Dynamic client registrations (RFC 7591, POST /oauth/register) per client IP. */
+  'client_registration',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

@@ -159,6 +159,8 @@ export interface EndpointSpec {
   readonly refusalPage?: (refusal: HtmlRefusal) => MessagePage;
   /** A per-IP allowance spent before the handler runs (kernel/limits.ts), on top of the global one. */
   readonly rateLimit?: LimitBucket;
+  /** Whether the endpoint is mounted at all with this configuration (default: always); unmounted, its path is 404. */
+  readonly enabled?: (deps: Deps) => boolean;
   /** Runs the handler in a database transaction; default false (a unit of work forked on first use). */
   readonly transaction?: boolean;
   readonly handler: (request: EndpointRequest, ctx: HandlerContext) => Promise<EndpointAnswer>;

@@ -34,8 +34,38 @@ export const Client = defineEntity({
     /** Digest of the secret replaced by the last rotation, valid until previousSecretExpiresAt. */
     previousSecretHash: p.string().length(64).nullable(),
     previousSecretExpiresAt: p.datetime().nullable(),
+    /**
+     * The RFC 7591 section 2 metadata of a client registered at /oauth/register (registration.endpoint.ts);
+     * null for a client an admin created. Its presence is what marks the client as dynamically registered.
+     */
+    registration: p.json<ClientRegistration>().nullable(),
+    /** Digest of the RFC 7592 registration access token (client-secret.ts label), for a dynamically registered client. */
+    registrationTokenHash: p.string().length(64).nullable(),
   },
 });
+
+/**
+ * What RFC 7591 section 2 metadata a dynamically registered client keeps beyond the registry's own columns
+ * (redirect_uris, scope as allowedScopes, client_name as name). token_endpoint_auth_method `none` makes it a
+ * public client (RFC 6749 section 2.1) that redeems codes with PKCE alone.
+ */
+export interface ClientRegistration {
+  token_endpoint_auth_method: 'none' | 'client_secret_basic' | 'client_secret_post';
+  grant_types: string[];
+  response_types: string[];
+  client_uri?: string;
+  logo_uri?: string;
+  contacts?: string[];
+  jwks_uri?: string;
+  jwks?: { keys: unknown[] };
+  software_id?: string;
+  software_version?: string;
+}
+
+/** Whether the client is public: registered at /oauth/register with token_endpoint_auth_method none. */
+export function isPublicClient(row: Pick<ClientRow, 'registration'>): boolean {
+  return row.registration?.token_endpoint_auth_method === 'none';
+}
 
 export type ClientRow = InstanceType<typeof Client.class>;
 

@@ -116,6 +116,9 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     webauthn_ceremony: { points: 60, windowSeconds: 60, blockSeconds: 0, message: 'too many passkey sign-in attempts: try again later' },
     // Home-realm discovery answers which organization owns a domain: 30 look-ups a minute per IP serve a person
     // typing addresses and bound how fast one client can map domains to organizations (OWASP ASVS 11.1.4).
+    // Each dynamic registration (RFC 7591 section 5: the endpoint may be open to anyone) writes a client row:
+    // 10 an hour per IP serve a developer trying things and bound how fast one address can fill the registry.
+    client_registration: { points: 10, windowSeconds: 3600, blockSeconds: 0, message: 'too many client registrations from this address: try again later' },
     org_discovery: { points: 30, windowSeconds: 60, blockSeconds: 0, message: 'too many sign-in look-ups: try again later' },
     // verify_org_domain makes one TXT lookup each: 10 per organization in 10 minutes is ample while a record
     // propagates, and bounds the queries anyone with org-admin rights can make the server send.
@@ -129,5 +132,9 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     admin_secret_failure_total: tiered(ADMIN_SECRET_TOTAL_TIERS, ADMIN_SECRET_LIMIT_MESSAGE),
     // A marker, not a limit: counted on each right secret, read to tell a known address, never refused.
     admin_known_address: { points: Number.MAX_SAFE_INTEGER, windowSeconds: ADMIN_KNOWN_ADDRESS_SECONDS, blockSeconds: 0, message: 'unused' },
+    // A user code is 8 of 20 letters, 20^8 = 2.6e10 values (RFC 8628 section 6.1). 10 wrong codes per IP and
+    // per session in 15 minutes, then locked for an hour: room for typos, and at most ~200 guesses a day per
+    // IP, each hitting one of a thousand live codes with odds 4e-8 (RFC 8628 section 5.1).
+    device_user_code_guess: { points: 10, windowSeconds: 900, blockSeconds: 3600, message: 'too many wrong codes: try again later' },
   };
 }

@@ -162,6 +162,7 @@ function sendRefusal(reply: FastifyReply, endpoint: Endpoint, refusal: AppError,
 }
 
 function mount(scope: FastifyInstance, deps: Deps, endpoint: Endpoint): void {
+  if (endpoint.enabled && !endpoint.enabled(deps)) return;
   const serves = servesOn(scope);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = buildHttpContext(deps, request, 'http-endpoint');
