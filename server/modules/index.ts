@@ -21,6 +21,7 @@ import { messagesModule } from './messages/index.ts';
 import { fgaModule } from './fga/index.ts';
 import { clientsModule } from './clients/index.ts';
 import { oauthModule } from './oauth/index.ts';
+import { deviceGrantModule } from './oauth/device/index.ts';
 import { socialModule } from './social/index.ts';
 import { mfaModule } from './mfa/index.ts';
 import { webauthnModule } from './webauthn/index.ts';
@@ -51,6 +52,7 @@ export const MODULES: readonly ModuleManifest[] = [
   fgaModule,
   clientsModule,
   oauthModule,
+  deviceGrantModule,
   socialModule,
   mfaModule,
   webauthnModule,

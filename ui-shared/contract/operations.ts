@@ -18,6 +18,8 @@ import type {
   CheckPermissionsRequest,
   CheckPermissionsResponse,
   Client,
+  ClientDeviceGrant,
+  ClientDeviceGrantQuery,
   ClientIdRequest,
   ClientWithSecret,
   Clients,
@@ -31,12 +33,15 @@ import type {
   CreateUserRequest,
   CreateUserResponse,
   DecideAuthorizationRequest,
+  DecideDeviceAuthorizationRequest,
   DeleteEmailTemplateRequest,
   DeleteOrgOidcConnectionRequest,
   DeleteOrgSamlConnectionRequest,
   DeleteOrganizationRequest,
   DeleteSamlServiceProviderRequest,
   DeleteUserRequest,
+  DeviceAuthorizationQuery,
+  DeviceAuthorizationRequest,
   DomainChallenge,
   EmailTemplatePreview,
   EmailTemplates,
@@ -109,6 +114,7 @@ import type {
   ScimEndpointStatus,
   ScimEndpointWithToken,
   SessionQueryRequest,
+  SetClientDeviceGrantRequest,
   SignUpRequest,
   TestEndpointRequest,
   TestEndpointResponse,
@@ -224,6 +230,10 @@ export interface Operations {
   decide_authorization_request: { input: DecideAuthorizationRequest; output: AuthorizationDecision };
   consents: { input: Empty; output: Consents };
   revoke_consent: { input: RevokeConsentRequest; output: Response };
+  device_authorization_request: { input: DeviceAuthorizationQuery; output: DeviceAuthorizationRequest };
+  decide_device_authorization: { input: DecideDeviceAuthorizationRequest; output: Response };
+  client_device_grant: { input: ClientDeviceGrantQuery; output: ClientDeviceGrant };
+  set_client_device_grant: { input: SetClientDeviceGrantRequest; output: ClientDeviceGrant };
   webauthn_registration_options: { input: WebauthnRegistrationOptionsRequest; output: WebauthnOptionsResponse };
   webauthn_registration_verify: { input: WebauthnRegistrationVerifyRequest; output: AuthResponse };
   webauthn_login_options: { input: WebauthnLoginOptionsRequest; output: WebauthnOptionsResponse };
@@ -315,6 +325,8 @@ export type PublicOperationName =
   | 'decide_authorization_request'
   | 'consents'
   | 'revoke_consent'
+  | 'device_authorization_request'
+  | 'decide_device_authorization'
   | 'webauthn_registration_options'
   | 'webauthn_registration_verify'
   | 'webauthn_login_options'

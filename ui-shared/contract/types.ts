@@ -712,6 +712,38 @@ export interface RevokeConsentRequest {
   client_id: string;
 }
 
+export interface DeviceAuthorizationQuery {
+  /** the code the device shows, as typed (case, spaces and dashes do not matter) */
+  user_code: string;
+}
+
+export interface DeviceAuthorizationRequest {
+  client_id: string;
+  client_name: string;
+  scopes: string[];
+}
+
+export interface DecideDeviceAuthorizationRequest {
+  /** the code the device shows, as typed (case, spaces and dashes do not matter) */
+  user_code: string;
+  approve: boolean;
+}
+
+export interface ClientDeviceGrantQuery {
+  client_id: string;
+}
+
+export interface ClientDeviceGrant {
+  client_id: string;
+  /** whether the client may use the device authorization grant (RFC 8628) */
+  enabled: boolean;
+}
+
+export interface SetClientDeviceGrantRequest {
+  client_id: string;
+  enabled: boolean;
+}
+
 export interface WebauthnRegistrationOptionsRequest {
   email?: string;
   phone_number?: string;

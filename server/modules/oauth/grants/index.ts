@@ -7,6 +7,7 @@ import { refreshGrant } from './refresh-grant.ts';
 import { jwtBearerGrant } from './jwt-bearer-grant.ts';
 import { authorizationCodeGrant } from './authorization-code-grant.ts';
 import { clientCredentialsGrant } from './client-credentials-grant.ts';
+import { deviceCodeGrant } from './device-code-grant.ts';
 
 export type { Grant, GrantRequest } from './grant.ts';
 
@@ -15,6 +16,7 @@ export const GRANTS: readonly Grant[] = [
   jwtBearerGrant,
   authorizationCodeGrant,
   clientCredentialsGrant,
+  deviceCodeGrant,
 ];
 
 export function grantNamed(grantType: string): Grant | undefined {
