@@ -5,10 +5,10 @@
  */
 // First: an older Node is refused with one line before any module that needs Node 24 loads.
 import './require-node.ts';
-// Then: V8's optimising compiler is held back until the server is built (start-tiering.ts).
-import { releaseOptimisation } from './start-tiering.ts';
 // Then: libuv's thread pool is sized for password hashing before any module can start it.
 import './modules/passwords/size-thread-pool.ts';
+// Then: V8's optimising compiler is held back until the server is built (start-tiering.ts).
+import { releaseOptimisation } from './start-tiering.ts';
 import { parseConfig, ConfigError } from './config/parse.ts';
 import { buildApp, type App } from './app.ts';
 import { listenApp } from './listen.ts';
