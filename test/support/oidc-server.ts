@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './app.ts';
+import type { AppOverrides } from '../../server/app.ts';
 import { adminClient } from './admin-client.ts';
 import { signedInUser } from './signed-in-user.ts';
 
@@ -25,7 +26,7 @@ function freePort(): Promise<number> {
 }
 
 /** A server on 127.0.0.1:<port> whose --url is exactly that base URL; `extra` flags come last. */
-export async function startOidcServer(extra: string[] = []): Promise<TestServer> {
+export async function startOidcServer(extra: string[] = [], overrides: AppOverrides = {}): Promise<TestServer> {
   const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   // Another process may take the port between the probe and the listen: try a few ports.
   for (let attempt = 0; ; attempt++) {
@@ -34,7 +35,7 @@ export async function startOidcServer(extra: string[] = []): Promise<TestServer>
       return await startServer([
         '--url', `http://127.0.0.1:${port}`, '--http-port', String(port),
         '--jwt-type', 'ES256', '--jwt-private-key', key, '--encryption-key', 'oidc-test-encryption-key', ...extra,
-      ]);
+      ], overrides);
     } catch (err) {
       if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
     }

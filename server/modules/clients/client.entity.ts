@@ -26,6 +26,11 @@ export const Client = defineEntity({
      */
     postLogoutRedirectUris: p.json<string[]>().nullable(),
     consentRequired: p.boolean(),
+    /**
+     * RFC 9126 section 6 require_pushed_authorization_requests: /authorize serves this client only through a
+     * request_uri from POST /oauth/par. Null in a row written before the column existed, read as false.
+     */
+    requirePushedAuthorizationRequests: p.boolean().nullable(),
     isActive: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

@@ -33,6 +33,9 @@ export const ClientSchema = s.object('Client', {
   created_at: s.int64(),
   updated_at: s.int64(),
   post_logout_redirect_uris: s.list(s.string()),
+  require_pushed_authorization_requests: s.boolean(),
+  // Registered at /oauth/register (RFC 7591) rather than by an admin; the console marks it.
+  dynamically_registered: s.boolean(),
 });
 
 export const ClientWithSecret = s.object('ClientWithSecret', {
@@ -57,6 +60,8 @@ export const CreateClientRequest = s.object('CreateClientRequest', {
   consent_required: s.optional(s.boolean()),
   is_active: s.optional(s.boolean()),
   post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
+  // RFC 9126 section 6: authorization requests only through POST /oauth/par.
+  require_pushed_authorization_requests: s.optional(s.boolean()),
 });
 
 /** Omitted fields stay as they are. */
@@ -69,6 +74,8 @@ export const UpdateClientRequest = s.object('UpdateClientRequest', {
   consent_required: s.optional(s.boolean()),
   is_active: s.optional(s.boolean()),
   post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
+  // RFC 9126 section 6: authorization requests only through POST /oauth/par.
+  require_pushed_authorization_requests: s.optional(s.boolean()),
 });
 
 export const ClientIdRequest = s.object('ClientIdRequest', {
@@ -100,6 +107,8 @@ export function toPublicClient(row: ClientRow): PublicClient {
     created_at: unixSeconds(row.createdAt)!,
     updated_at: unixSeconds(row.updatedAt)!,
     post_logout_redirect_uris: postLogoutRedirectUrisOf(row),
+    require_pushed_authorization_requests: row.requirePushedAuthorizationRequests === true,
+    dynamically_registered: row.registration !== null && row.registration !== undefined,
   };
 }
 

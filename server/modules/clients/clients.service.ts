@@ -45,6 +45,7 @@ export async function createClient(em: EntityManager, now: Date, input: Static<t
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(input.post_logout_redirect_uris ?? []),
     // Clients are first-party by default (consent only when registered so).
     consentRequired: input.consent_required ?? false,
+    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? false,
     isActive: input.is_active ?? true,
     createdAt: now,
     updatedAt: now,
@@ -84,6 +85,7 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
   if (input.redirect_uris !== undefined) client.redirectUris = checkedRedirectUris(input.redirect_uris);
   if (input.post_logout_redirect_uris !== undefined) client.postLogoutRedirectUris = checkedPostLogoutRedirectUris(input.post_logout_redirect_uris);
   if (input.consent_required !== undefined) client.consentRequired = input.consent_required;
+  if (input.require_pushed_authorization_requests !== undefined) client.requirePushedAuthorizationRequests = input.require_pushed_authorization_requests;
   if (input.is_active !== undefined) client.isActive = input.is_active;
   client.updatedAt = now;
   await em.flush();

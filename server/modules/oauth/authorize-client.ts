@@ -22,6 +22,8 @@ export interface AuthorizeClient {
   /** Extra scopes the client was registered with, besides the OpenID ones. */
   readonly allowedScopes: readonly string[];
   readonly redirectUris: readonly string[];
+  /** RFC 9126 section 6: the client's authorization requests are accepted only through POST /oauth/par. */
+  readonly requirePushedAuthorizationRequests: boolean;
 }
 
 /** The instance client or an active registered client with this client_id; undefined otherwise. */
@@ -32,7 +34,7 @@ export async function findAuthorizeClient(
 ): Promise<AuthorizeClient | undefined> {
   if (clientId === '' || clientId.length > 64) return undefined;
   if (config.clientId && constantTimeEqual(clientId, config.clientId)) {
-    return { clientId, name: config.organizationName, registered: false, consentRequired: false, allowedScopes: [], redirectUris: [] };
+    return { clientId, name: config.organizationName, registered: false, consentRequired: false, allowedScopes: [], redirectUris: [], requirePushedAuthorizationRequests: false };
   }
   const row = await em.findOne(Client, { clientId });
   if (!row || !row.isActive) return undefined;
@@ -43,6 +45,7 @@ export async function findAuthorizeClient(
     consentRequired: row.consentRequired,
     allowedScopes: row.allowedScopes,
     redirectUris: row.redirectUris,
+    requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests === true,
   };
 }
 

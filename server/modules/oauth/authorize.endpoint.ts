@@ -19,10 +19,13 @@ import { authTimeOf } from '../sessions/index.ts';
 import { issuerOf, mintTokens } from '../tokens/index.ts';
 import { findAuthorizeClient } from './authorize-client.ts';
 import { parseAuthorizationRequest, type AuthorizationRequest } from './authorization-request.ts';
+import type { ResponseTarget } from './authorization-response.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
 import { consentCovers } from './consents.ts';
 import { openPendingAuthorization } from './pending-authorizations.ts';
-import { authorizeResumeUrl, withoutPrompt } from './resume-url.ts';
+import { withoutPrompt } from './resume-url.ts';
+import { closePushedRequestOf, resumeAuthorizationUrl } from './pushed-resume.ts';
+import { openPushedRequest } from './pushed-requests.ts';
 import { authorizationAnswer, authorizeErrorPage, authorizeRefusalPage } from './authorize-answers.ts';
 import { answerDeniedRequest } from './denied-request.ts';
 import { browserSession, type BrowserSession } from '../sessions/index.ts';
@@ -46,7 +49,7 @@ function mustSignIn(request: AuthorizationRequest, found: BrowserSession | undef
  * through, and the resume URL asks for a login at or after now instead of repeating prompt=login or max_age
  * (which would send the browser round again forever).
  */
-function sendToSignIn(ctx: HandlerContext, request: AuthorizationRequest, forced: boolean, now: Date): EndpointAnswer {
+async function sendToSignIn(ctx: HandlerContext, request: AuthorizationRequest, forced: boolean, now: Date): Promise<EndpointAnswer> {
   const { config } = ctx.deps;
   let params = request.params;
   if (forced) {
@@ -55,7 +58,7 @@ function sendToSignIn(ctx: HandlerContext, request: AuthorizationRequest, forced
     for (const cookie of clearedSessionCookies(config)) ctx.effects.setCookie(cookie);
   }
   const page = request.screenHint === 'signup' ? '/app/signup' : '/app';
-  const resume = authorizeResumeUrl(config, params);
+  const resume = await resumeAuthorizationUrl(ctx.em, config, params);
   return noStoreRedirect(`${issuerOf(config)}${page}?redirect_uri=${encodeURIComponent(resume)}`);
 }
 
@@ -95,6 +98,27 @@ async function issueResponse(ctx: HandlerContext, request: AuthorizationRequest,
   };
 }
 
+const SPENT = 'This sign-in request was already used.';
+
+type PushedParameters = { kind: 'fatal'; description: string } | { kind: 'ok'; raw: Record<string, unknown>; requestUri?: string };
+
+/**
+ * The parameters to validate: those of the query or form, or, with a request_uri (RFC 9126 section 4), the
+ * ones pushed by that same client, ignoring every other parameter given beside it (the pushed request is
+ * the whole request: a parameter added on the URL could widen it). A request_uri that cannot be used is
+ * a page: no redirect_uri is established to answer to (RFC 6749 section 4.1.2.1).
+ */
+async function pushedParameters(ctx: HandlerContext, raw: Record<string, unknown>, now: Date): Promise<PushedParameters> {
+  const requestUri = raw.request_uri;
+  if (requestUri === undefined) return { kind: 'ok', raw };
+  if (typeof requestUri !== 'string' || typeof raw.client_id !== 'string' || raw.client_id === '') {
+    return { kind: 'fatal', description: 'A request_uri must come once, with the client_id of the application that pushed it.' };
+  }
+  const found = await openPushedRequest(ctx.em, now, requestUri, raw.client_id);
+  if (!found.ok) return { kind: 'fatal', description: found.description };
+  return { kind: 'ok', raw: found.row.params, requestUri };
+}
+
 export const authorizeEndpoint = defineEndpoint({
   name: 'authorize',
   methods: ['GET', 'POST'],
@@ -113,18 +137,34 @@ export const authorizeEndpoint = defineEndpoint({
     const raw = request.body;
     if (raw.client_id === undefined && typeof raw.request === 'string') return answerDeniedRequest(ctx, raw.request);
 
-    const parsed = await parseAuthorizationRequest({ config, raw, findClient: (clientId) => findAuthorizeClient(config, ctx.em, clientId) });
-    if (parsed.kind === 'fatal') return { kind: 'page', ...authorizeErrorPage(parsed.description) };
-    if (parsed.kind === 'error') return authorizationAnswer(config, parsed.target, { error: parsed.error, error_description: parsed.description });
-    const authorization = parsed.request;
-    const refuse = (error: string, description: string) => authorizationAnswer(config, authorization, { error, error_description: description });
     const now = ctx.deps.clock.now();
+    const pushed = await pushedParameters(ctx, raw, now);
+    if (pushed.kind === 'fatal') return { kind: 'page', ...authorizeErrorPage(pushed.description) };
+
+    const parsed = await parseAuthorizationRequest({ config, raw: pushed.raw, findClient: (clientId) => findAuthorizeClient(config, ctx.em, clientId) });
+    if (parsed.kind === 'fatal') return { kind: 'page', ...authorizeErrorPage(parsed.description) };
+    // The answer to the client spends a pushed request (pushed-requests.ts); only one answer is given.
+    const answer = async (target: ResponseTarget, fields: Record<string, string | undefined>): Promise<EndpointAnswer> => {
+      if (pushed.requestUri) {
+        if (!(await closePushedRequestOf(ctx.em, { request_uri: pushed.requestUri }))) return { kind: 'page', ...authorizeErrorPage(SPENT) };
+      }
+      return authorizationAnswer(config, target, fields);
+    };
+    if (parsed.kind === 'error') return answer(parsed.target, { error: parsed.error, error_description: parsed.description });
+    const authorization: AuthorizationRequest = pushed.requestUri
+      ? { ...parsed.request, params: { ...parsed.request.params, request_uri: pushed.requestUri } }
+      : parsed.request;
+    const refuse = (error: string, description: string) => answer(authorization, { error, error_description: description });
+    // RFC 9126 section 4: a client registered to push its requests has every other request refused.
+    if (!pushed.requestUri && authorization.client.requirePushedAuthorizationRequests) {
+      return refuse('invalid_request', 'this client must push its authorization requests (POST /oauth/par) and send the request_uri');
+    }
     const found = await browserSession(ctx);
 
     if (mustSignIn(authorization, found, now)) {
       if (authorization.prompt.has('none')) return refuse('login_required', 'the user is not signed in');
       if (!config.enableLoginPage) return refuse('login_required', 'the user is not signed in and this server has no login page');
-      return sendToSignIn(ctx, authorization, found !== undefined, now);
+      return await sendToSignIn(ctx, authorization, found !== undefined, now);
     }
     const { user, session } = found!;
 
@@ -144,6 +184,7 @@ export const authorizeEndpoint = defineEndpoint({
         return noStoreRedirect(`${issuerOf(config)}/app/consent?request=${encodeURIComponent(requestId)}`);
       }
     }
+    if (pushed.requestUri && !(await closePushedRequestOf(ctx.em, authorization.params))) return { kind: 'page', ...authorizeErrorPage(SPENT) };
     return authorizationAnswer(config, authorization, await issueResponse(ctx, authorization, found!, now));
   },
 });

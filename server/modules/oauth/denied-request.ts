@@ -10,6 +10,7 @@ import { authTimeOf } from '../sessions/index.ts';
 import { findAuthorizeClient, redirectUriAllowed } from './authorize-client.ts';
 import type { ResponseMode } from './authorization-response.ts';
 import { closePendingAuthorization, findPendingAuthorization } from './pending-authorizations.ts';
+import { closePushedRequestOf } from './pushed-resume.ts';
 import { authorizationAnswer, authorizeErrorPage } from './authorize-answers.ts';
 import { browserSession } from '../sessions/index.ts';
 
@@ -25,6 +26,7 @@ export async function answerDeniedRequest(ctx: HandlerContext, requestId: string
   const client = await findAuthorizeClient(config, ctx.em, pending.clientId);
   if (!client || !redirectUri || !redirectUriAllowed(config, client, redirectUri)) return expired;
   await closePendingAuthorization(ctx.em, pending);
+  await closePushedRequestOf(ctx.em, pending.params);
   return authorizationAnswer(config, { redirectUri, responseMode: responseMode as ResponseMode, state }, {
     error: 'access_denied',
     error_description: 'the user denied the request',

@@ -39,6 +39,10 @@ export const ENDPOINTS: ReadonlyArray<{ field: string; method: EndpointMethod; p
   { field: 'revocation_endpoint', method: 'POST', path: '/oauth/revoke' },
   { field: 'introspection_endpoint', method: 'POST', path: '/oauth/introspect' },
   { field: 'end_session_endpoint', method: 'GET', path: '/logout' },
+  // RFC 8414 section 2 / RFC 7591 section 3: only with --dynamic-registration on (the route is mounted then).
+  { field: 'registration_endpoint', method: 'POST', path: '/oauth/register' },
+  // RFC 9126 section 5.
+  { field: 'pushed_authorization_request_endpoint', method: 'POST', path: '/oauth/par' },
 ];
 
 /**
@@ -75,6 +79,8 @@ export function authorizationServerMetadata(deps: Deps, routeExists: RouteExists
     ...(CLIENT_AUTH_METHODS.includes('private_key_jwt') ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(hasRevocation ? { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS } : {}),
     ...(hasIntrospection ? { introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS.filter((m) => m !== 'none') } : {}),
+    // RFC 9126 section 5: pushing is required per client (require_pushed_authorization_requests of the client), not server-wide.
+    ...('pushed_authorization_request_endpoint' in endpoints ? { require_pushed_authorization_requests: false } : {}),
   };
 }
 

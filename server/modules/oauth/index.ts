@@ -11,6 +11,8 @@ import { onAccountTakeover } from '../accounts/index.ts';
 import { AuthorizationCode } from './authorization-code.entity.ts';
 import { Consent } from './consent.entity.ts';
 import { PendingAuthorization } from './pending-authorization.entity.ts';
+import { PushedAuthorizationRequest } from './pushed-request.entity.ts';
+import { parEndpoint } from './par.endpoint.ts';
 import { oauthOperations } from './oauth.ops.ts';
 import { revokeEndpoint } from './revoke.endpoint.ts';
 import { introspectEndpoint } from './introspect.endpoint.ts';
@@ -37,11 +39,11 @@ export { GRANTS } from './grants/index.ts';
 
 export const oauthModule = defineModule({
   name: 'oauth',
-  entities: [AuthorizationCode, Consent, PendingAuthorization],
+  entities: [AuthorizationCode, Consent, PendingAuthorization, PushedAuthorizationRequest],
   operations: oauthOperations,
   endpoints: [
     tokenEndpoint, revokeEndpoint, introspectEndpoint, userinfoEndpoint, openidConfigurationEndpoint, authorizationServerMetadataEndpoint,
-    logoutEndpoint, authorizeEndpoint,
+    logoutEndpoint, authorizeEndpoint, parEndpoint,
   ],
   // A taken-over account keeps no code, consent or waiting request of its previous holder.
   hooks: [

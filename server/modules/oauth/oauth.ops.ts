@@ -15,7 +15,8 @@ import { findAuthorizeClient, redirectUriAllowed } from './authorize-client.ts';
 import { redirectUrl, responseFields, type ResponseMode, type ResponseTarget } from './authorization-response.ts';
 import { consentsOf, grantConsent, revokeConsent } from './consents.ts';
 import { closePendingAuthorization, findPendingAuthorization } from './pending-authorizations.ts';
-import { authorizeResumeUrl, deniedResumeUrl, withoutPrompt } from './resume-url.ts';
+import { deniedResumeUrl, withoutPrompt } from './resume-url.ts';
+import { closePushedRequestOf, resumeAuthorizationUrl } from './pushed-resume.ts';
 
 const AuthorizationRequestQuery = s.object('AuthorizationRequestQuery', {
   request_id: s.string({ minLength: 1, maxLength: 128 }),
@@ -102,7 +103,7 @@ export const decideAuthorizationRequestOp = defineOperation({
     if (input.approve) {
       await grantConsent(ctx.em, now, pending.userId, pending.clientId, pending.scopes);
       await closePendingAuthorization(ctx.em, pending);
-      return { redirect_uri: authorizeResumeUrl(config, withoutPrompt(pending.params, 'consent')) };
+      return { redirect_uri: await resumeAuthorizationUrl(ctx.em, config, withoutPrompt(pending.params, 'consent')) };
     }
     const params = pending.params;
     const target: ResponseTarget = { redirectUri: params.redirect_uri!, responseMode: params.response_mode as ResponseMode, state: params.state };
@@ -111,6 +112,7 @@ export const decideAuthorizationRequestOp = defineOperation({
     const stillAllowed = client !== undefined && redirectUriAllowed(config, client, target.redirectUri);
     if (stillAllowed && (target.responseMode === 'query' || target.responseMode === 'fragment')) {
       await closePendingAuthorization(ctx.em, pending);
+      await closePushedRequestOf(ctx.em, params);
       const fields = responseFields(target, issuerOf(config), { error: 'access_denied', error_description: 'the user denied the request' });
       return { redirect_uri: redirectUrl(target, fields) };
     }
