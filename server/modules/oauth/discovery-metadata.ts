@@ -39,6 +39,8 @@ export const ENDPOINTS: ReadonlyArray<{ field: string; method: EndpointMethod; p
   { field: 'revocation_endpoint', method: 'POST', path: '/oauth/revoke' },
   { field: 'introspection_endpoint', method: 'POST', path: '/oauth/introspect' },
   { field: 'end_session_endpoint', method: 'GET', path: '/logout' },
+  // RFC 8628 section 4.
+  { field: 'device_authorization_endpoint', method: 'POST', path: '/oauth/device_authorization' },
   // RFC 8414 section 2 / RFC 7591 section 3: only with --dynamic-registration on (the route is mounted then).
   { field: 'registration_endpoint', method: 'POST', path: '/oauth/register' },
   // RFC 9126 section 5.
