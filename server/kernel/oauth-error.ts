@@ -26,7 +26,9 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'access_denied'
-  | 'expired_token';
+  | 'expired_token'
+  // RFC 8707 section 2: a resource indicator that is invalid or not allowed for the client.
+  | 'invalid_target';
 
 /** The Basic challenge of invalid_client when the client tried HTTP Basic (RFC 6749 section 5.2). */
 export const BASIC_CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
