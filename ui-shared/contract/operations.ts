@@ -26,6 +26,7 @@ import type {
   ClientsRequest,
   Consents,
   CreateClientRequest,
+  CreateInitialAccessTokenRequest,
   CreateOrgOidcConnectionRequest,
   CreateOrgSamlConnectionRequest,
   CreateOrganizationRequest,
@@ -62,8 +63,11 @@ import type {
   GetClientRequest,
   GetUserRequest,
   ImportSamlSpMetadataRequest,
+  InitialAccessTokenIdRequest,
+  InitialAccessTokens,
   InviteMembersRequest,
   InviteMembersResponse,
+  IssuedInitialAccessToken,
   ListOrganizationsRequest,
   ListPermissionsRequest,
   ListPermissionsResponse,
@@ -226,6 +230,9 @@ export interface Operations {
   delete_trusted_issuer: { input: TrustedIssuerIdRequest; output: Response };
   trusted_issuer: { input: TrustedIssuerIdRequest; output: TrustedIssuer };
   trusted_issuers: { input: TrustedIssuersRequest; output: TrustedIssuers };
+  create_initial_access_token: { input: CreateInitialAccessTokenRequest; output: IssuedInitialAccessToken };
+  initial_access_tokens: { input: Empty; output: InitialAccessTokens };
+  revoke_initial_access_token: { input: InitialAccessTokenIdRequest; output: Response };
   authorization_request: { input: AuthorizationRequestQuery; output: PendingAuthorizationRequest };
   decide_authorization_request: { input: DecideAuthorizationRequest; output: AuthorizationDecision };
   consents: { input: Empty; output: Consents };

@@ -572,6 +572,7 @@ export interface CreateClientRequest {
   consent_required?: boolean;
   is_active?: boolean;
   post_logout_redirect_uris?: string[];
+  require_pushed_authorization_requests?: boolean;
 }
 
 export interface ClientWithSecret {
@@ -594,6 +595,8 @@ export interface Client {
   created_at: number;
   updated_at: number;
   post_logout_redirect_uris: string[];
+  require_pushed_authorization_requests: boolean;
+  dynamically_registered: boolean;
 }
 
 export interface UpdateClientRequest {
@@ -605,6 +608,7 @@ export interface UpdateClientRequest {
   consent_required?: boolean;
   is_active?: boolean;
   post_logout_redirect_uris?: string[];
+  require_pushed_authorization_requests?: boolean;
 }
 
 export interface ClientIdRequest {
@@ -673,6 +677,37 @@ export interface TrustedIssuersRequest {
 export interface TrustedIssuers {
   trusted_issuers: TrustedIssuer[];
   pagination: Pagination;
+}
+
+export interface CreateInitialAccessTokenRequest {
+  description?: string;
+  /** seconds until the token expires */
+  expires_in_seconds: number;
+  /** registrations it allows; omitted: any number until it expires */
+  uses?: number;
+}
+
+export interface IssuedInitialAccessToken {
+  initial_access_token: InitialAccessToken;
+  /** the Bearer token for POST /oauth/register, shown only in this answer */
+  token: string;
+}
+
+export interface InitialAccessToken {
+  id: string;
+  description: string;
+  created_at: number;
+  expires_at: number;
+  /** registrations it may still make; absent: no limit until it expires */
+  uses_left?: number | null;
+}
+
+export interface InitialAccessTokens {
+  initial_access_tokens: InitialAccessToken[];
+}
+
+export interface InitialAccessTokenIdRequest {
+  id: string;
 }
 
 export interface AuthorizationRequestQuery {

@@ -7,8 +7,12 @@ import { Client } from './client.entity.ts';
 import { clientAdminOperations } from './admin-clients.ops.ts';
 import { TrustedIssuer, UsedAssertion } from './trusted-issuer.entity.ts';
 import { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
+import { InitialAccessToken } from './initial-access-token.entity.ts';
+import { initialAccessTokenOperations } from './initial-access-tokens.ops.ts';
+import { registrationEndpoint, registrationManagementEndpoint } from './registration.endpoint.ts';
 
-export { Client, type ClientRow, postLogoutRedirectUrisOf } from './client.entity.ts';
+export { Client, type ClientRow, postLogoutRedirectUrisOf, isPublicClient } from './client.entity.ts';
+export { REGISTRATION_PATH } from './registration.endpoint.ts';
 export {
   verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId, checkClientSecret, recentlyVerifiedClient, getClient,
 } from './clients.service.ts';
@@ -24,6 +28,8 @@ export { trustedIssuerAdminOperations } from './trusted-issuers.ops.ts';
 
 export const clientsModule = defineModule({
   name: 'clients',
-  entities: [Client, TrustedIssuer, UsedAssertion],
-  operations: [...clientAdminOperations, ...trustedIssuerAdminOperations],
+  entities: [Client, TrustedIssuer, UsedAssertion, InitialAccessToken],
+  operations: [...clientAdminOperations, ...trustedIssuerAdminOperations, ...initialAccessTokenOperations],
+  // Dynamic client registration (RFC 7591, RFC 7592), mounted only with --dynamic-registration on.
+  endpoints: [registrationEndpoint, registrationManagementEndpoint],
 });

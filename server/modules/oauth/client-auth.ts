@@ -9,7 +9,8 @@
  * Two kinds of client:
  * - the instance client (--client-id / --client-secret): public with client_id alone (the SDK), confidential
  *   with its secret, compared in constant time;
- * - a registered client (modules/clients): confidential only. Its secret is checked against the stored
+ * - a registered client (modules/clients): confidential, or public when registered so at /oauth/register
+ *   (RFC 7591 token_endpoint_auth_method none: client_id alone, read from the database). A secret is checked against the stored
  *   digest, the previous one until its grace end (checkClientSecret, answered from memory for a few seconds:
  *   client-auth-cache.ts). A registered client_id without a credential is refused without reading the
  *   database, with the same answer as an unknown one, so the endpoint does not tell which client ids exist.
@@ -23,7 +24,7 @@ import type { ClientRow } from '../clients/index.ts';
 import { constantTimeEqual } from '../../kernel/crypto.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
-import { checkClientSecret, recentlyVerifiedClient } from '../clients/index.ts';
+import { Client, checkClientSecret, isPublicClient, recentlyVerifiedClient } from '../clients/index.ts';
 import { clientKey } from '../limits/index.ts';
 import { stringField, type OAuthBody } from './oauth-body.ts';
 import { authenticateByAssertion, CLIENT_ASSERTION_TYPE, PRIVATE_KEY_JWT_SERVED } from './client-assertion.ts';
@@ -109,7 +110,13 @@ export async function authenticateClient(deps: Deps, request: ClientAuthRequest,
   // An over-long client_id is not one this server issued; the key stays bounded whatever is claimed.
   // Made when first needed: a success served from the cache (below) never reads the limiter.
   const failureKeysOf = (): string[] => [`id:${isInstance ? (config.clientId ?? '') : clientId!.slice(0, 64)}`, `ip:${clientKey(request.ip)}`];
-  if (secret === undefined) return refused(deps, failureKeysOf(), usedBasic);
+  if (secret === undefined) {
+    // A public client registered at /oauth/register (RFC 7591, token_endpoint_auth_method none) presents its
+    // client_id alone, as the instance client may; looked up only when dynamic registration is on.
+    const publicClient = config.dynamicRegistration !== 'off' ? await findPublicClient(deps, clientId!) : undefined;
+    if (publicClient) return { ok: true, client: { clientId: publicClient.clientId, registered: publicClient, method } };
+    return refused(deps, failureKeysOf(), usedBasic);
+  }
   if (isInstance) {
     const failureKeys = failureKeysOf();
     if (await limited(deps, failureKeys)) return limitedAnswer(usedBasic);
@@ -124,6 +131,13 @@ export async function authenticateClient(deps: Deps, request: ClientAuthRequest,
   const registered = await checkClientSecret(deps.storage, clientId!, secret, now);
   if (!registered) return refused(deps, failureKeys, usedBasic);
   return { ok: true, client: { clientId: registered.clientId, registered, method } };
+}
+
+/** The active public client (isPublicClient) with this client_id, or undefined. */
+async function findPublicClient(deps: Deps, clientId: string): Promise<ClientRow | undefined> {
+  if (clientId.length > 64) return undefined;
+  const row = await deps.storage.fork().findOne(Client, { clientId });
+  return row && row.isActive && isPublicClient(row) ? row : undefined;
 }
 
 /** The authenticated client, or invalid_client (RFC 6749 section 5.2) thrown as an OAuthError. */

@@ -3,19 +3,22 @@
  * exchanged once for tokens minted on the browser session that authorized it (modules/oauth
  * authorization-codes.ts holds the checks: expiry, single use, client, redirect_uri, PKCE verifier).
  * A registered client is confidential and must authenticate (RFC 6749 section 4.1.3 "require client
- * authentication for confidential clients"); the instance client may be public (the browser SDK), which
+ * authentication for confidential clients"); the instance client and a public client registered at
+ * /oauth/register (RFC 7591 token_endpoint_auth_method none) may be public (the browser SDK), which
  * PKCE makes safe: only the holder of the code_verifier can redeem.
  */
 import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { CODE_VERIFIER, redeemAuthorizationCode } from '../authorization-codes.ts';
 import { stringField } from '../oauth-body.ts';
+import { isPublicClient } from '../../clients/index.ts';
 import type { Grant } from './grant.ts';
 
 export const authorizationCodeGrant: Grant = {
   grantType: 'authorization_code',
   async handle({ ctx, body, client }) {
     const registered = client.registered !== undefined;
-    if (registered && client.method === 'none') {
+    // A public client registered at /oauth/register (RFC 7591) has no secret: PKCE alone binds the code to it.
+    if (registered && client.method === 'none' && !isPublicClient(client.registered)) {
       throw OAuthError.invalidClient('this client must authenticate to redeem an authorization code', false);
     }
     const code = stringField(body, 'code');
