@@ -13,6 +13,7 @@ import { verifyPhoneScreen } from './verify-phone/screen.tsx';
 import { mfaScreen } from './mfa/screen.tsx';
 import { securityScreen } from './security/screen.tsx';
 import { consentScreen } from './consent/screen.tsx';
+import { deviceScreen } from './device/screen.tsx';
 
 export const LOGIN_SCREENS: readonly LoginScreen[] = [
   homeScreen,
@@ -25,4 +26,5 @@ export const LOGIN_SCREENS: readonly LoginScreen[] = [
   mfaScreen,
   securityScreen,
   consentScreen,
+  deviceScreen,
 ];
