@@ -128,6 +128,8 @@ async function runStore(store: 'sqlite' | 'postgres', sink: Sink): Promise<{ bur
       id: randomUUID(), eventName: 'user.login', eventDescription: 'user login', endpoint: `${sink.url}/${i}`, enabled: true, headers: {}, createdAt: now, updatedAt: now,
     }));
     await storage.fork().insertMany(Webhook, hooks);
+    // Written past the unit of work, which is what tells the worker's view of subscribed events to reload.
+    app.webhooks.webhooksChanged();
     const committedAt = new Map<string, number>();
 
     async function phase(name: string, count: number, perTransaction: number, pauseMs: number): Promise<Phase> {

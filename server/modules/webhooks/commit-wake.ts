@@ -8,23 +8,42 @@
  * transaction becomes visible when that transaction commits; inside a savepoint, when the outermost
  * transaction around it commits (which the event does not name, so the next outermost commit wakes the worker;
  * waking once too often only costs an empty pass). A rollback drops the event and wakes nothing.
+ *
+ * The commit is announced with the names of the events it recorded, so the worker can leave alone commits
+ * whose events no webhook listens to (subscribed-events.ts), and with whether it created or changed a webhook,
+ * so that view is forgotten as soon as such a change is visible.
  */
 import type { EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import { EventOutbox } from '../events/index.ts';
+import { Webhook } from './webhook.entity.ts';
 
 type TransactionContext = object & { savepointName?: string };
+
+/** What a committed transaction wrote that the worker cares about. */
+export interface Committed {
+  /** Names of the events it recorded. */
+  eventNames: Set<string>;
+  /** It created or changed a webhook (subscribed-events.ts must forget what it knows). */
+  webhooksChanged: boolean;
+}
 
 /** Transactions remembered at most: one whose end never came (a dead connection) must not stay forever. */
 const MAX_PENDING = 1000;
 
+function merge(into: Committed, from: Committed): void {
+  for (const name of from.eventNames) into.eventNames.add(name);
+  into.webhooksChanged ||= from.webhooksChanged;
+}
+
 export class EventCommitWaker implements EventSubscriber {
-  readonly #pending = new Set<TransactionContext>();
-  readonly #wake: () => void;
-  #outerPending = false;
+  readonly #pending = new Map<TransactionContext, Committed>();
+  readonly #committed: (committed: Committed) => void;
+  /** What committed savepoints wrote, announced at the next outermost commit. */
+  #outerPending: Committed | undefined;
   #closed = false;
 
-  constructor(wake: () => void) {
-    this.#wake = wake;
+  constructor(committed: (committed: Committed) => void) {
+    this.#committed = committed;
   }
 
   close(): void {
@@ -34,25 +53,39 @@ export class EventCommitWaker implements EventSubscriber {
 
   afterFlush(args: FlushEventArgs): void {
     if (this.#closed) return;
-    const recorded = args.uow.getChangeSets().some((changeSet) => changeSet.type === 'create' && changeSet.meta.className === EventOutbox.meta.className);
-    if (!recorded) return;
+    const written: Committed = { eventNames: new Set(), webhooksChanged: false };
+    for (const changeSet of args.uow.getChangeSets()) {
+      const className = changeSet.meta.className;
+      if (changeSet.type === 'create' && className === EventOutbox.meta.className) written.eventNames.add((changeSet.entity as { eventName: string }).eventName);
+      else if (className === Webhook.meta.className) written.webhooksChanged = true;
+    }
+    if (written.eventNames.size === 0 && !written.webhooksChanged) return;
     const transaction = args.em.isInTransaction() ? (args.em.getTransactionContext() as TransactionContext | undefined) : undefined;
-    if (!transaction) return this.#wake();
+    if (!transaction) return this.#committed(written);
+    const pending = this.#pending.get(transaction);
+    if (pending) return merge(pending, written);
     if (this.#pending.size >= MAX_PENDING) this.#pending.clear();
-    this.#pending.add(transaction);
+    this.#pending.set(transaction, written);
   }
 
   afterTransactionCommit(args: TransactionEventArgs): void {
     const transaction = args.transaction as TransactionContext | undefined;
     if (this.#closed || !transaction) return;
     const outermost = transaction.savepointName === undefined;
-    if (this.#pending.delete(transaction)) {
-      if (outermost) this.#wake();
-      else this.#outerPending = true;
-    } else if (outermost && this.#outerPending) {
-      this.#outerPending = false;
-      this.#wake();
+    const own = this.#pending.get(transaction);
+    if (own) this.#pending.delete(transaction);
+    if (!outermost) {
+      if (own) {
+        if (this.#outerPending) merge(this.#outerPending, own);
+        else this.#outerPending = own;
+      }
+      return;
     }
+    const saved = this.#outerPending;
+    this.#outerPending = undefined;
+    if (own && saved) merge(own, saved);
+    const committed = own ?? saved;
+    if (committed) this.#committed(committed);
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {

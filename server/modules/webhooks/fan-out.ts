@@ -61,9 +61,11 @@ async function fanOutWon(em: EntityManager, won: readonly EventOutboxRow[], now:
   if (won.length === 0) return 0;
   const names = [...new Set(won.map((event) => event.eventName))];
   const hooks = await em.find(Webhook, { eventName: { $in: names }, enabled: true }, { orderBy: { id: 'asc' } });
+  let created = 0;
   for (const event of won) {
     for (const hook of hooks) {
       if (hook.eventName !== event.eventName) continue;
+      created += 1;
       em.persist(em.create(WebhookDelivery, {
         id: randomUUID(),
         eventId: event.id,
@@ -80,11 +82,12 @@ async function fanOutWon(em: EntityManager, won: readonly EventOutboxRow[], now:
     }
   }
   await em.flush();
-  return won.length;
+  return created;
 }
 
 /**
- * Fans a batch of events out in one transaction; answers how many this instance won. The whole batch is
+ * Fans a batch of events out in one transaction; answers how many deliveries this instance created (none when
+ * another instance won the events or no enabled webhook listens to them: then there is nothing to claim). The whole batch is
  * stamped at once (a statement per batch rather than per event); when another instance won some of it,
  * that transaction is rolled back and the batch is stamped event by event instead.
  */

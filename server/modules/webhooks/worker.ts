@@ -4,7 +4,10 @@
  * sent again once its lease runs out; nothing is held in memory that another instance would need.
  *
  * - It is woken when a transaction that recorded an event commits (commit-wake.ts), and by a slow poll
- *   for what other instances leave: their events, their retries, their expired leases.
+ *   for what other instances leave: their events, their retries, their expired leases. A commit whose
+ *   events no enabled webhook listens to wakes nothing (subscribed-events.ts; the poll stamps those events
+ *   in batches), commits within `wakeCoalesceMs` of each other share one pass, and a fan-out that created
+ *   no delivery is not followed by a claim.
  * - It claims due deliveries in batches (claim.ts) and sends them with bounded concurrency: at most
  *   `concurrency` requests in flight, over keep-alive connections (send.ts WebhookAgents). A slow endpoint
  *   holds one slot for at most one attempt timeout and delays no other webhook.
@@ -22,7 +25,8 @@ import { undeliveredEvents, fanOut } from './fan-out.ts';
 import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookTarget } from './attempt.ts';
 import { claimDue, type ClaimedDelivery } from './claim.ts';
 import { createOutcomeRecorder, type Outcome } from './outcomes.ts';
-import { EventCommitWaker } from './commit-wake.ts';
+import { EventCommitWaker, type Committed } from './commit-wake.ts';
+import { SubscribedEvents } from './subscribed-events.ts';
 import { WebhookAgents } from './send.ts';
 import { EventOutbox } from '../events/index.ts';
 
@@ -46,6 +50,11 @@ export interface WebhookWorkerOptions {
    * that claims and commits overlap the requests.
    */
   claimBatch: number;
+  /**
+   * A commit's wake waits this long for others to share its pass: a burst of logins costs one fan-out and
+   * one claim rather than one of each per commit.
+   */
+  wakeCoalesceMs: number;
 }
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookWorkerOptions = {
@@ -58,12 +67,28 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookWorkerOptions = {
   concurrency: 64,
   fanOutBatch: 100,
   claimBatch: 128,
+  wakeCoalesceMs: 2,
 };
+
+/** Passes and their steps since the start (tests, diagnostics). */
+export interface WebhookWorkerStats {
+  /** Fan-out transactions run. */
+  fanOuts: number;
+  /** Claim rounds run. */
+  claims: number;
+  /** Commits that recorded events no enabled webhook listens to, left to the poll. */
+  skippedWakes: number;
+  /** Commit wakes that were folded into a pass already asked for. */
+  coalescedWakes: number;
+}
 
 export interface WebhookWorker {
   start(deps: Deps): void;
   /** Looks for work now; cheap and never throws. */
   wake(): void;
+  /** Webhooks were written without the ORM's unit of work (insertMany, nativeUpdate): read them again. */
+  webhooksChanged(): void;
+  stats(): WebhookWorkerStats;
   /** Resolves once no event waits for fan-out and no delivery is pending or in flight (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -97,7 +122,10 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   const inflight = new Map<string, Promise<void>>();
   const agents = new WebhookAgents(options.concurrency);
   const recorder = createOutcomeRecorder(() => deps!);
-  const waker = new EventCommitWaker(() => wake());
+  const subscribed = new SubscribedEvents(() => deps);
+  const waker = new EventCommitWaker(committed);
+  const counts: WebhookWorkerStats = { fanOuts: 0, claims: 0, skippedWakes: 0, coalescedWakes: 0 };
+  let coalesceTimer: NodeJS.Timeout | undefined;
   const maxHeld = options.concurrency + 2 * options.claimBatch;
   /** Requests in flight, at most `concurrency`; claims waiting for a slot wait in line. */
   let sending = 0;
@@ -187,6 +215,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   async function claimAndLaunch(): Promise<void> {
     const limit = Math.min(maxHeld - inflight.size, options.claimBatch);
     claimWanted = false;
+    counts.claims += 1;
     const { claimed, seen, expired } = await claimDue(deps!, limit, [...inflight.keys()], options);
     // A batch as long as asked for may hide more due rows.
     if (seen >= limit) claimWanted = true;
@@ -203,6 +232,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         fanOutWanted = false;
         const events = await undeliveredEvents(deps!, options.fanOutBatch);
         if (events.length > 0) {
+          counts.fanOuts += 1;
           if ((await fanOut(deps!, events)) > 0) claimWanted = true;
           if (events.length === options.fanOutBatch) fanOutWanted = true;
         }
@@ -240,6 +270,28 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     pump();
   }
 
+  /**
+   * A commit recorded events: fan them out soon, unless nobody listens to them. Only the fan-out is asked
+   * for; a claim follows if it created deliveries (runPass).
+   */
+  function committed(commit: Committed): void {
+    if (commit.webhooksChanged) subscribed.forget();
+    if (commit.eventNames.size === 0 || stopped) return;
+    if (!subscribed.mayHaveSubscribers(commit.eventNames)) {
+      counts.skippedWakes += 1;
+      return;
+    }
+    if (coalesceTimer) {
+      counts.coalescedWakes += 1;
+      return;
+    }
+    coalesceTimer = setTimeout(() => {
+      coalesceTimer = undefined;
+      fanOutWanted = true;
+      pump();
+    }, options.wakeCoalesceMs);
+  }
+
   async function outstanding(): Promise<{ events: number; deliveries: number; next?: Date }> {
     const em = deps!.storage.fork();
     const events = await em.count(EventOutbox, { deliveredAt: null });
@@ -258,11 +310,19 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         return { events, deliveries };
       });
       d.storage.orm.em.getEventManager().registerSubscriber(waker);
-      poll = setInterval(wake, options.pollMs);
+      subscribed.reload();
+      // The poll also reads the subscribed names again: a webhook added on another instance is seen here
+      // within one poll, and until then this instance's events for it wait for the poll, not longer.
+      poll = setInterval(() => {
+        subscribed.reload();
+        wake();
+      }, options.pollMs);
       poll.unref();
       wake();
     },
     wake,
+    webhooksChanged: () => subscribed.forget(),
+    stats: () => ({ ...counts }),
     async idle() {
       while (deps && !stopped) {
         if (pass || inflight.size > 0) {
@@ -285,7 +345,9 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
       waker.close();
       clearInterval(poll);
       clearTimeout(retryTimer);
+      clearTimeout(coalesceTimer);
       await pass;
+      await subscribed.settled();
       await Promise.all(inflight.values());
       await recorder.drained();
       agents.close();
