@@ -5,7 +5,7 @@
  * client, http off loopback, javascript:, a fragment, a wildcard) and the per-IP limit holds. Initial-token
  * mode: an admin's token is required, spent per use, revocable; a confidential client gets a secret.
  * Management: GET/PUT/DELETE with the registration access token, refused with another client's or at a
- * first-party API. Off (the default): no route, nothing in discovery.
+ * first-party API, on SQLite, PostgreSQL and MariaDB. Off (the default): no route, nothing in discovery.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ import * as client from 'openid-client';
 import type { TestServer } from '../support/app.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.ts';
 
 const CALLBACK = 'http://127.0.0.1:3999/callback';
 
@@ -80,6 +81,13 @@ describe('dynamic client registration, open mode', () => {
     const profile = await fetch(`${server.baseUrl}/v1/profile`, { headers: { authorization: `Bearer ${metadata.registration_access_token}` } });
     assert.ok(profile.status === 401 || profile.status === 403, `profile answered ${profile.status}`);
 
+    // Registered for response_type code only: an implicit request goes back refused (RFC 6749 section 4.2.2.1).
+    const implicit = await fetch(client.buildAuthorizationUrl(rp, { redirect_uri: CALLBACK, scope: 'openid', state, nonce: 'n', response_type: 'token', response_mode: 'fragment' }), {
+      redirect: 'manual', headers: { cookie: browser.cookie },
+    });
+    const refusedAt = new URL(implicit.headers.get('location')!);
+    assert.equal(new URLSearchParams(refusedAt.hash.slice(1)).get('error'), 'unauthorized_client', refusedAt.href);
+
     // The console's list shows it as dynamically registered.
     const listed = await adminClient(server).ok('client', { client_id: metadata.client_id });
     assert.equal(listed.dynamically_registered, true);
@@ -109,17 +117,32 @@ describe('dynamic client registration, open mode', () => {
 
   test('registrations per IP are limited', async () => {
     let last = 0;
-    for (let i = 0; i < 12; i++) last = (await register(server, { redirect_uris: [CALLBACK] })).status;
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 12; i++) {
+      const answer = await register(server, { redirect_uris: [CALLBACK] });
+      last = answer.status;
+      retryAfter = answer.headers.get('retry-after');
+      if (last !== 201) {
+        assert.equal(answer.body.error, 'temporarily_unavailable');
+        break;
+      }
+    }
     assert.equal(last, 429);
+    assert.ok(Number(retryAfter) > 0, 'Retry-After says when');
   });
 });
 
-describe('dynamic client registration, initial-token mode and RFC 7592 management', () => {
+for (const kind of testDatabaseKinds()) describe(`dynamic client registration, initial-token mode and RFC 7592 management (${kind})`, () => {
+  let db: TestDatabase;
   let server: TestServer;
   before(async () => {
-    server = await startOidcServer(['--dynamic-registration', 'initial-token']);
+    db = await createTestDatabase(kind);
+    server = await startOidcServer([...db.flags, '--dynamic-registration', 'initial-token']);
   });
-  after(async () => server?.close());
+  after(async () => {
+    await server?.close();
+    await db?.cleanup();
+  });
 
   test('no token, a wrong token and a used-up token are refused; a live one registers a confidential client', async () => {
     const admin = adminClient(server);

@@ -107,6 +107,10 @@ export async function parseAuthorizationRequest({ config, raw, findClient }: Par
   if (repeated.length > 0) return refuse('invalid_request', `parameters given more than once: ${repeated.join(', ')}`);
   if (!modeKnown) return refuse('invalid_request', `unsupported response_mode ${JSON.stringify(modeText)}`);
   if (!responseType) return refuse('unsupported_response_type', 'response_type must be code or token');
+  // RFC 7591 section 2.1: a dynamically registered client uses only the response types it registered.
+  if (client.responseTypes && !client.responseTypes.includes(responseType)) {
+    return refuse('unauthorized_client', `this client is registered for response_type ${client.responseTypes.join(', ')} only`);
+  }
   if (!modeFits) return refuse('invalid_request', 'response_mode query cannot carry tokens: use fragment, form_post or web_message');
   // docs/api-overview.md#http-endpoints-outside-v1: state is required (it is the client's CSRF defence, RFC 6749 section 10.12).
   if (!state) return refuse('invalid_request', 'state is required');

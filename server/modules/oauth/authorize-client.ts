@@ -24,6 +24,8 @@ export interface AuthorizeClient {
   readonly redirectUris: readonly string[];
   /** RFC 9126 section 6: the client's authorization requests are accepted only through POST /oauth/par. */
   readonly requirePushedAuthorizationRequests: boolean;
+  /** RFC 7591 section 2 response_types of a client registered at /oauth/register; absent: code and token. */
+  readonly responseTypes?: readonly string[];
 }
 
 /** The instance client or an active registered client with this client_id; undefined otherwise. */
@@ -46,6 +48,7 @@ export async function findAuthorizeClient(
     allowedScopes: row.allowedScopes,
     redirectUris: row.redirectUris,
     requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests === true,
+    ...(row.registration ? { responseTypes: row.registration.response_types } : {}),
   };
 }
 
