@@ -1,4 +1,4 @@
-/** One OAuth client: how to connect, its settings, credentials (rotation), trusted issuers, activation and deletion. */
+/** One OAuth client: how to connect, its settings, credentials (rotation), trusted issuers, device sign-in, activation and deletion. */
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
@@ -10,6 +10,7 @@ import { ClientCredentialsCard } from './client-credentials-card.tsx';
 import { ClientSettingsCard } from './client-settings-card.tsx';
 import { ClientStatusBadge } from './client-status-badge.tsx';
 import { TrustedIssuersCard } from '../trusted-issuers/trusted-issuers-card.tsx';
+import { DeviceGrantCard } from '../device-grant/device-grant-card.tsx';
 
 export function ClientPage() {
   const { t } = useTranslation('clients');
@@ -25,6 +26,7 @@ export function ClientPage() {
           <ClientSettingsCard client={client} />
           <ClientCredentialsCard client={client} />
           <TrustedIssuersCard clientId={client.client_id} />
+          <DeviceGrantCard clientId={client.client_id} />
           <ClientAccessCard client={client} />
         </>
       )}
