@@ -330,6 +330,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
           continue;
         }
         await recorder.drained();
+        await subscribed.settled();
         const { events, deliveries, next } = await outstanding();
         if (events === 0 && deliveries === 0 && !pass && inflight.size === 0) return;
         const waitMs = next ? Math.max(10, Math.min(options.pollMs, next.getTime() - deps.clock.now().getTime())) : 10;
