@@ -1,6 +1,6 @@
 /**
  * The registered OAuth clients (`_clients`, newest first), paged on the server with the page in the URL
- * (?page=), a link to each client's page, and registration.
+ * (?page=), a link to each client's page (marked when the client registered itself, RFC 7591), and registration.
  */
 import { useState } from 'react';
 import { Anchor, Badge, Code, EmptyState, Group, Table, Text } from '@mantine/core';
@@ -13,6 +13,7 @@ import { formatTimestamp } from '../common/format.ts';
 import { usePageInUrl } from '../common/use-list-url.ts';
 import { useClients, type OAuthClient } from './api.ts';
 import { ClientStatusBadge } from './client-status-badge.tsx';
+import { DynamicRegistrationBadge } from './dynamic-registration-badge.tsx';
 import { CreateClientModal } from './create-client-modal.tsx';
 
 const PAGE_SIZE = 10;
@@ -41,9 +42,12 @@ function ClientRow({ client }: { client: OAuthClient }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/clients/${encodeURIComponent(client.id)}`} fw={600} size="sm">
-          {client.name}
-        </Anchor>
+        <Group gap={6} wrap="nowrap">
+          <Anchor component={Link} to={`/clients/${encodeURIComponent(client.id)}`} fw={600} size="sm">
+            {client.name}
+          </Anchor>
+          <DynamicRegistrationBadge client={client} />
+        </Group>
         {client.description && (
           <Text size="xs" c="dimmed" lineClamp={1}>
             {client.description}

@@ -17,6 +17,8 @@ export const clientsEn = {
     active: 'Active',
     inactive: 'Inactive',
   },
+  dynamicallyRegistered: 'Self-registered',
+  dynamicallyRegisteredHint: 'Registered itself at /oauth/register (dynamic client registration); people are asked for consent.',
   moreScopes: '+{{count}} more',
   back: 'All clients',
   fields: {
