@@ -12,13 +12,14 @@ import { DeviceGrantClient } from './device-grant-client.entity.ts';
 
 export type DeviceClient = NonNullable<AuthenticatedClient['registered']>;
 
-export async function deviceGrantEnabled(em: EntityManager, clientId: string): Promise<boolean> {
-  return (await em.count(DeviceGrantClient, { clientId })) > 0;
+/** Whether the registry row `clientRecordId` (clients.id) has the grant enabled. */
+export async function deviceGrantEnabled(em: EntityManager, clientRecordId: string): Promise<boolean> {
+  return (await em.count(DeviceGrantClient, { clientRecordId })) > 0;
 }
 
 export async function requireDeviceClient(em: EntityManager, client: AuthenticatedClient): Promise<DeviceClient> {
   const registered = client.registered;
-  if (!registered || !registered.isActive || !(await deviceGrantEnabled(em, registered.clientId))) {
+  if (!registered || !registered.isActive || !(await deviceGrantEnabled(em, registered.id))) {
     throw new OAuthError(400, 'unauthorized_client', 'the device authorization grant is not enabled for this client');
   }
   return registered;

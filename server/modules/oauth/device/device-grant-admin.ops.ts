@@ -33,7 +33,7 @@ export const clientDeviceGrantOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     const client = await getClient(ctx.em, { client_id: input.client_id });
-    return { client_id: client.clientId, enabled: await deviceGrantEnabled(ctx.em, client.clientId) };
+    return { client_id: client.clientId, enabled: await deviceGrantEnabled(ctx.em, client.id) };
   },
 });
 
@@ -48,12 +48,12 @@ export const setClientDeviceGrantOp = defineOperation({
   handler: async (input, ctx) => {
     const client = await getClient(ctx.em, { client_id: input.client_id });
     if (input.enabled) {
-      if (!(await deviceGrantEnabled(ctx.em, client.clientId))) {
-        ctx.em.create(DeviceGrantClient, { clientId: client.clientId, enabledAt: ctx.deps.clock.now() });
+      if (!(await deviceGrantEnabled(ctx.em, client.id))) {
+        ctx.em.create(DeviceGrantClient, { clientRecordId: client.id, enabledAt: ctx.deps.clock.now() });
         await ctx.em.flush();
       }
     } else {
-      await ctx.em.nativeDelete(DeviceGrantClient, { clientId: client.clientId });
+      await ctx.em.nativeDelete(DeviceGrantClient, { clientRecordId: client.id });
     }
     return { client_id: client.clientId, enabled: input.enabled };
   },
