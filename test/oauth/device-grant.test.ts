@@ -121,6 +121,13 @@ describe('device authorization grant', () => {
     assert.equal(again.status, 400);
     assert.equal(again.body.error, 'invalid_grant');
     assert.match(again.body.error_description, /already been used/);
+    // The device has a session of its own: signing out of the browser that approved does not sign it out.
+    const userinfo = () => fetch(`${server.baseUrl}/userinfo`, { headers: { authorization: `Bearer ${granted.body.access_token}` } });
+    assert.equal((await userinfo()).status, 200);
+    const loggedOut = await callAs(server, browser, 'logout', {});
+    assert.equal(loggedOut.status, 200, JSON.stringify(loggedOut.body));
+    assert.equal((await userinfo()).status, 200, 'the device keeps its session');
+    browser = await signedInBrowser(server);
   });
 
   test('a denied request answers access_denied; an unknown device_code invalid_grant', async () => {

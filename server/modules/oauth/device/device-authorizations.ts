@@ -10,8 +10,8 @@ import { AppError } from '../../../kernel/errors.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { randomToken, sha256Hex } from '../../../kernel/crypto.ts';
 import { clientKey } from '../../limits/index.ts';
-import { findActiveUser, findSession } from '../../sessions/index.ts';
-import { OFFLINE_ACCESS, mintTokens, type TokenSet } from '../../tokens/index.ts';
+import { authTimeOf, findActiveUser, findSession, openSession } from '../../sessions/index.ts';
+import { OFFLINE_ACCESS, absoluteEndOf, mintTokens, type TokenSet } from '../../tokens/index.ts';
 import { DeviceAuthorization, type DeviceAuthorizationRow } from './device-authorization.entity.ts';
 import { newUserCode, normalizedUserCode, userCodeDigest } from './user-code.ts';
 
@@ -128,7 +128,12 @@ export async function pollDeviceAuthorization(ctx: OpContext, em: EntityManager,
   throw new OAuthError(400, 'authorization_pending', 'the user has not yet approved the request');
 }
 
-/** Tokens minted like an authorization code's (authorization-codes.ts) on the approving session. */
+/**
+ * Tokens minted like an authorization code's (authorization-codes.ts), on a session of their own: opened for
+ * the device from the approving browser session (same user, roles, login method and auth time, so the same
+ * absolute end), so that signing out of the browser does not sign the device out, and the person can end the
+ * device's session apart from the others (user_sessions, revoke_session).
+ */
 async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizationRow, registered: boolean): Promise<{ tokens: TokenSet; scope: string[] }> {
   const now = ctx.deps.clock.now();
   return em.transactional(async (tx) => {
@@ -136,10 +141,19 @@ async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizatio
     if ((await tx.nativeUpdate(DeviceAuthorization, { id: row.id, usedAt: null }, { usedAt: now })) !== 1) {
       throw new OAuthError(400, 'invalid_grant', 'device_code has already been used');
     }
-    const session = row.sessionId ? await findSession(tx, row.sessionId) : null;
-    if (!session || session.revokedAt != null) throw new OAuthError(400, 'invalid_grant', 'the session that approved this request has ended');
+    const approving = row.sessionId ? await findSession(tx, row.sessionId) : null;
+    if (!approving || approving.revokedAt != null) throw new OAuthError(400, 'invalid_grant', 'the session that approved this request has ended');
     const user = await findActiveUser(tx, row.userId!);
     if (!user) throw new OAuthError(400, 'invalid_grant', 'user access has been revoked');
+    const authTime = authTimeOf(approving);
+    const { session } = openSession(tx, now, {
+      userId: user.id,
+      roles: approving.roles,
+      scope: row.scope,
+      loginMethod: approving.loginMethod,
+      authTime,
+      notAfter: absoluteEndOf(authTime),
+    });
     const tokens = await mintTokens(ctx, tx, {
       user,
       session,
