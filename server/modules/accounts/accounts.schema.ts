@@ -123,6 +123,8 @@ export const ValidateJWTTokenRequest = s.object('ValidateJWTTokenRequest', {
   token: s.string(),
   roles: optionalStrings(),
   required_relations: requiredRelations(),
+  // RFC 8707 / RFC 9068 section 4: a resource server names itself; the token's aud must include it.
+  audience: s.optional(s.string({ maxLength: 2048, description: 'the resource (RFC 8707) the token must name in aud; a resource server passes its own' })),
 });
 
 export const ValidateJWTTokenResponse = s.object('ValidateJWTTokenResponse', {

@@ -20,6 +20,10 @@ import { requireRelations, subjectOfClaims } from '../fga/index.ts';
  * Every asked role must be among the roles the token or session was granted AND the user holds now
  * (OWASP ASVS 4.2.1: decided on current server-side state), so removing a role fails validation at once.
  */
+function audiencesOf(claims: Claims): string[] {
+  return typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+}
+
 function requireRoles(roles: readonly string[], asked: readonly string[] | undefined): void {
   if (!asked?.length) return;
   const missing = asked.filter((role) => !roles.includes(role));
@@ -55,6 +59,10 @@ export const validateJwtTokenOp = defineOperation({
     }
     // Resource servers check the tokens of every client of this server (modules/tokens/audience.ts).
     const issued = await checkIssuedToken(ctx, input.token, input.token_type as TokenType, ANY_CLIENT);
+    // RFC 9068 section 4: a resource server refuses a token whose aud does not name it.
+    if (input.audience !== undefined && !audiencesOf(issued.claims).includes(input.audience)) {
+      throw AppError.unauthenticated('the token is not for this audience');
+    }
     const roleClaim = ctx.deps.config.jwtRoleClaim;
     requireRoles(currentRolesOf(issued, roleClaim), input.roles);
     const claims = withCurrentRoles(issued, roleClaim);

@@ -31,6 +31,12 @@ export const Client = defineEntity({
      * request_uri from POST /oauth/par. Null in a row written before the column existed, read as false.
      */
     requirePushedAuthorizationRequests: p.boolean().nullable(),
+    /**
+     * RFC 8707 resource indicators this client may name (`resource` at /authorize, /oauth/par and the token
+     * endpoint: allowed-resources.ts); the access token's aud then names that resource. Null in a row written
+     * before the column existed: none.
+     */
+    allowedResources: p.json<string[]>().nullable(),
     isActive: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

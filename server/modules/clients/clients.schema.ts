@@ -11,6 +11,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { unixSeconds } from '../users/index.ts';
 import { postLogoutRedirectUrisOf, type ClientRow } from './client.entity.ts';
 import { isLoopbackHost } from '../../kernel/loopback-host.ts';
+import { MAX_RESOURCES } from './allowed-resources.ts';
 
 const MAX_SCOPES = 100;
 const MAX_REDIRECT_URIS = 50;
@@ -19,6 +20,7 @@ const name = s.string({ minLength: 1, maxLength: 255 });
 const description = s.string({ maxLength: 1024 });
 const allowedScopes = s.list(s.string({ minLength: 1, maxLength: 128 }), { maxItems: MAX_SCOPES });
 const redirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
+const allowedResources = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_RESOURCES });
 const postLogoutRedirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
 
 export const ClientSchema = s.object('Client', {
@@ -34,6 +36,7 @@ export const ClientSchema = s.object('Client', {
   updated_at: s.int64(),
   post_logout_redirect_uris: s.list(s.string()),
   require_pushed_authorization_requests: s.boolean(),
+  allowed_resources: s.list(s.string()),
   // Registered at /oauth/register (RFC 7591) rather than by an admin; the console marks it.
   dynamically_registered: s.boolean(),
 });
@@ -62,6 +65,8 @@ export const CreateClientRequest = s.object('CreateClientRequest', {
   post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
   // RFC 9126 section 6: authorization requests only through POST /oauth/par.
   require_pushed_authorization_requests: s.optional(s.boolean()),
+  // RFC 8707: resource servers (absolute URIs) this client may ask access tokens for.
+  allowed_resources: s.optional(allowedResources),
 });
 
 /** Omitted fields stay as they are. */
@@ -76,6 +81,8 @@ export const UpdateClientRequest = s.object('UpdateClientRequest', {
   post_logout_redirect_uris: s.optional(postLogoutRedirectUris),
   // RFC 9126 section 6: authorization requests only through POST /oauth/par.
   require_pushed_authorization_requests: s.optional(s.boolean()),
+  // RFC 8707: resource servers (absolute URIs) this client may ask access tokens for.
+  allowed_resources: s.optional(allowedResources),
 });
 
 export const ClientIdRequest = s.object('ClientIdRequest', {
@@ -108,6 +115,7 @@ export function toPublicClient(row: ClientRow): PublicClient {
     updated_at: unixSeconds(row.updatedAt)!,
     post_logout_redirect_uris: postLogoutRedirectUrisOf(row),
     require_pushed_authorization_requests: row.requirePushedAuthorizationRequests === true,
+    allowed_resources: row.allowedResources ?? [],
     dynamically_registered: row.registration !== null && row.registration !== undefined,
   };
 }

@@ -14,6 +14,7 @@ import { Client, type ClientRow } from './client.entity.ts';
 import { deleteTrustedIssuersOfClient } from './trusted-issuers.service.ts';
 import { MAX_PRESENTED_SECRET_LENGTH, clientSecretDigest, newClientId, newClientSecret } from './client-secret.ts';
 import { clientAuthCacheOf } from './client-auth-cache.ts';
+import { checkedResources } from './allowed-resources.ts';
 import {
   checkedName, checkedPostLogoutRedirectUris, checkedRedirectUris, checkedScopes,
   type CreateClientRequest, type GetClientRequest, type UpdateClientRequest,
@@ -46,6 +47,7 @@ export async function createClient(em: EntityManager, now: Date, input: Static<t
     // Clients are first-party by default (consent only when registered so).
     consentRequired: input.consent_required ?? false,
     requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? false,
+    allowedResources: checkedResources(input.allowed_resources ?? []),
     isActive: input.is_active ?? true,
     createdAt: now,
     updatedAt: now,
@@ -86,6 +88,7 @@ export async function updateClient(em: EntityManager, now: Date, input: Static<t
   if (input.post_logout_redirect_uris !== undefined) client.postLogoutRedirectUris = checkedPostLogoutRedirectUris(input.post_logout_redirect_uris);
   if (input.consent_required !== undefined) client.consentRequired = input.consent_required;
   if (input.require_pushed_authorization_requests !== undefined) client.requirePushedAuthorizationRequests = input.require_pushed_authorization_requests;
+  if (input.allowed_resources !== undefined) client.allowedResources = checkedResources(input.allowed_resources);
   if (input.is_active !== undefined) client.isActive = input.is_active;
   client.updatedAt = now;
   await em.flush();

@@ -22,6 +22,8 @@ export const AuthorizationCode = defineEntity({
     codeChallenge: p.string().length(128),
     nonce: p.string().length(512).nullable(),
     scope: p.json<string[]>(),
+    /** RFC 8707 resource indicator of the authorization request, for the access token's aud. */
+    resource: p.string().length(2048).nullable(),
     userId: p.string().length(36).index(),
     /** The browser session (sessions.id) the tokens are minted on. */
     sessionId: p.string().length(64),

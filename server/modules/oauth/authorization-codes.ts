@@ -25,6 +25,7 @@ export interface NewCode {
   codeChallenge: string;
   nonce?: string;
   scope: string[];
+  resource?: string;
   userId: string;
   sessionId: string;
   authTime: Date;
@@ -36,6 +37,7 @@ export async function issueAuthorizationCode(em: EntityManager, now: Date, input
     id: sha256Hex(code),
     ...input,
     nonce: input.nonce ?? null,
+    resource: input.resource ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000),
     usedAt: null,
@@ -56,11 +58,13 @@ export interface RedeemInput {
   registered: boolean;
   redirectUri?: string;
   codeVerifier: string;
+  /** RFC 8707 section 2.2: a resource named at the token request must be the one the code was granted for. */
+  resource?: string;
 }
 
 export type RedeemResult =
   | { ok: true; tokens: TokenSet; scope: string[] }
-  | { ok: false; description: string };
+  | { ok: false; description: string; error?: 'invalid_target' };
 
 /** RFC 7636 section 4.6: BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge. */
 function verifierMatches(verifier: string, challenge: string): boolean {
@@ -110,6 +114,9 @@ export async function redeemAuthorizationCode(ctx: OpContext, em: EntityManager,
     const row = (await tx.findOne(AuthorizationCode, { id }))!;
     const refusal = refusalOf(row, input, now);
     if (refusal) return { ok: false, description: refusal };
+    if (input.resource !== undefined && input.resource !== row.resource) {
+      return { ok: false, error: 'invalid_target', description: 'resource was not part of the authorization request' };
+    }
     const session = await findSession(tx, row.sessionId);
     if (!session || session.revokedAt != null) return { ok: false, description: 'the session that authorized this code has ended' };
     const user = await findActiveUser(tx, row.userId);
@@ -122,6 +129,7 @@ export async function redeemAuthorizationCode(ctx: OpContext, em: EntityManager,
       nonce: row.nonce ?? '',
       familyId,
       ...(input.registered ? { clientId: row.clientId } : {}),
+      ...(row.resource ? { resource: row.resource } : {}),
     });
     row.issuedTokenIds = [sha256Hex(tokens.access_token), sha256Hex(tokens.id_token)];
     row.issuedFamilyId = familyId;

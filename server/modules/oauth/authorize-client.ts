@@ -24,6 +24,8 @@ export interface AuthorizeClient {
   readonly redirectUris: readonly string[];
   /** RFC 9126 section 6: the client's authorization requests are accepted only through POST /oauth/par. */
   readonly requirePushedAuthorizationRequests: boolean;
+  /** RFC 8707 resource indicators the client may name (its allowed_resources). */
+  readonly allowedResources: readonly string[];
   /** RFC 7591 section 2 response_types of a client registered at /oauth/register; absent: code and token. */
   readonly responseTypes?: readonly string[];
 }
@@ -36,7 +38,7 @@ export async function findAuthorizeClient(
 ): Promise<AuthorizeClient | undefined> {
   if (clientId === '' || clientId.length > 64) return undefined;
   if (config.clientId && constantTimeEqual(clientId, config.clientId)) {
-    return { clientId, name: config.organizationName, registered: false, consentRequired: false, allowedScopes: [], redirectUris: [], requirePushedAuthorizationRequests: false };
+    return { clientId, name: config.organizationName, registered: false, consentRequired: false, allowedScopes: [], redirectUris: [], requirePushedAuthorizationRequests: false, allowedResources: [] };
   }
   const row = await em.findOne(Client, { clientId });
   if (!row || !row.isActive) return undefined;
@@ -48,6 +50,7 @@ export async function findAuthorizeClient(
     allowedScopes: row.allowedScopes,
     redirectUris: row.redirectUris,
     requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests === true,
+    allowedResources: row.allowedResources ?? [],
     ...(row.registration ? { responseTypes: row.registration.response_types } : {}),
   };
 }

@@ -39,6 +39,13 @@ export interface Grant {
    * client_id of the relying party) and client_id of the access token (RFC 9068 section 2.2).
    */
   clientId?: string;
+  /**
+   * The resource server the access token is for (RFC 8707 section 2, a resource indicator allowed to the
+   * client): its aud names that resource first, then the client (which this server's own acceptors and
+   * introspection check, audience.ts); the refresh token keeps it as `resource`, so refreshed access tokens
+   * are for the same resource.
+   */
+  resource?: string;
 }
 
 function unixSeconds(date: Date): number {
@@ -105,8 +112,10 @@ export function atHash(alg: string, accessToken: string): string {
 }
 
 export function accessTokenClaims(config: Config, grant: Grant, now: Date): Claims {
+  const core = coreClaims(config, grant, now, ACCESS_TOKEN_SECONDS, 'access_token');
   return {
-    ...coreClaims(config, grant, now, ACCESS_TOKEN_SECONDS, 'access_token'),
+    ...core,
+    ...(grant.resource ? { aud: [grant.resource, String(core.aud)] } : {}),
     ...(grant.clientId ? { client_id: grant.clientId } : {}),
     scope: grant.scope,
     roles: grant.roles,
@@ -143,6 +152,7 @@ export function refreshTokenClaims(config: Config, grant: Grant, now: Date, fami
     roles: grant.roles,
     login_method: grant.loginMethod,
     family_id: familyId,
+    ...(grant.resource ? { resource: grant.resource } : {}),
   };
 }
 

@@ -34,7 +34,7 @@ export { mintTokens, type TokenSet } from './mint-tokens.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';
 export { invalidateTokenState, openTokenStateCache, type StateChange } from './state-cache/index.ts';
 export { createExpirySweepWorker, expiredTokenRecordsTask, expiredSessionsTask } from './expiry-sweep.ts';
-export { refreshTokens, InvalidScopeError, type RefreshedTokens } from './refresh.ts';
+export { refreshTokens, InvalidScopeError, InvalidTargetError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';
 export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';

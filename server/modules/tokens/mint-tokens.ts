@@ -37,6 +37,8 @@ export interface MintInput {
   familyId: string | null;
   /** The registered client the tokens are for (claims.ts Grant.clientId); absent for the instance client. */
   clientId?: string;
+  /** RFC 8707 resource indicator the access token is for (claims.ts Grant.resource). */
+  resource?: string;
 }
 
 export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintInput): Promise<TokenSet> {
@@ -54,6 +56,7 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
     authTime,
     notAfter: absoluteEndOf(authTime),
     ...(input.clientId ? { clientId: input.clientId } : {}),
+    ...(input.resource ? { resource: input.resource } : {}),
   };
   const publicUser = toPublicUser(user);
   // An organization's SSO session also names the organization and the member's org roles (org-claims.ts);

@@ -27,6 +27,14 @@ export class InvalidScopeError extends AppError {
   }
 }
 
+/** A requested resource the refresh token was not granted for (RFC 8707 section 2 `invalid_target`). */
+export class InvalidTargetError extends AppError {
+  constructor(message: string) {
+    super('invalid_argument', message);
+    this.name = 'InvalidTargetError';
+  }
+}
+
 export interface RefreshedTokens extends TokenSet {
   refresh_token: string;
   /** Scope of the new access token. */
@@ -43,7 +51,7 @@ export async function refreshTokens(
   ctx: OpContext,
   em: EntityManager,
   refreshToken: string,
-  options: { scope?: string[]; clientId?: string } = {},
+  options: { scope?: string[]; clientId?: string; resource?: string } = {},
 ): Promise<RefreshedTokens> {
   // RFC 6749 section 6: the refresh token must have been issued to the authenticated client. Tokens of a
   // registered client name it in azp (claims.ts); tokens without azp belong to the instance client. So
@@ -58,6 +66,11 @@ export async function refreshTokens(
   const requested = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : granted;
   const beyond = requested.filter((s) => !granted.includes(s));
   if (beyond.length > 0) throw new InvalidScopeError(`scope not granted to this refresh token: ${beyond.join(' ')}`);
+  // RFC 8707 section 2.2: a refresh may name a resource only among those originally granted.
+  const resource = typeof claims.resource === 'string' ? claims.resource : undefined;
+  if (options.resource !== undefined && options.resource !== resource) {
+    throw new InvalidTargetError('resource was not granted to this refresh token');
+  }
 
   const now = ctx.deps.clock.now();
   const familyId = record.familyId;
@@ -76,7 +89,9 @@ export async function refreshTokens(
     if (!user) throw AppError.unauthenticated('user access has been revoked');
     const nonce = typeof claims.nonce === 'string' ? claims.nonce : '';
     // A refresh token issued to a registered client (azp) keeps minting for that client.
-    const tokens = await mintTokens(ctx, tx, { user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId: options.clientId });
+    const tokens = await mintTokens(ctx, tx, {
+      user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId: options.clientId, ...(resource ? { resource } : {}),
+    });
     return { ...tokens, refresh_token: tokens.refresh_token!, scope: requested };
   });
   if (outcome === REUSED) {

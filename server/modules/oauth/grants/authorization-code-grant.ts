@@ -34,8 +34,9 @@ export const authorizationCodeGrant: Grant = {
       registered,
       redirectUri: stringField(body, 'redirect_uri'),
       codeVerifier,
+      resource: stringField(body, 'resource'),
     });
-    if (!result.ok) throw new OAuthError(400, 'invalid_grant', result.description);
+    if (!result.ok) throw new OAuthError(400, result.error ?? 'invalid_grant', result.description);
     const { tokens, scope } = result;
     return {
       access_token: tokens.access_token,

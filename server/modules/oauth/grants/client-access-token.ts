@@ -24,13 +24,17 @@ export function scopeWithinAllowed(requested: readonly string[] | undefined, all
   return [...new Set(requested)];
 }
 
-/** The token response (RFC 6749 section 5.1) carrying the client's access token. */
-export function clientAccessTokenResponse(deps: Deps, clientId: string, subject: string, scope: string[]): Record<string, unknown> {
+/**
+ * The token response (RFC 6749 section 5.1) carrying the client's access token. With a resource indicator
+ * (RFC 8707 section 2, already checked against the client's allowed_resources) the aud names that resource
+ * first, then the client, as for user tokens (claims.ts Grant.resource).
+ */
+export function clientAccessTokenResponse(deps: Deps, clientId: string, subject: string, scope: string[], resource?: string): Record<string, unknown> {
   const iat = Math.floor(deps.clock.now().getTime() / 1000);
   const claims: Claims = {
     iss: issuerOf(deps.config),
     sub: subject,
-    aud: clientId,
+    aud: resource ? [resource, clientId] : clientId,
     azp: clientId,
     client_id: clientId,
     iat,

@@ -23,6 +23,7 @@
  */
 import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { scopeField } from '../oauth-body.ts';
+import { chosenResource } from '../resource-indicator.ts';
 import { clientAccessTokenResponse, scopeWithinAllowed } from './client-access-token.ts';
 import type { Grant } from './grant.ts';
 
@@ -36,6 +37,8 @@ export const clientCredentialsGrant: Grant = {
       throw new OAuthError(400, 'unauthorized_client', 'client_credentials is for registered clients that authenticate');
     }
     const scope = scopeWithinAllowed(scopeField(body), registered.allowedScopes);
-    return clientAccessTokenResponse(ctx.deps, registered.clientId, registered.clientId, scope);
+    const resource = chosenResource(body.resource, registered.allowedResources ?? []);
+    if (!resource.ok) throw new OAuthError(400, 'invalid_target', resource.description);
+    return clientAccessTokenResponse(ctx.deps, registered.clientId, registered.clientId, scope, resource.resource);
   },
 };

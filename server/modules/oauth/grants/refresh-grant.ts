@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../kernel/errors.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
-import { InvalidScopeError, refreshTokens } from '../../tokens/index.ts';
+import { InvalidScopeError, InvalidTargetError, refreshTokens } from '../../tokens/index.ts';
 import { scopeField, stringField } from '../oauth-body.ts';
 import type { Grant } from './grant.ts';
 
@@ -18,6 +18,8 @@ export const refreshGrant: Grant = {
       // The endpoint's unit of work is outside any transaction: a detected reuse must commit its revocation.
       const tokens = await refreshTokens(ctx, ctx.em, refreshToken, {
         scope: scopeField(body),
+        // RFC 8707 section 2.2: one of the resources originally granted (the refresh token's).
+        resource: stringField(body, 'resource'),
         // undefined for the instance client: its tokens carry no azp.
         clientId: client.registered ? client.clientId : undefined,
       });
@@ -31,6 +33,7 @@ export const refreshGrant: Grant = {
       };
     } catch (err) {
       if (err instanceof InvalidScopeError) throw new OAuthError(400, 'invalid_scope', err.message);
+      if (err instanceof InvalidTargetError) throw new OAuthError(400, 'invalid_target', err.message);
       // RFC 6749 section 5.2: an invalid, expired, revoked or reused refresh token is invalid_grant.
       if (err instanceof AppError && err.kind === 'unauthenticated') throw new OAuthError(400, 'invalid_grant', err.message);
       throw err;
