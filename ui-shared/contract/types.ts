@@ -189,6 +189,8 @@ export interface ValidateJWTTokenRequest {
   token: string;
   roles?: string[];
   required_relations?: RequiredRelation[];
+  /** the resource (RFC 8707) the token must name in aud; a resource server passes its own */
+  audience?: string;
 }
 
 export interface ValidateJWTTokenResponse {
@@ -573,6 +575,7 @@ export interface CreateClientRequest {
   is_active?: boolean;
   post_logout_redirect_uris?: string[];
   require_pushed_authorization_requests?: boolean;
+  allowed_resources?: string[];
 }
 
 export interface ClientWithSecret {
@@ -597,6 +600,7 @@ export interface Client {
   post_logout_redirect_uris: string[];
   require_pushed_authorization_requests: boolean;
   dynamically_registered: boolean;
+  allowed_resources: string[];
 }
 
 export interface UpdateClientRequest {
@@ -609,6 +613,7 @@ export interface UpdateClientRequest {
   is_active?: boolean;
   post_logout_redirect_uris?: string[];
   require_pushed_authorization_requests?: boolean;
+  allowed_resources?: string[];
 }
 
 export interface ClientIdRequest {

@@ -1,7 +1,7 @@
 /**
  * The fields a client is registered and edited with (react-hook-form), shared by the create dialog and the
- * client page: name, description, allowed scopes, redirect URIs and post-logout redirect URIs (one per line)
- * and consent. Each is checked
+ * client page: name, description, allowed scopes, redirect URIs, post-logout redirect URIs and resource
+ * indicators (one per line), consent and pushed authorization requests. Each is checked
  * with the server's rules (client-rules.ts) as the form is submitted, so the error sits beside its field.
  */
 import { Controller, type UseFormReturn } from 'react-hook-form';
@@ -23,6 +23,24 @@ export interface ClientFormValues {
   /** One post-logout redirect URI per line. */
   postLogoutRedirectUris: string;
   consentRequired: boolean;
+  /** RFC 9126 section 6: sign-in requests only through POST /oauth/par. */
+  requirePushedAuthorizationRequests: boolean;
+  /** RFC 8707 resource indicators, one per line. */
+  allowedResources: string;
+}
+
+/** The server's bound on allowed_resources (clients/allowed-resources.ts MAX_RESOURCES). */
+const MAX_RESOURCES = 20;
+
+/** RFC 8707 section 2: an absolute URI without a fragment; the key of its problem, or undefined. */
+function resourceProblem(uri: string): string | undefined {
+  if (uri.includes('#')) return 'fields.resourceFragment';
+  try {
+    new URL(uri);
+    return undefined;
+  } catch {
+    return 'fields.resourceNotAbsolute';
+  }
 }
 
 /**
@@ -34,6 +52,8 @@ export const DEFAULT_CLIENT_SCOPES = ['openid', 'email', 'profile'];
 
 export const emptyClientForm: ClientFormValues = {
   name: '', description: '', scopes: DEFAULT_CLIENT_SCOPES, redirectUris: '', postLogoutRedirectUris: '', consentRequired: false,
+  requirePushedAuthorizationRequests: false,
+  allowedResources: '',
 };
 
 export function clientFormValues(client: OAuthClient): ClientFormValues {
@@ -44,6 +64,8 @@ export function clientFormValues(client: OAuthClient): ClientFormValues {
     redirectUris: client.redirect_uris.join('\n'),
     postLogoutRedirectUris: client.post_logout_redirect_uris.join('\n'),
     consentRequired: client.consent_required,
+    requirePushedAuthorizationRequests: client.require_pushed_authorization_requests,
+    allowedResources: client.allowed_resources.join('\n'),
   };
 }
 
@@ -55,6 +77,8 @@ export function clientFields(values: ClientFormValues): ClientFields {
     redirect_uris: redirectUriLines(values.redirectUris),
     post_logout_redirect_uris: redirectUriLines(values.postLogoutRedirectUris),
     consent_required: values.consentRequired,
+    require_pushed_authorization_requests: values.requirePushedAuthorizationRequests,
+    allowed_resources: redirectUriLines(values.allowedResources),
   };
 }
 
@@ -155,7 +179,28 @@ export function ClientFormFields({ form, autoFocus }: { form: UseFormReturn<Clie
           validate: (text) => checkUriLines(text, postLogoutRedirectUriProblem, 'fields.postLogoutRedirectUrisTooMany'),
         })}
       />
+      <Textarea
+        label={t('fields.allowedResources')}
+        description={t('fields.allowedResourcesHint')}
+        placeholder={'https://mcp.example.com/mcp'}
+        {...uriBoxProps}
+        error={errors.allowedResources?.message}
+        {...form.register('allowedResources', {
+          validate: (text) => {
+            const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+            if (lines.length > MAX_RESOURCES) return t('fields.allowedResourcesTooMany', { max: MAX_RESOURCES });
+            const bad = lines.find((line) => resourceProblem(line));
+            return bad === undefined || t(resourceProblem(bad)!, { resource: bad });
+          },
+        })}
+      />
       <SwitchField control={form.control} name="consentRequired" label={t('fields.consentRequired')} description={t('fields.consentRequiredHint')} />
+      <SwitchField
+        control={form.control}
+        name="requirePushedAuthorizationRequests"
+        label={t('fields.requirePushedAuthorizationRequests')}
+        description={t('fields.requirePushedAuthorizationRequestsHint')}
+      />
     </Stack>
   );
 }

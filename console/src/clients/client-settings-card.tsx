@@ -25,6 +25,10 @@ function changedFields(saved: OAuthClient, next: ClientFields): Partial<ClientFi
     changes.post_logout_redirect_uris = next.post_logout_redirect_uris;
   }
   if (next.consent_required !== saved.consent_required) changes.consent_required = next.consent_required;
+  if (next.allowed_resources.join('\n') !== saved.allowed_resources.join('\n')) changes.allowed_resources = next.allowed_resources;
+  if (next.require_pushed_authorization_requests !== saved.require_pushed_authorization_requests) {
+    changes.require_pushed_authorization_requests = next.require_pushed_authorization_requests;
+  }
   return changes;
 }
 

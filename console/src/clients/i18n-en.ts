@@ -40,6 +40,13 @@ export const clientsEn = {
     postLogoutRedirectUrisTooMany: 'At most {{max}} post-logout redirect URIs.',
     consentRequired: 'Ask people for consent',
     consentRequiredHint: 'Off for first-party applications; on for third-party ones, which must show what they ask for.',
+    allowedResources: 'Resource servers (resource indicators)',
+    allowedResourcesHint: 'One absolute URI per line, e.g. an MCP server. The application may ask for a token for one of these (the resource parameter, RFC 8707); the token then names it as its audience.',
+    allowedResourcesTooMany: 'At most {{max}} resource servers.',
+    resourceFragment: '“{{resource}}” has a fragment (#…): a resource indicator cannot (RFC 8707 section 2).',
+    resourceNotAbsolute: '“{{resource}}” is not an absolute URI.',
+    requirePushedAuthorizationRequests: 'Require pushed authorization requests',
+    requirePushedAuthorizationRequestsHint: 'The application must send its sign-in requests to /oauth/par first and use the request_uri it gets back (RFC 9126); plain /authorize requests are refused.',
   },
   redirectUri: {
     lineProblem: 'Line {{line}}: {{problem}}',

@@ -36,9 +36,9 @@ export const ClientSchema = s.object('Client', {
   updated_at: s.int64(),
   post_logout_redirect_uris: s.list(s.string()),
   require_pushed_authorization_requests: s.boolean(),
-  allowed_resources: s.list(s.string()),
   // Registered at /oauth/register (RFC 7591) rather than by an admin; the console marks it.
   dynamically_registered: s.boolean(),
+  allowed_resources: s.list(s.string()),
 });
 
 export const ClientWithSecret = s.object('ClientWithSecret', {
