@@ -25,8 +25,8 @@ import { undeliveredEvents, fanOut } from './fan-out.ts';
 import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookTarget } from './attempt.ts';
 import { claimDue, type ClaimedDelivery } from './claim.ts';
 import { createOutcomeRecorder, type Outcome } from './outcomes.ts';
-import { EventCommitWaker, type Committed } from './commit-wake.ts';
-import { SubscribedEvents } from './subscribed-events.ts';
+import { EventCommitWaker } from './commit-wake.ts';
+import { CommitWakeGate, type GateCounts } from './commit-wake-gate.ts';
 import { WebhookAgents } from './send.ts';
 import { EventOutbox } from '../events/index.ts';
 
@@ -71,15 +71,11 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookWorkerOptions = {
 };
 
 /** Passes and their steps since the start (tests, diagnostics). */
-export interface WebhookWorkerStats {
+export interface WebhookWorkerStats extends GateCounts {
   /** Fan-out transactions run. */
   fanOuts: number;
   /** Claim rounds run. */
   claims: number;
-  /** Commits that recorded events no enabled webhook listens to, left to the poll. */
-  skippedWakes: number;
-  /** Commit wakes that were folded into a pass already asked for. */
-  coalescedWakes: number;
 }
 
 export interface WebhookWorker {
@@ -122,10 +118,12 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   const inflight = new Map<string, Promise<void>>();
   const agents = new WebhookAgents(options.concurrency);
   const recorder = createOutcomeRecorder(() => deps!);
-  const subscribed = new SubscribedEvents(() => deps);
-  const waker = new EventCommitWaker(committed);
-  const counts: WebhookWorkerStats = { fanOuts: 0, claims: 0, skippedWakes: 0, coalescedWakes: 0 };
-  let coalesceTimer: NodeJS.Timeout | undefined;
+  const gate = new CommitWakeGate(() => deps, () => {
+    fanOutWanted = true;
+    pump();
+  }, options.wakeCoalesceMs);
+  const waker = new EventCommitWaker((commit) => gate.committed(commit));
+  const counts = { fanOuts: 0, claims: 0 };
   const maxHeld = options.concurrency + 2 * options.claimBatch;
   /** Requests in flight, at most `concurrency`; claims waiting for a slot wait in line. */
   let sending = 0;
@@ -270,28 +268,6 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     pump();
   }
 
-  /**
-   * A commit recorded events: fan them out soon, unless nobody listens to them. Only the fan-out is asked
-   * for; a claim follows if it created deliveries (runPass).
-   */
-  function committed(commit: Committed): void {
-    if (commit.webhooksChanged) subscribed.forget();
-    if (commit.eventNames.size === 0 || stopped) return;
-    if (!subscribed.mayHaveSubscribers(commit.eventNames)) {
-      counts.skippedWakes += 1;
-      return;
-    }
-    if (coalesceTimer) {
-      counts.coalescedWakes += 1;
-      return;
-    }
-    coalesceTimer = setTimeout(() => {
-      coalesceTimer = undefined;
-      fanOutWanted = true;
-      pump();
-    }, options.wakeCoalesceMs);
-  }
-
   async function outstanding(): Promise<{ events: number; deliveries: number; next?: Date }> {
     const em = deps!.storage.fork();
     const events = await em.count(EventOutbox, { deliveredAt: null });
@@ -310,19 +286,19 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
         return { events, deliveries };
       });
       d.storage.orm.em.getEventManager().registerSubscriber(waker);
-      subscribed.reload();
+      gate.open(d);
       // The poll also reads the subscribed names again: a webhook added on another instance is seen here
       // within one poll, and until then this instance's events for it wait for the poll, not longer.
       poll = setInterval(() => {
-        subscribed.reload();
+        gate.polled();
         wake();
       }, options.pollMs);
       poll.unref();
       wake();
     },
     wake,
-    webhooksChanged: () => subscribed.forget(),
-    stats: () => ({ ...counts }),
+    webhooksChanged: () => gate.webhooksChanged(),
+    stats: () => ({ ...counts, ...gate.counts }),
     async idle() {
       while (deps && !stopped) {
         if (pass || inflight.size > 0) {
@@ -330,7 +306,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
           continue;
         }
         await recorder.drained();
-        await subscribed.settled();
+        await gate.settled();
         const { events, deliveries, next } = await outstanding();
         if (events === 0 && deliveries === 0 && !pass && inflight.size === 0) return;
         const waitMs = next ? Math.max(10, Math.min(options.pollMs, next.getTime() - deps.clock.now().getTime())) : 10;
@@ -344,13 +320,13 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     async stop() {
       stopped = true;
       waker.close();
+      const gateClosed = gate.close();
       clearInterval(poll);
       clearTimeout(retryTimer);
-      clearTimeout(coalesceTimer);
       await pass;
-      await subscribed.settled();
       await Promise.all(inflight.values());
       await recorder.drained();
+      await gateClosed;
       agents.close();
     },
   };
