@@ -12,6 +12,7 @@ import { initialAccessTokenOperations } from './initial-access-tokens.ops.ts';
 import { registrationEndpoint, registrationManagementEndpoint } from './registration.endpoint.ts';
 
 export { Client, type ClientRow, postLogoutRedirectUrisOf, isPublicClient } from './client.entity.ts';
+export { resourceProblem } from './allowed-resources.ts';
 export { REGISTRATION_PATH } from './registration.endpoint.ts';
 export {
   verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId, checkClientSecret, recentlyVerifiedClient, getClient,

@@ -4,7 +4,7 @@
  * resource per request: the access token's aud names it (claims.ts Grant.resource); a request naming
  * several is refused rather than given a token valid at all of them.
  */
-import { resourceProblem } from '../clients/allowed-resources.ts';
+import { resourceProblem } from '../clients/index.ts';
 
 export type ResourceChoice = { ok: true; resource?: string } | { ok: false; description: string };
 
