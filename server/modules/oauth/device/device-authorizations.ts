@@ -31,7 +31,10 @@ export interface OpenedDeviceAuthorization {
 
 export async function openDeviceAuthorization(em: EntityManager, now: Date, clientId: string, scope: string[]): Promise<OpenedDeviceAuthorization> {
   const deviceCode = randomToken(32);
-  const userCode = newUserCode();
+  // Two live requests must not share a user code (its digest is unique): 2.6e10 values make a draw that
+  // meets a stored one rare, and a second draw settles it.
+  let userCode = newUserCode();
+  while ((await em.count(DeviceAuthorization, { userCodeHash: userCodeDigest(normalizedUserCode(userCode)!) })) > 0) userCode = newUserCode();
   em.create(DeviceAuthorization, {
     id: sha256Hex(deviceCode),
     userCodeHash: userCodeDigest(normalizedUserCode(userCode)!),
