@@ -4,7 +4,7 @@
  * again after its answer, one past its expires_in, one of another client, parameters given beside a
  * request_uri (ignored, RFC 9126 section 4), a client registered with require_pushed_authorization_requests
  * refused without one, the resume after sign-in carrying no parameters, and refusals of the push itself in
- * RFC 6749 section 5.2 JSON. On SQLite and PostgreSQL.
+ * RFC 6749 section 5.2 JSON. On SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '..
 import { registerClient, signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
 import { basicAuth, pkcePair } from './authorize-support.ts';
 
-const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres'];
+const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres', 'mariadb'];
 const CALLBACK = 'http://127.0.0.1:3999/callback';
 
 for (const kind of KINDS) {

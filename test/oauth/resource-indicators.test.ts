@@ -6,7 +6,7 @@
  * client_credentials takes one too. validate_jwt_token checks the audience a resource server names, and
  * introspection answers aud. A tiny resource server publishes its RFC 9728 metadata, answers 401 with the
  * resource_metadata challenge, and accepts the token by verifying it against the JWKS with its own URI as the
- * expected audience, as the recipe says. On SQLite and PostgreSQL.
+ * expected audience, as the recipe says. On SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '..
 import { registerClient, signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
 import { basicAuth } from './authorize-support.ts';
 
-const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres'];
+const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres', 'mariadb'];
 const CALLBACK = 'http://127.0.0.1:3999/callback';
 const OTHER_RESOURCE = 'https://other.example.test/api';
 
