@@ -1,6 +1,7 @@
 /**
  * GET and POST /authorize (docs/api-overview.md#http-endpoints-outside-v1; RFC 6749 sections 4.1 and 4.2; OpenID Connect Core
- * sections 3.1.2 and 3.2.2). The request is validated by authorization-request.ts; then:
+ * sections 3.1.2 and 3.2.2). The request is validated by authorization-request.ts (a request_uri stands for
+ * the parameters its client pushed to /oauth/par, RFC 9126 section 4: pushedParameters below); then:
  * - no usable session (none, prompt=login, older than max_age): the browser goes to the login UI, which
  *   returns to this same request afterwards ({--url}/app?redirect_uri={--url}/authorize?<query>); with
  *   prompt=none the client hears login_required instead;
@@ -24,8 +25,8 @@ import { issueAuthorizationCode } from './authorization-codes.ts';
 import { consentCovers } from './consents.ts';
 import { openPendingAuthorization } from './pending-authorizations.ts';
 import { withoutPrompt } from './resume-url.ts';
-import { closePushedRequestOf, resumeAuthorizationUrl } from './pushed-resume.ts';
-import { openPushedRequest } from './pushed-requests.ts';
+import { resumeAuthorizationUrl } from './pushed-resume.ts';
+import { closePushedRequest, openPushedRequest } from './pushed-requests.ts';
 import { authorizationAnswer, authorizeErrorPage, authorizeRefusalPage } from './authorize-answers.ts';
 import { answerDeniedRequest } from './denied-request.ts';
 import { browserSession, type BrowserSession } from '../sessions/index.ts';
@@ -145,13 +146,11 @@ export const authorizeEndpoint = defineEndpoint({
 
     const parsed = await parseAuthorizationRequest({ config, raw: pushed.raw, findClient: (clientId) => findAuthorizeClient(config, ctx.em, clientId) });
     if (parsed.kind === 'fatal') return { kind: 'page', ...authorizeErrorPage(parsed.description) };
-    // The answer to the client spends a pushed request (pushed-requests.ts); only one answer is given.
-    const answer = async (target: ResponseTarget, fields: Record<string, string | undefined>): Promise<EndpointAnswer> => {
-      if (pushed.requestUri) {
-        if (!(await closePushedRequestOf(ctx.em, { request_uri: pushed.requestUri }))) return { kind: 'page', ...authorizeErrorPage(SPENT) };
-      }
-      return authorizationAnswer(config, target, fields);
-    };
+    // The answer to the client spends a pushed request (pushed-requests.ts): false when a concurrent
+    // /authorize with the same request_uri spent it first, so only one answer is given.
+    const spend = async (): Promise<boolean> => !pushed.requestUri || (await closePushedRequest(ctx.em, pushed.requestUri));
+    const answer = async (target: ResponseTarget, fields: Record<string, string | undefined>): Promise<EndpointAnswer> =>
+      (await spend()) ? authorizationAnswer(config, target, fields) : { kind: 'page', ...authorizeErrorPage(SPENT) };
     if (parsed.kind === 'error') return answer(parsed.target, { error: parsed.error, error_description: parsed.description });
     const authorization: AuthorizationRequest = pushed.requestUri
       ? { ...parsed.request, params: { ...parsed.request.params, request_uri: pushed.requestUri } }
@@ -186,7 +185,7 @@ export const authorizeEndpoint = defineEndpoint({
         return noStoreRedirect(`${issuerOf(config)}/app/consent?request=${encodeURIComponent(requestId)}`);
       }
     }
-    if (pushed.requestUri && !(await closePushedRequestOf(ctx.em, authorization.params))) return { kind: 'page', ...authorizeErrorPage(SPENT) };
+    if (!(await spend())) return { kind: 'page', ...authorizeErrorPage(SPENT) };
     return authorizationAnswer(config, authorization, await issueResponse(ctx, authorization, found!, now));
   },
 });
