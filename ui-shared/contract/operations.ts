@@ -21,6 +21,8 @@ import type {
   ClientDeviceGrant,
   ClientDeviceGrantQuery,
   ClientIdRequest,
+  ClientTokenExchange,
+  ClientTokenExchangeQuery,
   ClientWithSecret,
   Clients,
   ClientsRequest,
@@ -119,6 +121,7 @@ import type {
   ScimEndpointWithToken,
   SessionQueryRequest,
   SetClientDeviceGrantRequest,
+  SetClientTokenExchangeRequest,
   SignUpRequest,
   TestEndpointRequest,
   TestEndpointResponse,
@@ -241,6 +244,8 @@ export interface Operations {
   decide_device_authorization: { input: DecideDeviceAuthorizationRequest; output: Response };
   client_device_grant: { input: ClientDeviceGrantQuery; output: ClientDeviceGrant };
   set_client_device_grant: { input: SetClientDeviceGrantRequest; output: ClientDeviceGrant };
+  client_token_exchange: { input: ClientTokenExchangeQuery; output: ClientTokenExchange };
+  set_client_token_exchange: { input: SetClientTokenExchangeRequest; output: ClientTokenExchange };
   webauthn_registration_options: { input: WebauthnRegistrationOptionsRequest; output: WebauthnOptionsResponse };
   webauthn_registration_verify: { input: WebauthnRegistrationVerifyRequest; output: AuthResponse };
   webauthn_login_options: { input: WebauthnLoginOptionsRequest; output: WebauthnOptionsResponse };

@@ -784,6 +784,23 @@ export interface SetClientDeviceGrantRequest {
   enabled: boolean;
 }
 
+export interface ClientTokenExchangeQuery {
+  client_id: string;
+}
+
+export interface ClientTokenExchange {
+  client_id: string;
+  /** whether the client may use the token exchange grant (RFC 8693) */
+  enabled: boolean;
+  audiences: string[];
+}
+
+export interface SetClientTokenExchangeRequest {
+  client_id: string;
+  enabled: boolean;
+  audiences?: string[];
+}
+
 export interface WebauthnRegistrationOptionsRequest {
   email?: string;
   phone_number?: string;

@@ -8,6 +8,7 @@ import { jwtBearerGrant } from './jwt-bearer-grant.ts';
 import { authorizationCodeGrant } from './authorization-code-grant.ts';
 import { clientCredentialsGrant } from './client-credentials-grant.ts';
 import { deviceCodeGrant } from './device-code-grant.ts';
+import { tokenExchangeGrant } from './token-exchange-grant.ts';
 
 export type { Grant, GrantRequest } from './grant.ts';
 
@@ -17,6 +18,7 @@ export const GRANTS: readonly Grant[] = [
   authorizationCodeGrant,
   clientCredentialsGrant,
   deviceCodeGrant,
+  tokenExchangeGrant,
 ];
 
 export function grantNamed(grantType: string): Grant | undefined {
