@@ -31,11 +31,11 @@ describe('custom access-token script in the sandbox', () => {
   test('its claims are added; reserved claims it returns are dropped and named in the log', async () => {
     const { logger, lines } = capturingLogger();
     const script = `function (user, tokenPayload) {
-      return { greeting: 'hello ' + user.given_name, seen_scope: tokenPayload.scope, sub: 'attacker', roles: ['admin'], iss: 'evil', jti: 'x' };
+      return { greeting: 'hello ' + user.given_name, seen_scope: tokenPayload.scope, sub: 'attacker', roles: ['admin'], iss: 'evil', jti: 'x', act: { sub: 'attacker' } };
     }`;
     assert.deepEqual(await customClaims(script, user, payload, logger), { greeting: 'hello Ada', seen_scope: ['openid'] });
     const warning = lines().find((l) => String(l.msg).includes('reserved'));
-    assert.deepEqual(warning?.claims, ['sub', 'roles', 'iss', 'jti']);
+    assert.deepEqual(warning?.claims, ['sub', 'roles', 'iss', 'jti', 'act']);
     assert.ok(!JSON.stringify(lines()).includes('attacker'), 'claim values are not logged');
   });
 

@@ -17,6 +17,9 @@ export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
   'jti', 'nbf', 'family_id', 'azp', 'client_id',
   // Organization claims of an SSO session (org-claims.ts): a script must not make a token speak for an organization.
   'org_id', 'org_name', 'org_roles',
+  // RFC 8693 section 4.1: who acts for the subject. Only a token exchange (oauth/token-exchange) may say so; the FGA
+  // agent rule reads it (modules/fga/subject.ts).
+  'act',
 ]);
 
 /** What one login grants; the same for every token of the session. */
