@@ -22,6 +22,7 @@ import { fgaModule } from './fga/index.ts';
 import { clientsModule } from './clients/index.ts';
 import { oauthModule } from './oauth/index.ts';
 import { deviceGrantModule } from './oauth/device/index.ts';
+import { backchannelLogoutModule } from './oauth/backchannel/index.ts';
 import { tokenExchangeModule } from './oauth/token-exchange/index.ts';
 import { socialModule } from './social/index.ts';
 import { mfaModule } from './mfa/index.ts';
@@ -54,6 +55,7 @@ export const MODULES: readonly ModuleManifest[] = [
   clientsModule,
   oauthModule,
   deviceGrantModule,
+  backchannelLogoutModule,
   tokenExchangeModule,
   socialModule,
   mfaModule,

@@ -57,7 +57,7 @@ describe('ID token claims by granted scope', () => {
   /** The claims about the user in an ID token: what is not about the token itself or the roles. */
   function userClaimsOf(claims: Record<string, unknown>): Record<string, unknown> {
     const roleClaim = server.app.deps.config.jwtRoleClaim;
-    const tokenClaims = ['iss', 'aud', 'azp', 'sub', 'iat', 'exp', 'nonce', 'jti', 'token_type', 'at_hash', 'auth_time', 'amr', 'acr', 'login_method', 'allowed_roles', 'roles', roleClaim];
+    const tokenClaims = ['iss', 'aud', 'azp', 'sub', 'iat', 'exp', 'nonce', 'jti', 'token_type', 'at_hash', 'auth_time', 'amr', 'acr', 'login_method', 'allowed_roles', 'roles', 'sid', roleClaim];
     return Object.fromEntries(Object.entries(claims).filter(([name]) => !tokenClaims.includes(name)));
   }
 

@@ -5,6 +5,7 @@
  * request: a code shown to the wrong client or with the wrong verifier has leaked and must not be tried
  * again. Showing a consumed code again revokes every token its exchange issued (RFC 6749 section 4.1.2).
  */
+import { rememberSessionClient } from './backchannel/index.ts';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
@@ -131,6 +132,8 @@ export async function redeemAuthorizationCode(ctx: OpContext, em: EntityManager,
       ...(input.registered ? { clientId: row.clientId } : {}),
       ...(row.resource ? { resource: row.resource } : {}),
     });
+    // OpenID Connect Back-Channel Logout 1.0 §2.7: the session's end notifies the clients that got tokens in it.
+    if (input.registered) await rememberSessionClient(tx, now, session.id, row.clientId);
     row.issuedTokenIds = [sha256Hex(tokens.access_token), sha256Hex(tokens.id_token)];
     row.issuedFamilyId = familyId;
     return { ok: true, tokens, scope: row.scope };

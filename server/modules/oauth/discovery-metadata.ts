@@ -58,7 +58,7 @@ const AUTHORIZATION_VALUES = {
   code_challenge_methods_supported: ['S256'],
 };
 /** Claims of the ID and access tokens (modules/tokens/claims.ts) besides the user's profile fields. */
-const TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'exp', 'iat', 'jti', 'nonce', 'auth_time', 'amr', 'acr', 'at_hash', 'token_type',
+const TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'exp', 'iat', 'jti', 'nonce', 'auth_time', 'amr', 'acr', 'at_hash', 'sid', 'token_type',
   'scope', 'roles', 'allowed_roles', 'login_method'];
 
 /** RFC 8414 section 2 metadata of this server. */
@@ -95,5 +95,8 @@ export function openidConfiguration(deps: Deps, routeExists: RouteExists): Recor
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [keys.alg],
     claims_supported: [...new Set([...TOKEN_CLAIMS, config.jwtRoleClaim, ...userClaims])],
+    // OpenID Connect Back-Channel Logout 1.0 §2.1 (oauth/backchannel): logout tokens, and sid in them and in ID tokens.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }

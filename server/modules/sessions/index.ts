@@ -10,7 +10,7 @@ import { sessionAdminOperations } from './admin-sessions.ops.ts';
 export { Session, authTimeOf, type SessionRow } from './session.entity.ts';
 export {
   openSession, findSession, findLiveSessionByToken, revokeSessions, deleteSessionsOfUser,
-  onSessionRevoked, type NewSession,
+  onSessionRevoked, onSessionsEnded, type NewSession, type EndedSession,
 } from './session-store.ts';
 export { activeUser, findActiveUser } from './active-user.ts';
 export { validateSessionToken } from './validate-session.ts';

@@ -62,9 +62,27 @@ type SessionFilter = { id: string } | { userId: string; keep?: string };
  */
 export const onSessionRevoked = defineHook<[em: EntityManager, now: Date, sessionId: string]>('onSessionRevoked', { required: true });
 
-export function revokeSessions(em: EntityManager, now: Date, filter: SessionFilter): Promise<number> {
+/** A session that revokeSessions ended. */
+export interface EndedSession {
+  id: string;
+  userId: string;
+}
+
+/**
+ * Sessions were ended (logout, revoke_session, a password change, revoke_access, a detected refresh reuse), in
+ * the caller's transaction: OpenID Connect Back-Channel Logout 1.0 §2.7 tells the relying parties of each.
+ * Every way a session ends goes through revokeSessions, so this is the one place to listen.
+ */
+export const onSessionsEnded = defineHook<[em: EntityManager, now: Date, sessions: EndedSession[]]>('onSessionsEnded');
+
+export async function revokeSessions(em: EntityManager, now: Date, filter: SessionFilter): Promise<number> {
   const where = 'keep' in filter && filter.keep ? { userId: filter.userId, id: { $ne: filter.keep } } : filter;
-  return em.nativeUpdate(Session, { ...where, revokedAt: null } as FilterQuery<SessionRow>, { revokedAt: now });
+  const live = { ...where, revokedAt: null } as FilterQuery<SessionRow>;
+  const ending = await em.find(Session, live, { fields: ['id', 'userId'], disableIdentityMap: true });
+  if (ending.length === 0) return 0;
+  const ended = await em.nativeUpdate(Session, { id: { $in: ending.map((row) => row.id) }, revokedAt: null }, { revokedAt: now });
+  await onSessionsEnded.run(em, now, ending.map((row) => ({ id: row.id, userId: row.userId })));
+  return ended;
 }
 
 export function deleteSessionsOfUser(em: EntityManager, userId: string): Promise<number> {

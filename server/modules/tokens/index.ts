@@ -31,6 +31,7 @@ export {
 // The session lifecycle with its tokens: what account flows call.
 export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
 export { mintTokens, type TokenSet } from './mint-tokens.ts';
+export { sidOf } from './session-id-claim.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';
 export { invalidateTokenState, openTokenStateCache, type StateChange } from './state-cache/index.ts';
 export { createExpirySweepWorker, expiredTokenRecordsTask, expiredSessionsTask } from './expiry-sweep.ts';

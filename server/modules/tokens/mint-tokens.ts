@@ -4,6 +4,7 @@
  * unit of work: the tokens carry the roles the session asked for that the user holds now (heldRoles), and
  * none of them lives past the login's absolute end (lifetimes.ts).
  */
+import { sidOf } from './session-id-claim.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { toPublicUser, heldRoles, provenAddressClaims } from '../users/index.ts';
@@ -75,7 +76,8 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   // A registered client gets the claims its granted scope asks for (OpenID Connect Core 5.4), as at
   // /userinfo; the instance client, the first-party application, keeps the User object the SDK reads.
   const idUser = input.clientId ? claimsForScope(user, input.scope) : { ...publicUser, ...provenAddressClaims(user) };
-  const idClaims = { ...idTokenClaims(config, grant, now, idUser, keys.alg, accessToken), ...org };
+  // sid (OpenID Connect Back-Channel Logout 1.0 §2.4): the session a logout token will name.
+  const idClaims = { ...idTokenClaims(config, grant, now, idUser, keys.alg, accessToken), ...org, sid: sidOf(session.id) };
   const idToken = signToken(keys, idClaims);
   const base = { userId: user.id, sessionId: session.id, familyId: input.familyId };
   recordToken(em, { ...base, token: accessToken, kind: 'access', expiresAt: expiryOf(accessClaims) });

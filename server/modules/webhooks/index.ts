@@ -12,7 +12,7 @@ import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
 
 export { Webhook, WebhookDelivery, WebhookLog, type WebhookRow, type WebhookLogRow, type WebhookDeliveryRow } from './webhook.entity.ts';
 export { createWebhookWorker, webhookRetryDelayMs, DEFAULT_WEBHOOK_OPTIONS, type WebhookWorker, type WebhookWorkerOptions, type WebhookWorkerStats } from './worker.ts';
-export { signBody } from './send.ts';
+export { signBody, postWebhook } from './send.ts';
 export { isRefusedAddress } from './address-policy.ts';
 export { WEBHOOK_BACKLOG_METRIC, WEBHOOK_DELIVERIES_METRIC } from './webhook-metrics.ts';
 

@@ -1,0 +1,137 @@
+/**
+ * Delivers the queued logout tokens (OpenID Connect Back-Channel Logout 1.0 §2.5): a POST of
+ * application/x-www-form-urlencoded `logout_token=...` through the webhooks' SSRF-guarded sender (postWebhook:
+ * the host resolved once, checked against the outbound address policy and pinned; a deadline per attempt).
+ * Rows are claimed by compare-and-set on `attempts` with a lease, as the message outbox does
+ * (messages/worker.ts), so of several instances one sends a row; retries back off as webhook deliveries do
+ * (webhookRetryDelayMs). Delivered at least once: a 200 or 204 (§2.8) deletes the row; the last failed
+ * attempt leaves it `failed`. Each attempt signs a fresh token, so a late retry is not an expired one.
+ */
+import type { Deps } from '../../../kernel/deps.ts';
+import { postWebhook, webhookRetryDelayMs } from '../../webhooks/index.ts';
+import { BackchannelLogoutDelivery, type BackchannelLogoutDeliveryRow } from './backchannel.entity.ts';
+import { signLogoutToken } from './logout-token.ts';
+
+export interface BackchannelWorkerOptions {
+  pollMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  leaseMs: number;
+}
+
+export const DEFAULT_BACKCHANNEL_OPTIONS: BackchannelWorkerOptions = {
+  pollMs: 1000,
+  retryBaseMs: 1000,
+  retryMaxMs: 10 * 60_000,
+  maxAttempts: 8,
+  timeoutMs: 5000,
+  leaseMs: 30_000,
+};
+
+const BATCH = 32;
+
+export interface BackchannelWorker {
+  start(deps: Deps): void;
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOptions> = {}): BackchannelWorker {
+  const options = { ...DEFAULT_BACKCHANNEL_OPTIONS, ...overrides };
+  let deps: Deps | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const dueWhere = (now: Date) => ({ $or: [{ status: 'pending', nextAttemptAt: { $lte: now } }, { status: 'sending', leaseUntil: { $lt: now } }] });
+
+  async function send(row: BackchannelLogoutDeliveryRow): Promise<boolean> {
+    const token = await signLogoutToken(deps!, { clientId: row.clientId, userId: row.userId, sid: row.sid });
+    try {
+      const res = await postWebhook(row.uri, new URLSearchParams({ logout_token: token }).toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'Portcullis-Backchannel-Logout',
+      }, { timeoutMs: options.timeoutMs, allowPrivate: deps!.config.webhookAllowPrivateAddresses, maxResponseBytes: 4096 });
+      return res.status === 200 || res.status === 204;
+    } catch {
+      return false;
+    }
+  }
+
+  async function process(row: BackchannelLogoutDeliveryRow): Promise<void> {
+    const { storage, clock, logger } = deps!;
+    const now = clock.now();
+    const mine = { id: row.id, attempts: row.attempts, status: row.status };
+    if (row.attempts >= options.maxAttempts) {
+      await storage.fork().nativeUpdate(BackchannelLogoutDelivery, mine, { status: 'failed', leaseUntil: null });
+      return;
+    }
+    const claimed = await storage.fork().nativeUpdate(BackchannelLogoutDelivery, mine, {
+      status: 'sending', attempts: row.attempts + 1, leaseUntil: new Date(now.getTime() + options.leaseMs),
+    });
+    if (claimed !== 1) return;
+    const attempts = row.attempts + 1;
+    const claim = { id: row.id, attempts, status: 'sending' };
+    if (await send(row)) {
+      await storage.fork().nativeDelete(BackchannelLogoutDelivery, claim);
+      return;
+    }
+    const log = { delivery: row.id, client: row.clientId, attempts };
+    if (attempts >= options.maxAttempts) {
+      await storage.fork().nativeUpdate(BackchannelLogoutDelivery, claim, { status: 'failed', leaseUntil: null });
+      logger.error(log, 'back-channel logout delivery failed for good');
+      return;
+    }
+    const next = new Date(clock.now().getTime() + webhookRetryDelayMs(options, attempts));
+    await storage.fork().nativeUpdate(BackchannelLogoutDelivery, claim, { status: 'pending', leaseUntil: null, nextAttemptAt: next });
+    logger.warn({ ...log, retryAt: next.toISOString() }, 'back-channel logout delivery failed; will retry');
+  }
+
+  async function drain(): Promise<void> {
+    for (;;) {
+      const rows = await deps!.storage.fork().find(BackchannelLogoutDelivery, dueWhere(deps!.clock.now()), {
+        orderBy: { nextAttemptAt: 'asc', id: 'asc' }, limit: BATCH,
+      });
+      await Promise.all(rows.map((row) => process(row)));
+      if (rows.length < BATCH || stopped) return;
+    }
+  }
+
+  function wake(): void {
+    if (!deps || stopped || running) return;
+    running = drain()
+      .catch((err) => deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'back-channel logout pass failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    start(d) {
+      if (deps) return;
+      deps = d;
+      timer = setInterval(wake, options.pollMs);
+      timer.unref();
+      wake();
+    },
+    async idle() {
+      while (deps && !stopped) {
+        if (running) {
+          await running;
+          continue;
+        }
+        const pending = await deps.storage.fork().count(BackchannelLogoutDelivery, { status: { $in: ['pending', 'sending'] } });
+        if (pending === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        wake();
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
