@@ -33,6 +33,12 @@ export function sendOAuthRefusal(reply: FastifyReply, refusal: AppError): Fastif
     if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
     return sendOAuthError(reply, 503, 'temporarily_unavailable', refusal.message);
   }
+  if (refusal.kind === 'too_many_requests') {
+    // RFC 6749 names no error for a spent request budget: RFC 6585 section 4's 429 with its Retry-After, and
+    // temporarily_unavailable (section 4.1.2.1) as the code a client already knows means "later".
+    reply.header('retry-after', String(refusal.retryAfterSeconds ?? 60));
+    return sendOAuthError(reply, 429, 'temporarily_unavailable', refusal.message);
+  }
   return sendOAuthError(reply, 400, 'invalid_request', refusal.message);
 }
 
