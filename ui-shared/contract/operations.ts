@@ -18,6 +18,8 @@ import type {
   CheckPermissionsRequest,
   CheckPermissionsResponse,
   Client,
+  ClientBackchannelLogout,
+  ClientBackchannelLogoutQuery,
   ClientDeviceGrant,
   ClientDeviceGrantQuery,
   ClientIdRequest,
@@ -120,6 +122,7 @@ import type {
   ScimEndpointStatus,
   ScimEndpointWithToken,
   SessionQueryRequest,
+  SetClientBackchannelLogoutRequest,
   SetClientDeviceGrantRequest,
   SetClientTokenExchangeRequest,
   SignUpRequest,
@@ -244,6 +247,8 @@ export interface Operations {
   decide_device_authorization: { input: DecideDeviceAuthorizationRequest; output: Response };
   client_device_grant: { input: ClientDeviceGrantQuery; output: ClientDeviceGrant };
   set_client_device_grant: { input: SetClientDeviceGrantRequest; output: ClientDeviceGrant };
+  client_backchannel_logout: { input: ClientBackchannelLogoutQuery; output: ClientBackchannelLogout };
+  set_client_backchannel_logout: { input: SetClientBackchannelLogoutRequest; output: ClientBackchannelLogout };
   client_token_exchange: { input: ClientTokenExchangeQuery; output: ClientTokenExchange };
   set_client_token_exchange: { input: SetClientTokenExchangeRequest; output: ClientTokenExchange };
   webauthn_registration_options: { input: WebauthnRegistrationOptionsRequest; output: WebauthnOptionsResponse };

@@ -784,6 +784,24 @@ export interface SetClientDeviceGrantRequest {
   enabled: boolean;
 }
 
+export interface ClientBackchannelLogoutQuery {
+  client_id: string;
+}
+
+export interface ClientBackchannelLogout {
+  client_id: string;
+  /** empty when the client registered none */
+  backchannel_logout_uri: string;
+  backchannel_logout_session_required: boolean;
+}
+
+export interface SetClientBackchannelLogoutRequest {
+  client_id: string;
+  /** https URL the logout token is POSTed to; empty removes it */
+  backchannel_logout_uri: string;
+  backchannel_logout_session_required: boolean;
+}
+
 export interface ClientTokenExchangeQuery {
   client_id: string;
 }
