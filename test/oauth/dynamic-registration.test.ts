@@ -104,6 +104,9 @@ describe('dynamic client registration, open mode', () => {
     }
     const implicit = await register(server, { redirect_uris: [CALLBACK], response_types: ['token'] });
     assert.equal(implicit.body.error, 'invalid_client_metadata');
+    const refreshUnregistered = await register(server, { redirect_uris: [CALLBACK], scope: 'openid offline_access' });
+    assert.equal(refreshUnregistered.status, 400);
+    assert.equal(refreshUnregistered.body.error, 'invalid_client_metadata', 'offline_access without the refresh_token grant');
     const notJson = await register(server, ['not', 'an', 'object']);
     assert.equal(notJson.status, 400);
     assert.equal(notJson.body.error, 'invalid_client_metadata');

@@ -153,6 +153,11 @@ export function checkedRegistrationMetadata(doc: unknown, mode: RegistrationMode
     if (err instanceof AppError) throw metadataError(err.message);
     throw err;
   }
+  // offline_access asks for a refresh token (OpenID Connect Core section 11), which the client's own
+  // grant_types must name (RFC 7591 section 2.1: the grant types it restricts itself to).
+  if (scopes.includes('offline_access') && !grantTypes.includes('refresh_token')) {
+    throw metadataError('scope offline_access needs refresh_token in grant_types');
+  }
   const contacts = optionalList(body, 'contacts', 10);
   const registration: ClientRegistration = {
     token_endpoint_auth_method: tokenEndpointAuthMethod,
