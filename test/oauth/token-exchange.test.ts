@@ -119,6 +119,11 @@ describe('token exchange (RFC 8693)', () => {
     assert.deepEqual(claims.scope, ['openid']);
     assert.ok(Number(claims.exp) <= Number(subject.exp), 'never past the subject token');
     assert.equal(await tokenIsValid(issued.access_token), true, 'validate_jwt_token accepts it');
+    // The exchanging client introspects it (RFC 7662 section 2.2) and sees who acts (RFC 8693 section 4.1).
+    const introspected = await client.tokenIntrospection(agentA.rp, issued.access_token);
+    assert.equal(introspected.active, true);
+    assert.equal(introspected.sub, alice.userId);
+    assert.deepEqual(introspected.act, { sub: agentA.clientId });
   });
 
   test('a resource allowed to the client names the resource server in aud (RFC 8707 rules)', async () => {

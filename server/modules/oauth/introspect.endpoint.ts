@@ -13,7 +13,8 @@
  * - A live token answers active, scope (space-separated, RFC 7662 section 2.2), client_id, sub, exp, iat,
  *   iss, aud, jti, token_type as the token_type_hint vocabulary of RFC 7009 section 2.1 (access_token or
  *   refresh_token: the kind of token, which the caller cannot tell from the opaque string), and username
- *   (the user's email or phone number) for a user's token.
+ *   (the user's email or phone number) for a user's token, and act for an exchanged token (RFC 8693 section
+ *   4.1: the current actor and the chain before it, oauth/token-exchange).
  *
  * A user's token is checked as validate_jwt_token checks it (checkIssuedToken: signature, claims, its record
  * live, its user active); a client_credentials token, which is not recorded (grants/client-credentials-grant.ts),
@@ -76,6 +77,7 @@ function answerFor(claims: Claims, type: TokenType, clientId: string, username?:
     jti: claims.jti,
     token_type: type,
     username,
+    act: claims.act,
   };
   for (const key of Object.keys(answer)) if (answer[key] === undefined) delete answer[key];
   return answer;
