@@ -9,7 +9,8 @@
  */
 import type { Deps } from '../../../kernel/deps.ts';
 import { postWebhook, webhookRetryDelayMs } from '../../webhooks/index.ts';
-import { BackchannelLogoutDelivery, type BackchannelLogoutDeliveryRow } from './backchannel.entity.ts';
+import { ABSOLUTE_SESSION_SECONDS } from '../../tokens/index.ts';
+import { BackchannelLogoutDelivery, SessionClient, type BackchannelLogoutDeliveryRow } from './backchannel.entity.ts';
 import { signLogoutToken } from './logout-token.ts';
 
 export interface BackchannelWorkerOptions {
@@ -31,6 +32,8 @@ export const DEFAULT_BACKCHANNEL_OPTIONS: BackchannelWorkerOptions = {
 };
 
 const BATCH = 32;
+/** How often the session-client pairs of sessions past their absolute end are dropped. */
+const FORGET_EVERY_MS = 10 * 60_000;
 
 export interface BackchannelWorker {
   start(deps: Deps): void;
@@ -44,6 +47,7 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let forgottenAt = 0;
 
   const dueWhere = (now: Date) => ({ $or: [{ status: 'pending', nextAttemptAt: { $lte: now } }, { status: 'sending', leaseUntil: { $lt: now } }] });
 
@@ -89,7 +93,19 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
     logger.warn({ ...log, retryAt: next.toISOString() }, 'back-channel logout delivery failed; will retry');
   }
 
+  /**
+   * A session that simply expires (its row swept by tokens/expiry-sweep.ts) sends no logout token, and no
+   * session outlives its absolute end (tokens/lifetimes.ts): its client pairs are dropped after that.
+   */
+  async function forgetExpiredPairs(): Promise<void> {
+    const now = deps!.clock.now().getTime();
+    if (now - forgottenAt < FORGET_EVERY_MS) return;
+    forgottenAt = now;
+    await deps!.storage.fork().nativeDelete(SessionClient, { createdAt: { $lt: new Date(now - ABSOLUTE_SESSION_SECONDS * 1000) } });
+  }
+
   async function drain(): Promise<void> {
+    await forgetExpiredPairs();
     for (;;) {
       const rows = await deps!.storage.fork().find(BackchannelLogoutDelivery, dueWhere(deps!.clock.now()), {
         orderBy: { nextAttemptAt: 'asc', id: 'asc' }, limit: BATCH,
