@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import * as client from 'openid-client';
 import { SignJWT, decodeJwt } from 'jose';
-import type { TestServer } from '../support/app.ts';
+import { CLIENT_ID, CLIENT_SECRET, type TestServer } from '../support/app.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { registerClient, signUpAndLogIn, startOidcServer, type SignedIn } from '../support/oidc-server.ts';
@@ -230,5 +230,19 @@ describe('token exchange (RFC 8693)', () => {
     const again = await refusal(agentA, { subject_token: dave.tokens.access_token });
     assert.equal(again.error, 'invalid_request');
     assert.match(again.description, /revoked/);
+  });
+
+  test('a subject token revoked alone (RFC 7009) can no longer be exchanged', async () => {
+    const erin = await signUpAndLogIn(server);
+    assert.equal((await exchange(agentA, erin.tokens.access_token)).token_type.toLowerCase(), 'bearer');
+    const revoked = await fetch(`${server.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...basicAuth(CLIENT_ID, CLIENT_SECRET) },
+      body: new URLSearchParams({ token: erin.tokens.access_token, token_type_hint: 'access_token' }).toString(),
+    });
+    assert.equal(revoked.status, 200);
+    const refused = await refusal(agentA, { subject_token: erin.tokens.access_token });
+    assert.equal(refused.error, 'invalid_request');
+    assert.match(refused.description, /revoked/);
   });
 });
