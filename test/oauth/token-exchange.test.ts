@@ -172,6 +172,16 @@ describe('token exchange (RFC 8693)', () => {
     assert.match(userOnly.body.message, /viewer on document:user-only/);
     // The user's own token, with no act, passes where the user passes.
     assert.equal((await validate(alice.tokens.access_token, viewer('document:user-only'))).status, 200);
+
+    // A chain A then B: only the current actor (B) counts; prior actors are informational (RFC 8693 section 4.1).
+    await admin.over('rest', 'fga_write_tuples', { tuples: [
+      { user: `user:${alice.userId}`, relation: 'viewer', object: 'document:b-only' },
+      { user: `agent:${agentB.clientId}`, relation: 'viewer', object: 'document:b-only' },
+    ] });
+    const chained = await exchange(agentB, issued.access_token, { actor_token: await actorTokenOf(agentB), actor_token_type: ACCESS_TOKEN_TYPE });
+    assert.equal((await validate(chained.access_token, viewer('document:b-only'))).status, 200, 'B holds it, A need not');
+    assert.equal((await validate(chained.access_token, viewer('document:both'))).status, 403, 'A holds it, B does not');
+    assert.equal((await validate(issued.access_token, viewer('document:b-only'))).status, 403, 'A alone does not');
   });
 
   test('scope never widens, audiences and resources must be allowed, the switch is required', async () => {
