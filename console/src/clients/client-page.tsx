@@ -1,4 +1,4 @@
-/** One OAuth client: how to connect, its settings, credentials (rotation), trusted issuers, device sign-in, activation and deletion. */
+/** One OAuth client: how to connect, its settings, credentials (rotation), trusted issuers, device sign-in, back-channel logout, activation and deletion. */
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageHeader } from '../common/page-header.tsx';
@@ -11,6 +11,7 @@ import { ClientSettingsCard } from './client-settings-card.tsx';
 import { ClientStatusBadge } from './client-status-badge.tsx';
 import { TrustedIssuersCard } from '../trusted-issuers/trusted-issuers-card.tsx';
 import { DeviceGrantCard } from '../device-grant/device-grant-card.tsx';
+import { BackchannelLogoutCard } from '../backchannel-logout/backchannel-logout-card.tsx';
 
 export function ClientPage() {
   const { t } = useTranslation('clients');
@@ -27,6 +28,7 @@ export function ClientPage() {
           <ClientCredentialsCard client={client} />
           <TrustedIssuersCard clientId={client.client_id} />
           <DeviceGrantCard clientId={client.client_id} />
+          <BackchannelLogoutCard clientId={client.client_id} />
           <ClientAccessCard client={client} />
         </>
       )}
