@@ -6,8 +6,8 @@
  * embedding in this case.
  *
  * Every half second this looks at the event loop's utilisation over the past half second and at the V8
- * heap's size (with the external memory its objects hold). When the loop was nearly idle and the heap grew by more than
- * a threshold since the last collection, it runs one full collection, which frees the garbage and returns
+ * heap's size without its young generation (with the external memory its objects hold). When the loop was
+ * nearly idle and that grew by more than a threshold since the last collection, it runs one full collection, which frees the garbage and returns
  * V8's empty pages to the system (measured: 283 MiB at the end of 15 s of FGA checks, 131 MiB 5 s later).
  * Under load it never runs (V8 collects as it allocates), and an idle server whose heap does not grow is
  * never disturbed.
@@ -16,7 +16,7 @@
  * build/start.ts for `npm start`); without it (tests, other launchers) it does nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
 export interface IdleCollectorOptions {
   /** How often the loop's utilisation and the heap are looked at. */
@@ -47,6 +47,14 @@ type ExposedGc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-res
  * The exposed collector, asked for V8's "last resort" collection: repeated full collections that also
  * release the emptied pages and shrink the young generation (a plain gc() frees the objects but V8 keeps
  * the pages: measured 273 -> 226 MiB resident for the plain one, 273 -> 79 MiB for this one).
+ *
+ * The shrink is what made later requests dearer: it took the young generation from the 64 MiB the start
+ * had grown it to down to 1 MiB, and request garbage, which almost all dies young, never made V8 grow it
+ * back (it grows only when survivors outweigh its size). Token validation then ran 335-487 scavenges in a
+ * bench run instead of 50-63 (--trace-gc), and cost 87-92 instead of 69-74 us of CPU a request; a plain
+ * collection, or none, kept the speed. So sea-config.json's execArgv gives `--min-semi-space-size=16`
+ * (build/runtime-flags.ts): the shrink stops there, still releasing the pages' memory (resident 136.5 MiB
+ * after it vs 137.1 MiB with the 1 MiB floor), and the young generation stays large enough under load.
  */
 function exposedGc(): (() => void) | undefined {
   const gc = (globalThis as { gc?: unknown }).gc;
@@ -54,9 +62,20 @@ function exposedGc(): (() => void) | undefined {
   return () => (gc as ExposedGc)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
-function v8HeapBytes(): number {
+/** V8's young generation: what a scavenge empties by itself, whatever the idle collector does. */
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
+
+/**
+ * V8's physical heap without its young generation, plus external memory. The young generation is left
+ * out because filling it is not growth: under load it fills and empties every scavenge, and once it has
+ * grown to its working size (some 32 MiB) a few requests of load made the heap look 16 MiB bigger, so
+ * a pause between two bursts ran a last-resort collection, which shrinks the young generation again.
+ */
+function v8OldGenerationBytes(): number {
   const stats = getHeapStatistics();
-  return stats.total_physical_size + stats.external_memory;
+  let young = 0;
+  for (const space of getHeapSpaceStatistics()) if (YOUNG_SPACES.has(space.space_name)) young += space.physical_space_size;
+  return stats.total_physical_size - young + stats.external_memory;
 }
 
 function loopUtilization(): () => number {
@@ -74,7 +93,7 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
   let collections = 0;
   if (!collect) return { collections, stop() {} };
   const { intervalMs, growthBytes, idleUtilization } = { ...DEFAULTS, ...options };
-  const heapBytes = options.heapBytes ?? v8HeapBytes;
+  const heapBytes = options.heapBytes ?? v8OldGenerationBytes;
   const utilization = options.utilization ?? loopUtilization();
   // The start counts as growth: what building the app left behind (module initialisation, metadata
   // discovery, compiled schemas) is collected at the first idle tick (measured: 2 s after start, resident

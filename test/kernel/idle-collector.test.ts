@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync } from 'node:child_process';
 import { startIdleCollector } from '../../server/idle-collector.ts';
+import { runtimeFlags } from '../../build/runtime-flags.ts';
 
 const MiB = 1024 * 1024;
 
@@ -77,4 +79,22 @@ test('without an exposed collector it does nothing', async () => {
   await sleep(30);
   assert.equal(collector.collections, 0);
   collector.stop();
+});
+
+/**
+ * The last-resort collection shrinks V8's young generation to its floor, and request garbage (which dies
+ * young) never grows it back, so every later request paid for scavenges several times as frequent. The
+ * executable's flags (sea-config.json, build/runtime-flags.ts) keep that floor at 16 MiB.
+ */
+test("after a last-resort collection, the executable's flags keep the young generation at 16 MiB or more", () => {
+  const probe = `
+    let keep = [];
+    for (let i = 0; i < 400000; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 20000) keep = []; }
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    const young = require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    process.stdout.write(String(young.space_size));`;
+  const youngAfter = (flags: string[]) => Number(execFileSync(process.execPath, [...flags, '--expose-gc', '-e', probe], { encoding: 'utf8' }));
+  const withoutFloor = runtimeFlags().filter((flag) => !flag.startsWith('--min-semi-space-size'));
+  assert.ok(youngAfter(runtimeFlags()) >= 16 * MiB, 'the floor holds');
+  assert.ok(youngAfter(withoutFloor) < 16 * MiB, 'without the flag V8 shrinks it below (the probe can tell)');
 });
