@@ -10,7 +10,9 @@ import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify, decodeProtectedHeader, decodeJwt } from 'jose';
+import * as oidc from 'openid-client';
 import { startServer, type TestServer } from '../support/app.ts';
+import { signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { CALLBACK, PASSWORD, authorize, basicAuth, callAs, codeFrom, createClient, pkcePair, signedInBrowser, tokenRequest, type Browser, type RegisteredClient } from './authorize-support.ts';
 
@@ -161,10 +163,64 @@ describe('back-channel logout with --webhook-allow-private-addresses=true', () =
   });
 });
 
+describe('back-channel logout of a client openid-client registered at /oauth/register (RFC 7591 metadata)', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  before(async () => {
+    server = await startOidcServer(['--webhook-allow-private-addresses=true', '--dynamic-registration', 'open']);
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  test('the registered backchannel_logout_uri is echoed, read by the admin and sent a logout token the JWKS verifies', async () => {
+    const rp = await oidc.dynamicClientRegistration(new URL(server.baseUrl), {
+      redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', client_name: 'SPA', scope: 'openid',
+      backchannel_logout_uri: receiver.url, backchannel_logout_session_required: true,
+    }, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const metadata = rp.clientMetadata();
+    assert.equal(metadata.backchannel_logout_uri, receiver.url);
+    assert.equal(metadata.backchannel_logout_session_required, true);
+    assert.equal(rp.serverMetadata().backchannel_logout_supported, true);
+    assert.deepEqual(await adminClient(server).ok('client_backchannel_logout', { client_id: metadata.client_id }), {
+      client_id: metadata.client_id, backchannel_logout_uri: receiver.url, backchannel_logout_session_required: true,
+    });
+
+    const browser = await signUpAndLogIn(server);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(rp, {
+      redirect_uri: CALLBACK, scope: 'openid', state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    // A self-registered client is third-party: the user consents first (RFC 7591 section 5).
+    const consent = new URL((await fetch(url, { redirect: 'manual', headers: { cookie: browser.cookie } })).headers.get('location')!, server.baseUrl);
+    const decision = await fetch(`${server.baseUrl}/v1/decide_authorization_request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: browser.cookie, origin: server.baseUrl },
+      body: JSON.stringify({ request_id: consent.searchParams.get('request'), approve: true }),
+    });
+    const decided = (await decision.json()) as { redirect_uri: string };
+    const resumed = await fetch(decided.redirect_uri, { redirect: 'manual', headers: { cookie: browser.cookie } });
+    const tokens = await oidc.authorizationCodeGrant(rp, new URL(resumed.headers.get('location')!), { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+    const sid = tokens.claims()!.sid;
+    assert.equal(typeof sid, 'string');
+
+    const out = await fetch(`${server.baseUrl}/v1/logout`, { method: 'POST', headers: { cookie: browser.cookie, origin: server.baseUrl, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(out.status, 200);
+    await waitFor(() => receiver.tokens.length === 1);
+    const jwks = createRemoteJWKSet(new URL(rp.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(receiver.tokens[0]!, jwks, { issuer: rp.serverMetadata().issuer, audience: metadata.client_id, typ: 'logout+jwt' });
+    assert.equal(payload.sid, sid);
+    assert.deepEqual(payload.events, { [EVENT]: {} });
+  });
+});
+
 describe('back-channel logout registration without the allowance flag', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer([]);
+    server = await startServer(['--dynamic-registration', 'open']);
   });
   after(() => server.close());
 
@@ -174,6 +230,15 @@ describe('back-channel logout registration without the allowance flag', () => {
     for (const uri of ['http://127.0.0.1:9/bc', 'https://10.0.0.5/bc', 'https://localhost/bc', 'http://rp.example.test/bc', 'https://rp.example.test/bc#x']) {
       const res = await admin.call('set_client_backchannel_logout', { client_id: client.clientId, backchannel_logout_uri: uri, backchannel_logout_session_required: false });
       assert.equal(res.status, 400, `${uri}: ${JSON.stringify(res.body)}`);
+    }
+    for (const uri of ['https://192.168.1.20/bc', 'http://rp.example.test/bc']) {
+      const res = await fetch(`${server.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', backchannel_logout_uri: uri }),
+      });
+      const body = (await res.json()) as Record<string, string>;
+      assert.deepEqual([res.status, body.error], [400, 'invalid_client_metadata'], `${uri}: ${JSON.stringify(body)}`);
     }
     const ok = await admin.ok('set_client_backchannel_logout', { client_id: client.clientId, backchannel_logout_uri: 'https://rp.example.test/bc', backchannel_logout_session_required: false });
     assert.equal(ok.backchannel_logout_uri, 'https://rp.example.test/bc');

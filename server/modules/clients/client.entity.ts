@@ -71,6 +71,9 @@ export interface ClientRegistration {
   jwks?: { keys: unknown[] };
   software_id?: string;
   software_version?: string;
+  /** OpenID Connect Back-Channel Logout 1.0 section 2.2 (oauth/backchannel; clients/backchannel-logout-uri.ts). */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 /** Whether the client is public: registered at /oauth/register with token_endpoint_auth_method none. */

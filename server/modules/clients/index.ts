@@ -13,6 +13,7 @@ import { registrationEndpoint, registrationManagementEndpoint } from './registra
 
 export { Client, type ClientRow, postLogoutRedirectUrisOf, isPublicClient } from './client.entity.ts';
 export { resourceProblem } from './allowed-resources.ts';
+export { backchannelUriProblem } from './backchannel-logout-uri.ts';
 export { REGISTRATION_PATH } from './registration.endpoint.ts';
 export {
   verifyClientSecret, requireClient, isActiveClientId, knownActiveClientId, checkClientSecret, recentlyVerifiedClient, getClient,

@@ -12,6 +12,7 @@
  *   fragment (RFC 6749 section 3.1.2), a wildcard, a custom or javascript: scheme.
  * - jwks_uri follows the outbound address policy (kernel/outbound-address.ts) as a trusted issuer's does.
  */
+import { backchannelUriProblem } from './backchannel-logout-uri.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
 import type { ClientRegistration } from './client.entity.ts';
@@ -132,7 +133,21 @@ function checkedKeys(doc: Record<string, unknown>, allowPrivateJwks: boolean): P
 }
 
 /** The metadata of `doc`, checked for `mode`; throws RFC 7591 section 3.2.2 errors. */
-export function checkedRegistrationMetadata(doc: unknown, mode: RegistrationMode, allowPrivateJwks: boolean): CheckedMetadata {
+/** backchannel_logout_uri and backchannel_logout_session_required (OpenID Connect Back-Channel Logout 1.0 section 2.2). */
+function checkedBackchannelLogout(doc: Record<string, unknown>, allowPrivate: boolean): Pick<ClientRegistration, 'backchannel_logout_uri' | 'backchannel_logout_session_required'> {
+  const uri = optionalText(doc, 'backchannel_logout_uri', MAX_URI);
+  const required = doc.backchannel_logout_session_required;
+  if (required !== undefined && typeof required !== 'boolean') throw metadataError('backchannel_logout_session_required must be a boolean');
+  if (uri === undefined) {
+    if (required !== undefined) throw metadataError('backchannel_logout_session_required needs a backchannel_logout_uri');
+    return {};
+  }
+  const problem = backchannelUriProblem(uri, allowPrivate);
+  if (problem) throw metadataError(problem);
+  return { backchannel_logout_uri: uri, backchannel_logout_session_required: required ?? false };
+}
+
+export function checkedRegistrationMetadata(doc: unknown, mode: RegistrationMode, allowPrivateJwks: boolean, allowPrivateLogoutUri = false): CheckedMetadata {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw metadataError('the request body must be a JSON object of client metadata');
   const body = doc as Record<string, unknown>;
   const redirectUris = optionalList(body, 'redirect_uris', 50);
@@ -171,6 +186,7 @@ export function checkedRegistrationMetadata(doc: unknown, mode: RegistrationMode
       software_version: optionalText(body, 'software_version'),
     }),
     ...checkedKeys(body, allowPrivateJwks),
+    ...checkedBackchannelLogout(body, allowPrivateLogoutUri),
   };
   const name = optionalText(body, 'client_name')?.trim() || 'Dynamically registered client';
   return { name, redirectUris: [...new Set(redirectUris)], scopes, registration };

@@ -84,7 +84,7 @@ export const registrationEndpoint = defineEndpoint({
         throw new OAuthError(401, 'invalid_token', 'the initial access token is unknown, expired, revoked or used up', 'Bearer error="invalid_token"');
       }
     }
-    const metadata = checkedRegistrationMetadata(request.document, mode, config.trustedIssuerAllowPrivateAddresses);
+    const metadata = checkedRegistrationMetadata(request.document, mode, config.trustedIssuerAllowPrivateAddresses, config.webhookAllowPrivateAddresses);
     await spendRegistrationAllowance(ctx.deps, request.ip);
     const { client, secret, registrationToken } = await registerDynamicClient(ctx.em, now, metadata);
     // RFC 7591 section 3.2.1: 201 Created with the client information.
@@ -123,7 +123,7 @@ export const registrationManagementEndpoint = defineEndpoint({
       if (document && typeof document === 'object' && document.client_id !== client.clientId) {
         throw new OAuthError(400, 'invalid_client_metadata', 'client_id in the body must be this client\'s');
       }
-      const metadata = checkedRegistrationMetadata(document, modeOf(config)!, config.trustedIssuerAllowPrivateAddresses);
+      const metadata = checkedRegistrationMetadata(document, modeOf(config)!, config.trustedIssuerAllowPrivateAddresses, config.webhookAllowPrivateAddresses);
       await updateDynamicClient(ctx.em, clock.now(), client, metadata);
     }
     return { kind: 'json', body: clientInformation(client, uri), headers: NO_STORE };

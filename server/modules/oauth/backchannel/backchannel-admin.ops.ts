@@ -1,13 +1,15 @@
 /**
  * Admin operations of a client's back-channel logout registration (OpenID Connect Back-Channel Logout 1.0
  * §2.2; backchannel.entity.ts): `_client_backchannel_logout` reads it, `_set_client_backchannel_logout` sets
- * or (with an empty uri) removes it.
+ * or (with an empty uri) removes it. What an administrator sets here wins over what a client registered at
+ * /oauth/register (its RFC 7591 metadata).
  */
 import { defineOperation } from '../../../ops/define.ts';
 import { s } from '../../../ops/schema.ts';
-import { getClient } from '../../clients/index.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import { backchannelUriProblem, getClient } from '../../clients/index.ts';
 import { BackchannelLogoutClient } from './backchannel.entity.ts';
-import { checkedBackchannelUri } from './backchannel-uri.ts';
+import { backchannelRegistrationOf } from './session-clients.ts';
 
 const ClientBackchannelLogoutQuery = s.object('ClientBackchannelLogoutQuery', {
   client_id: s.string({ minLength: 1, maxLength: 64 }),
@@ -35,8 +37,8 @@ export const clientBackchannelLogoutOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     const client = await getClient(ctx.em, { client_id: input.client_id });
-    const row = await ctx.em.findOne(BackchannelLogoutClient, { clientRecordId: client.id });
-    return { client_id: client.clientId, backchannel_logout_uri: row?.uri ?? '', backchannel_logout_session_required: row?.sessionRequired ?? false };
+    const registered = await backchannelRegistrationOf(ctx.em, client);
+    return { client_id: client.clientId, backchannel_logout_uri: registered?.uri ?? '', backchannel_logout_session_required: registered?.sessionRequired ?? false };
   },
 });
 
@@ -52,7 +54,9 @@ export const setClientBackchannelLogoutOp = defineOperation({
     const client = await getClient(ctx.em, { client_id: input.client_id });
     await ctx.em.nativeDelete(BackchannelLogoutClient, { clientRecordId: client.id });
     if (!input.backchannel_logout_uri.trim()) return { client_id: client.clientId, backchannel_logout_uri: '', backchannel_logout_session_required: false };
-    const uri = checkedBackchannelUri(input.backchannel_logout_uri, ctx.deps.config.webhookAllowPrivateAddresses);
+    const uri = input.backchannel_logout_uri.trim();
+    const problem = backchannelUriProblem(uri, ctx.deps.config.webhookAllowPrivateAddresses);
+    if (problem) throw AppError.invalid(problem);
     ctx.em.persist(ctx.em.create(BackchannelLogoutClient, {
       clientRecordId: client.id, uri, sessionRequired: input.backchannel_logout_session_required, updatedAt: ctx.deps.clock.now(),
     }));

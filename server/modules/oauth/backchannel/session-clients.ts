@@ -6,15 +6,34 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { EndedSession } from '../../sessions/index.ts';
-import { Client } from '../../clients/index.ts';
+import { Client, type ClientRow } from '../../clients/index.ts';
 import { sidOf } from '../../tokens/index.ts';
-import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
+import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient, type BackchannelLogoutClientRow } from './backchannel.entity.ts';
 
 /** Remembers that `clientId` (a registered client) got tokens in the session; once per pair. */
 export async function rememberSessionClient(em: EntityManager, now: Date, sessionId: string, clientId: string): Promise<void> {
   const id = `${sessionId} ${clientId}`;
   if (await em.findOne(SessionClient, { id })) return;
   em.persist(em.create(SessionClient, { id, sessionId, clientId, createdAt: now }));
+}
+
+export interface BackchannelRegistration {
+  uri: string;
+  sessionRequired: boolean;
+}
+
+/**
+ * Where a client's logout tokens go: the administrator's registration (backchannel.entity.ts) or else the
+ * one the client gave at /oauth/register (RFC 7591 metadata of OpenID Connect Back-Channel Logout 1.0 section 2.2).
+ */
+export function registrationOf(client: Pick<ClientRow, 'registration'>, row: BackchannelLogoutClientRow | undefined | null): BackchannelRegistration | undefined {
+  if (row) return { uri: row.uri, sessionRequired: row.sessionRequired };
+  const uri = client.registration?.backchannel_logout_uri;
+  return uri ? { uri, sessionRequired: client.registration?.backchannel_logout_session_required ?? false } : undefined;
+}
+
+export async function backchannelRegistrationOf(em: EntityManager, client: Pick<ClientRow, 'id' | 'registration'>): Promise<BackchannelRegistration | undefined> {
+  return registrationOf(client, await em.findOne(BackchannelLogoutClient, { clientRecordId: client.id }));
 }
 
 /** onSessionsEnded: one delivery per (ended session, client with a backchannel_logout_uri that got tokens in it). */
@@ -24,8 +43,8 @@ export async function queueBackchannelLogouts(em: EntityManager, now: Date, sess
   if (pairs.length === 0) return;
   const clients = await em.find(Client, { clientId: { $in: [...new Set(pairs.map((pair) => pair.clientId))] } });
   const registrations = await em.find(BackchannelLogoutClient, { clientRecordId: { $in: clients.map((client) => client.id) } });
-  const uriOf = new Map(registrations.map((r) => [r.clientRecordId, r.uri]));
-  const uriByClientId = new Map(clients.filter((c) => uriOf.has(c.id)).map((c) => [c.clientId, uriOf.get(c.id)!]));
+  const rowOf = new Map(registrations.map((row) => [row.clientRecordId, row]));
+  const uriByClientId = new Map(clients.map((client) => [client.clientId, registrationOf(client, rowOf.get(client.id))?.uri]));
   for (const pair of pairs) {
     const uri = uriByClientId.get(pair.clientId);
     if (!uri) continue;
