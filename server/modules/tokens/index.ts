@@ -33,7 +33,7 @@ export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions }
 export { mintTokens, type TokenSet } from './mint-tokens.ts';
 export { sidOf } from './session-id-claim.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';
-export { invalidateTokenState, openTokenStateCache, type StateChange } from './state-cache/index.ts';
+export { invalidateTokenState, openTokenStateCache, openFleetChannel, type StateChange, type ChannelEvents, type InvalidationChannel } from './state-cache/index.ts';
 export { createExpirySweepWorker, expiredTokenRecordsTask, expiredSessionsTask } from './expiry-sweep.ts';
 export { refreshTokens, InvalidScopeError, InvalidTargetError, type RefreshedTokens } from './refresh.ts';
 export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purgeTokensForUser, revokeRefreshToken } from './end-session.ts';

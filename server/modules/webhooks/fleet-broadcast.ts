@@ -2,7 +2,7 @@
  * Telling the other instances of a fleet (docs/architecture.md#horizontal-scale) that webhooks were written,
  * so their view of subscribed event names (subscribed-events.ts) is forgotten at once rather than at their
  * next poll. It reuses the broadcast the token state cache already runs between instances: PostgreSQL
- * LISTEN/NOTIFY, or Redis pub/sub with --redis-url (modules/tokens/state-cache/channel.ts), on a connection of
+ * LISTEN/NOTIFY, or Redis pub/sub with --redis-url (modules/tokens, openFleetChannel), on a connection of
  * its own.
  *
  * A message is `{"o": origin, "k": [], "w": 1}`: to the token state cache it is a well-formed invalidation of
@@ -12,8 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../kernel/deps.ts';
-import type { ChannelEvents, InvalidationChannel } from '../tokens/state-cache/channel.ts';
-import { openPostgresChannel } from '../tokens/state-cache/postgres-channel.ts';
+import { openFleetChannel, type ChannelEvents } from '../tokens/index.ts';
 
 export interface WebhookBroadcast {
   /** Tells the other instances that webhooks were written here; never throws. */
@@ -45,16 +44,8 @@ export async function openWebhookBroadcast(deps: Deps, changedElsewhere: () => v
       if (from !== undefined && from !== origin) changedElsewhere();
     },
   };
-  let channel: InvalidationChannel;
-  if (deps.config.redisUrl) {
-    // Loaded only with --redis-url, as the token state cache does (ioredis is not needed otherwise).
-    const { openRedisChannel } = await import('../tokens/state-cache/redis-channel.ts');
-    channel = await openRedisChannel(deps.config.redisUrl, events, deps.logger);
-  } else if (deps.storage.kind === 'postgres') {
-    channel = await openPostgresChannel(deps.storage, events, deps.logger);
-  } else {
-    return undefined;
-  }
+  const channel = await openFleetChannel(deps.config, deps.storage, events, deps.logger);
+  if (!channel) return undefined;
   const message = JSON.stringify({ o: origin, k: [], w: 1 });
   return {
     announce() {

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../../config/flags.ts';
 import type { Storage } from '../../../storage/types.ts';
 import { TokenStateCacheImpl, DEFAULT_LIMITS, type CacheLimits } from './token-state-cache.ts';
+import type { ChannelEvents, InvalidationChannel } from './channel.ts';
 
 export type TokenStateCache = TokenStateCacheImpl;
 export type { TokenRecordState } from './snapshots.ts';
@@ -25,6 +26,26 @@ declare module '../../../kernel/deps.ts' {
   }
 }
 
+export type { ChannelEvents, InvalidationChannel } from './channel.ts';
+
+/**
+ * A connection of its own to the fleet's broadcast (Redis pub/sub with --redis-url, else PostgreSQL
+ * LISTEN/NOTIFY), for another module that tells the other instances of a change; undefined when the
+ * deployment has none (SQLite or MariaDB without Redis).
+ */
+export async function openFleetChannel(config: Config, storage: Storage, events: ChannelEvents, logger: Logger): Promise<InvalidationChannel | undefined> {
+  if (config.redisUrl) {
+    // Loaded only with --redis-url (the bundle lowers this import to a lazy require), like the Redis limiter.
+    const { openRedisChannel } = await import('./redis-channel.ts');
+    return openRedisChannel(config.redisUrl, events, logger);
+  }
+  if (storage.kind === 'postgres') {
+    const { openPostgresChannel } = await import('./postgres-channel.ts');
+    return openPostgresChannel(storage, events, logger);
+  }
+  return undefined;
+}
+
 export async function openTokenStateCache(
   config: Config,
   storage: Storage,
@@ -33,14 +54,8 @@ export async function openTokenStateCache(
 ): Promise<TokenStateCache> {
   const cache = new TokenStateCacheImpl(storage, logger, limits);
   try {
-    if (config.redisUrl) {
-      // Loaded only with --redis-url (the bundle lowers this import to a lazy require), like the Redis limiter.
-      const { openRedisChannel } = await import('./redis-channel.ts');
-      cache.attach(await openRedisChannel(config.redisUrl, cache, logger));
-    } else if (storage.kind === 'postgres') {
-      const { openPostgresChannel } = await import('./postgres-channel.ts');
-      cache.attach(await openPostgresChannel(storage, cache, logger));
-    }
+    const channel = await openFleetChannel(config, storage, cache, logger);
+    if (channel) cache.attach(channel);
   } catch (err) {
     await cache.close();
     throw err;
