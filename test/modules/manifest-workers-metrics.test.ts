@@ -41,10 +41,11 @@ test('workers: two of one name are refused', () => {
   assert.throws(() => createModuleWorkers({}, [twice]), /two workers named same/);
 });
 
-test('the real manifests declare the outbox (reachable as Deps.outbox), webhook delivery, the expiry sweeps and the retention sweeps', () => {
+test('the real manifests declare the outbox (reachable as Deps.outbox), webhook and back-channel logout delivery, the expiry sweeps and the retention sweeps', () => {
   const declared = MODULES.flatMap((module) => module.workers.map((worker) => `${module.name}: ${worker.name}${worker.depsKey ? ` as Deps.${worker.depsKey}` : ''}`));
   assert.deepEqual(declared, [
-    'accounts: outbox as Deps.outbox', 'admin: admin-session-sweep', 'tokens: expiry-sweep', 'verification: verification-sweep', 'mfa: mfa-challenge-sweep',
+    'accounts: outbox as Deps.outbox', 'admin: admin-session-sweep', 'tokens: expiry-sweep', 'verification: verification-sweep',
+    'backchannel-logout: backchannel-logout', 'mfa: mfa-challenge-sweep',
     'webauthn: webauthn-challenge-sweep', 'audit: audit-retention', 'webhooks: webhooks', 'webhooks: webhook-retention', 'saml-idp: saml-pending-login-sweep',
   ]);
 });
