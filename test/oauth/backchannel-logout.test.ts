@@ -152,6 +152,14 @@ describe('back-channel logout with --webhook-allow-private-addresses=true', () =
     await assertLogoutToken(receiver.tokens[0]!, idToken);
   });
 
+  test('an administrator revoking the user\'s access (revoke_access) sends the logout token of the client\'s session', async () => {
+    const { browser, idToken } = await sessionWithTokens();
+    receiver.tokens.length = 0;
+    await adminClient(server).ok('revoke_access', { user_id: browser.userId });
+    await waitFor(() => receiver.tokens.length === 1);
+    await assertLogoutToken(receiver.tokens[0]!, idToken);
+  });
+
   test('a 500 from the receiver is retried until it answers 200', async () => {
     const { browser, idToken } = await sessionWithTokens();
     receiver.tokens.length = 0;
