@@ -160,6 +160,29 @@ describe('back-channel logout with --webhook-allow-private-addresses=true', () =
     await assertLogoutToken(receiver.tokens[0]!, idToken);
   });
 
+  test('the device grant\'s own session, ended by an administrator, sends the device client a logout token', async () => {
+    const admin = adminClient(server);
+    await admin.ok('set_client_device_grant', { client_id: rp.clientId, enabled: true });
+    const browser = await signedInBrowser(server);
+    const started = await fetch(`${server.baseUrl}/oauth/device_authorization`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...basicAuth(rp.clientId, rp.secret) },
+      body: 'scope=openid',
+    });
+    const opened = (await started.json()) as Record<string, string>;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: opened.user_code!, approve: true })).status, 200);
+    const granted = await tokenRequest(server, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: opened.device_code! }, basicAuth(rp.clientId, rp.secret));
+    assert.equal(granted.status, 200, JSON.stringify(granted.body));
+    receiver.tokens.length = 0;
+    const deviceSid = decodeJwt(granted.body.id_token).sid;
+    const { sessions } = await admin.ok('user_sessions', { user_id: browser.userId });
+    // The browser's sessions are left alone: they got no tokens of this client.
+    for (const session of sessions) await admin.ok('revoke_session', { user_id: browser.userId, id: session.id });
+    await waitFor(() => receiver.tokens.length === 1);
+    assert.equal(decodeJwt(receiver.tokens[0]!).sid, deviceSid);
+    await assertLogoutToken(receiver.tokens[0]!, granted.body.id_token);
+  });
+
   test('a 500 from the receiver is retried until it answers 200', async () => {
     const { browser, idToken } = await sessionWithTokens();
     receiver.tokens.length = 0;

@@ -4,6 +4,7 @@
  * counted and locked out (section 5.1), their decision, and the device's polling (section 3.5) up to the
  * one redemption of an approved request.
  */
+import { rememberSessionClient } from '../backchannel/index.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../../kernel/context.ts';
 import { AppError } from '../../../kernel/errors.ts';
@@ -165,6 +166,8 @@ async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizatio
       familyId: row.scope.includes(OFFLINE_ACCESS) ? randomToken(24) : null,
       ...(registered ? { clientId: row.clientId } : {}),
     });
+    // OpenID Connect Back-Channel Logout 1.0 §2.7: ending the device's session tells the client.
+    if (registered) await rememberSessionClient(tx, now, session.id, row.clientId);
     return { tokens, scope: row.scope };
   });
 }
