@@ -23,10 +23,11 @@
  *   (peak 216 vs 215 MiB, 5 s after the load 110 vs 108 MiB, same run).
  * - `--min-semi-space-size=16` (MiB): the floor for V8's young generation. The idle collector's last-resort
  *   collection (server/idle-collector.ts) shrank it to 1 MiB, and request garbage, which dies young, never
- *   grew it back: scavenges ran some seven times as often and token validation cost 83-87 instead of 76-79
- *   us of CPU a request (bench:validate on the executable, alternating runs). The collection still releases
- *   the pages' memory: idle 2 s after start 87.6 vs 86.5 MiB (bench:startup, median of 5), 5 s after
- *   bench:memory's load 115 vs 111 MiB (idle 106 vs 105 MiB).
+ *   grew it back: scavenges ran some seven times as often (--trace-gc) and token validation cost 71-75
+ *   instead of 61-65 us of CPU a request (bench:validate on the executable, alternating runs of the same
+ *   tree, quiet machine). The collection still releases the pages' memory: idle 2 s after start 87-88 vs
+ *   92-93 MiB without the floor (bench:startup, 5 starts each), 5 s after bench:memory's load 117 vs 116
+ *   MiB (idle 106 vs 105 MiB).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

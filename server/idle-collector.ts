@@ -51,10 +51,11 @@ type ExposedGc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-res
  * The shrink is what made later requests dearer: it took the young generation from the 64 MiB the start
  * had grown it to down to 1 MiB, and request garbage, which almost all dies young, never made V8 grow it
  * back (it grows only when survivors outweigh its size). Token validation then ran 335-487 scavenges in a
- * bench run instead of 50-63 (--trace-gc), and cost 87-92 instead of 69-74 us of CPU a request; a plain
- * collection, or none, kept the speed. So sea-config.json's execArgv gives `--min-semi-space-size=16`
- * (build/runtime-flags.ts): the shrink stops there, still releasing the pages' memory (resident 136.5 MiB
- * after it vs 137.1 MiB with the 1 MiB floor), and the young generation stays large enough under load.
+ * bench run instead of 50-63 (--trace-gc), and cost 87-92 instead of 69-74 us of CPU a request on a busy
+ * machine; a plain collection, or none, kept the speed; --no-flush-bytecode did not. So sea-config.json's
+ * execArgv gives `--min-semi-space-size=16` (build/runtime-flags.ts, with the figures): the shrink stops
+ * there, the collection still releases the pages' memory, and the young generation stays large enough
+ * under load.
  */
 function exposedGc(): (() => void) | undefined {
   const gc = (globalThis as { gc?: unknown }).gc;
@@ -68,7 +69,7 @@ const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
 /**
  * V8's physical heap without its young generation, plus external memory. The young generation is left
  * out because filling it is not growth: under load it fills and empties every scavenge, and once it has
- * grown to its working size (some 32 MiB) a few requests of load made the heap look 16 MiB bigger, so
+ * grown to its working size (up to 64 MiB) a few requests of load made the heap look 16 MiB bigger, so
  * a pause between two bursts ran a last-resort collection, which shrinks the young generation again.
  */
 function v8OldGenerationBytes(): number {
