@@ -6,8 +6,8 @@
  * embedding in this case.
  *
  * Every half second this looks at the event loop's utilisation over the past half second and at the V8
- * heap's size without its young generation (with the external memory its objects hold). When the loop was
- * nearly idle and that grew by more than a threshold since the last collection, it runs one full collection, which frees the garbage and returns
+ * heap's size (with the external memory its objects hold). When the loop was nearly idle and the heap grew
+ * by more than a threshold since the last collection, it runs one full collection, which frees the garbage and returns
  * V8's empty pages to the system (measured: 283 MiB at the end of 15 s of FGA checks, 131 MiB 5 s later).
  * Under load it never runs (V8 collects as it allocates), and an idle server whose heap does not grow is
  * never disturbed.
@@ -16,7 +16,7 @@
  * build/start.ts for `npm start`); without it (tests, other launchers) it does nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 
 export interface IdleCollectorOptions {
   /** How often the loop's utilisation and the heap are looked at. */
@@ -63,20 +63,16 @@ function exposedGc(): (() => void) | undefined {
   return () => (gc as ExposedGc)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
-/** V8's young generation: what a scavenge empties by itself, whatever the idle collector does. */
-const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
-
 /**
- * V8's physical heap without its young generation, plus external memory. The young generation is left
- * out because filling it is not growth: under load it fills and empties every scavenge, and once it has
- * grown to its working size (up to 64 MiB) a few requests of load made the heap look 16 MiB bigger, so
- * a pause between two bursts ran a last-resort collection, which shrinks the young generation again.
+ * V8's physical heap, young generation included, plus external memory. The young generation counts: under
+ * load it grows to its working size (measured: about 90 MiB after bench:memory's 20 s) and stays there once
+ * the requests stop, so leaving it out kept a process idle at 244 MiB. The last-resort collection shrinks it
+ * only to the floor the executable's flags give (--min-semi-space-size, build/runtime-flags.ts), so the
+ * requests after a collection do not pay for scavenges of a tiny young generation.
  */
-function v8OldGenerationBytes(): number {
+function v8HeapBytes(): number {
   const stats = getHeapStatistics();
-  let young = 0;
-  for (const space of getHeapSpaceStatistics()) if (YOUNG_SPACES.has(space.space_name)) young += space.physical_space_size;
-  return stats.total_physical_size - young + stats.external_memory;
+  return stats.total_physical_size + stats.external_memory;
 }
 
 function loopUtilization(): () => number {
@@ -94,7 +90,7 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
   let collections = 0;
   if (!collect) return { collections, stop() {} };
   const { intervalMs, growthBytes, idleUtilization } = { ...DEFAULTS, ...options };
-  const heapBytes = options.heapBytes ?? v8OldGenerationBytes;
+  const heapBytes = options.heapBytes ?? v8HeapBytes;
   const utilization = options.utilization ?? loopUtilization();
   // The start counts as growth: what building the app left behind (module initialisation, metadata
   // discovery, compiled schemas) is collected at the first idle tick (measured: 2 s after start, resident
