@@ -33,5 +33,7 @@ test('sessions are opened only through the sign-in policy', () => {
   assert.deepEqual(callersOf('completeLogin', 'server/modules/accounts/complete-login.ts'), ['server/modules/accounts/sign-in-policy.ts']);
   assert.deepEqual(callersOf('issueSession', 'server/modules/tokens/issue-session.ts'), ['server/modules/accounts/complete-login.ts']);
   assert.deepEqual(callersOf('openSession', 'server/modules/sessions/session-store.ts'), ['server/modules/tokens/issue-session.ts']);
+  // The one other way a session opens: a device approved from a live session that passed the policy (RFC 8628).
+  assert.deepEqual(callersOf('openSessionFromApproval', 'server/modules/tokens/issue-session.ts'), ['server/modules/oauth/device/device-authorizations.ts']);
   assert.deepEqual(callersOf('secondFactorChallenge', 'server/modules/accounts/mfa-gate.ts'), ['server/modules/accounts/sign-in-policy.ts']);
 });

@@ -46,12 +46,15 @@ test('a subscription names its hook and subscribes when wired', async () => {
   assert.deepEqual(calls, ['ran']);
 });
 
-test("the modules' manifests name their handlers for the four module hooks, and wiring twice is harmless", () => {
+test("the modules' manifests name their handlers for the module hooks, and wiring twice is harmless", () => {
   const wired = MODULES.flatMap((module) => module.hooks.map((hook) => `${module.name}: ${hook.hook}`)).sort();
   assert.deepEqual(wired, [
+    'backchannel-logout: onSessionsEnded',
+    'device-grant: onAccountTakeover',
     'mfa: onAdminMfaReset',
     'oauth: onAccountTakeover',
     'org-sso: onAccountTakeover',
+    'scim: onUserLeftAllOrganizations',
     'social: onAccountTakeover',
     'tokens: onSessionRevoked',
     'webauthn: onMfaReset',

@@ -29,7 +29,7 @@ export {
   sessionsWithLiveRecords, type NewTokenRecord,
 } from './token-records.ts';
 // The session lifecycle with its tokens: what account flows call.
-export { issueSession, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions } from './issue-session.ts';
+export { issueSession, openSessionFromApproval, DEFAULT_SCOPE, OFFLINE_ACCESS, type IssueSessionOptions, type ApprovingSession } from './issue-session.ts';
 export { mintTokens, type TokenSet } from './mint-tokens.ts';
 export { sidOf } from './session-id-claim.ts';
 export { claimsForScope, scopeList } from './scope-claims.ts';

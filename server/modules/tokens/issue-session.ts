@@ -66,3 +66,25 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
   for (const cookie of sessionCookies(ctx.deps.config, token, maxAge)) ctx.effects.setCookie(cookie);
   return tokens;
 }
+
+/** A live session that passed the sign-in policy, and what a session opened from it keeps of it. */
+export interface ApprovingSession {
+  userId: string;
+  roles: string[];
+  loginMethod: string;
+  authTime: Date;
+}
+
+/**
+ * Opens a session for another device from a live session that passed the sign-in policy (the device
+ * authorization grant, RFC 8628 section 3.3: the person approves on a browser already signed in). It keeps
+ * that session's user, roles, login method and auth time, so the same absolute end; no cookie is set (the
+ * device holds tokens only). The only other way a session opens besides issueSession, and called from one
+ * place (test/accounts/sign-in-boundary.test.ts); the caller has checked that the approving session is live
+ * and its user active.
+ */
+export function openSessionFromApproval(em: HandlerContext['em'], now: Date, approving: ApprovingSession, scope: string[]): ReturnType<typeof openSession> {
+  const notAfter = absoluteEndOf(approving.authTime);
+  if (notAfter.getTime() <= now.getTime()) throw AppError.unauthenticated('the session has reached its maximum lifetime: sign in again');
+  return openSession(em, now, { ...approving, scope, notAfter });
+}

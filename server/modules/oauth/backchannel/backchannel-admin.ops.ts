@@ -52,13 +52,13 @@ export const setClientBackchannelLogoutOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     const client = await getClient(ctx.em, { client_id: input.client_id });
-    await ctx.em.nativeDelete(BackchannelLogoutClient, { clientRecordId: client.id });
+    await ctx.em.nativeDelete(BackchannelLogoutClient, { id: client.id });
     if (!input.backchannel_logout_uri.trim()) return { client_id: client.clientId, backchannel_logout_uri: '', backchannel_logout_session_required: false };
     const uri = input.backchannel_logout_uri.trim();
     const problem = backchannelUriProblem(uri, ctx.deps.config.webhookAllowPrivateAddresses);
     if (problem) throw AppError.invalid(problem);
     ctx.em.persist(ctx.em.create(BackchannelLogoutClient, {
-      clientRecordId: client.id, uri, sessionRequired: input.backchannel_logout_session_required, updatedAt: ctx.deps.clock.now(),
+      id: client.id, uri, sessionRequired: input.backchannel_logout_session_required, updatedAt: ctx.deps.clock.now(),
     }));
     await ctx.em.flush();
     return { client_id: client.clientId, backchannel_logout_uri: uri, backchannel_logout_session_required: input.backchannel_logout_session_required };

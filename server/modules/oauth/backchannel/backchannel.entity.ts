@@ -10,8 +10,8 @@ export const BackchannelLogoutClient = defineEntity({
   name: 'BackchannelLogoutClient',
   tableName: 'oauth_client_backchannel_logout',
   properties: {
-    /** clients.id of the client. */
-    clientRecordId: p.string().primary().length(36),
+    /** clients.id of the client; named `id` as every entity's key is (MongoDB stores it as _id). */
+    id: p.string().primary().length(36),
     uri: p.string().length(2048),
     /** §2.2: the client needs sid in the logout token (and the ID token carries it). */
     sessionRequired: p.boolean(),

@@ -33,7 +33,7 @@ export function registrationOf(client: Pick<ClientRow, 'registration'>, row: Bac
 }
 
 export async function backchannelRegistrationOf(em: EntityManager, client: Pick<ClientRow, 'id' | 'registration'>): Promise<BackchannelRegistration | undefined> {
-  return registrationOf(client, await em.findOne(BackchannelLogoutClient, { clientRecordId: client.id }));
+  return registrationOf(client, await em.findOne(BackchannelLogoutClient, { id: client.id }));
 }
 
 /** onSessionsEnded: one delivery per (ended session, client with a backchannel_logout_uri that got tokens in it). */
@@ -42,8 +42,8 @@ export async function queueBackchannelLogouts(em: EntityManager, now: Date, sess
   const pairs = await em.find(SessionClient, { sessionId: { $in: [...userOf.keys()] } });
   if (pairs.length === 0) return;
   const clients = await em.find(Client, { clientId: { $in: [...new Set(pairs.map((pair) => pair.clientId))] } });
-  const registrations = await em.find(BackchannelLogoutClient, { clientRecordId: { $in: clients.map((client) => client.id) } });
-  const rowOf = new Map(registrations.map((row) => [row.clientRecordId, row]));
+  const registrations = await em.find(BackchannelLogoutClient, { id: { $in: clients.map((client) => client.id) } });
+  const rowOf = new Map(registrations.map((row) => [row.id, row]));
   const uriByClientId = new Map(clients.map((client) => [client.clientId, registrationOf(client, rowOf.get(client.id))?.uri]));
   for (const pair of pairs) {
     const uri = uriByClientId.get(pair.clientId);

@@ -11,8 +11,8 @@ import { AppError } from '../../../kernel/errors.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { randomToken, sha256Hex } from '../../../kernel/crypto.ts';
 import { clientKey } from '../../limits/index.ts';
-import { authTimeOf, findActiveUser, findSession, openSession } from '../../sessions/index.ts';
-import { OFFLINE_ACCESS, absoluteEndOf, mintTokens, type TokenSet } from '../../tokens/index.ts';
+import { authTimeOf, findActiveUser, findSession } from '../../sessions/index.ts';
+import { OFFLINE_ACCESS, mintTokens, openSessionFromApproval, type TokenSet } from '../../tokens/index.ts';
 import { DeviceAuthorization, type DeviceAuthorizationRow } from './device-authorization.entity.ts';
 import { newUserCode, normalizedUserCode, userCodeDigest } from './user-code.ts';
 
@@ -149,15 +149,12 @@ async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizatio
     if (!approving || approving.revokedAt != null) throw new OAuthError(400, 'invalid_grant', 'the session that approved this request has ended');
     const user = await findActiveUser(tx, row.userId!);
     if (!user) throw new OAuthError(400, 'invalid_grant', 'user access has been revoked');
-    const authTime = authTimeOf(approving);
-    const { session } = openSession(tx, now, {
+    const { session } = openSessionFromApproval(tx, now, {
       userId: user.id,
       roles: approving.roles,
-      scope: row.scope,
       loginMethod: approving.loginMethod,
-      authTime,
-      notAfter: absoluteEndOf(authTime),
-    });
+      authTime: authTimeOf(approving),
+    }, row.scope);
     const tokens = await mintTokens(ctx, tx, {
       user,
       session,

@@ -14,7 +14,7 @@ export type DeviceClient = NonNullable<AuthenticatedClient['registered']>;
 
 /** Whether the registry row `clientRecordId` (clients.id) has the grant enabled. */
 export async function deviceGrantEnabled(em: EntityManager, clientRecordId: string): Promise<boolean> {
-  return (await em.count(DeviceGrantClient, { clientRecordId })) > 0;
+  return (await em.count(DeviceGrantClient, { id: clientRecordId })) > 0;
 }
 
 export async function requireDeviceClient(em: EntityManager, client: AuthenticatedClient): Promise<DeviceClient> {

@@ -49,11 +49,11 @@ export const setClientDeviceGrantOp = defineOperation({
     const client = await getClient(ctx.em, { client_id: input.client_id });
     if (input.enabled) {
       if (!(await deviceGrantEnabled(ctx.em, client.id))) {
-        ctx.em.create(DeviceGrantClient, { clientRecordId: client.id, enabledAt: ctx.deps.clock.now() });
+        ctx.em.create(DeviceGrantClient, { id: client.id, enabledAt: ctx.deps.clock.now() });
         await ctx.em.flush();
       }
     } else {
-      await ctx.em.nativeDelete(DeviceGrantClient, { clientRecordId: client.id });
+      await ctx.em.nativeDelete(DeviceGrantClient, { id: client.id });
     }
     return { client_id: client.clientId, enabled: input.enabled };
   },

@@ -11,8 +11,8 @@ export const DeviceGrantClient = defineEntity({
   name: 'DeviceGrantClient',
   tableName: 'oauth_client_device_grants',
   properties: {
-    /** clients.id of the enabled client. */
-    clientRecordId: p.string().primary().length(36),
+    /** clients.id of the enabled client; named `id` as every entity's key is (MongoDB stores it as _id). */
+    id: p.string().primary().length(36),
     enabledAt: p.datetime(),
   },
 });

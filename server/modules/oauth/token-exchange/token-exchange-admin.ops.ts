@@ -56,10 +56,10 @@ export const setClientTokenExchangeOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     const client = await getClient(ctx.em, { client_id: input.client_id });
-    await ctx.em.nativeDelete(TokenExchangeClient, { clientRecordId: client.id });
+    await ctx.em.nativeDelete(TokenExchangeClient, { id: client.id });
     if (!input.enabled) return { client_id: client.clientId, enabled: false, audiences: [] };
     const audiences = [...new Set((input.audiences ?? []).map((audience) => audience.trim()).filter(Boolean))];
-    ctx.em.create(TokenExchangeClient, { clientRecordId: client.id, audiences, enabledAt: ctx.deps.clock.now() });
+    ctx.em.create(TokenExchangeClient, { id: client.id, audiences, enabledAt: ctx.deps.clock.now() });
     await ctx.em.flush();
     return { client_id: client.clientId, enabled: true, audiences };
   },

@@ -11,8 +11,8 @@ export const TokenExchangeClient = defineEntity({
   name: 'TokenExchangeClient',
   tableName: 'oauth_client_token_exchanges',
   properties: {
-    /** clients.id of the allowed client. */
-    clientRecordId: p.string().primary().length(36),
+    /** clients.id of the allowed client; named `id` as every entity's key is (MongoDB stores it as _id). */
+    id: p.string().primary().length(36),
     /** The `audience` values (RFC 8693 section 2.1) it may name: logical names or absolute URIs. */
     audiences: p.json<string[]>(),
     enabledAt: p.datetime(),

@@ -14,7 +14,7 @@ export type ExchangeClient = NonNullable<AuthenticatedClient['registered']>;
 
 /** The audiences the registry row `clientRecordId` (clients.id) may exchange for, or undefined when not allowed. */
 export async function exchangeAudiencesOf(em: EntityManager, clientRecordId: string): Promise<string[] | undefined> {
-  const row = await em.findOne(TokenExchangeClient, { clientRecordId });
+  const row = await em.findOne(TokenExchangeClient, { id: clientRecordId });
   return row ? [...(row.audiences ?? [])] : undefined;
 }
 
