@@ -130,6 +130,26 @@ describe('device authorization grant', () => {
     browser = await signedInBrowser(server);
   });
 
+  test('an approval is redeemed only while the approving session and its account are live', async () => {
+    // The approving browser signs out before the device polls: nothing to open the device's session from.
+    const signedOut = (await deviceAuthorization(server, device, { scope: 'openid' })).body;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: signedOut.user_code, approve: true })).status, 200);
+    assert.equal((await callAs(server, browser, 'logout', {})).status, 200);
+    const afterLogout = await poll(device, signedOut.device_code);
+    assert.equal(afterLogout.body.error, 'invalid_grant');
+    assert.match(afterLogout.body.error_description, /session that approved this request has ended/);
+    // An administrator revokes the account's access between approval and redemption: refused too.
+    browser = await signedInBrowser(server);
+    const revoked = (await deviceAuthorization(server, device, { scope: 'openid' })).body;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: revoked.user_code, approve: true })).status, 200);
+    await adminClient(server).ok('revoke_access', { user_id: browser.userId });
+    const afterRevoke = await poll(device, revoked.device_code);
+    assert.equal(afterRevoke.status, 400);
+    assert.equal(afterRevoke.body.error, 'invalid_grant');
+    assert.equal(afterRevoke.body.access_token, undefined);
+    browser = await signedInBrowser(server);
+  });
+
   test('a denied request answers access_denied; an unknown device_code invalid_grant', async () => {
     const opened = (await deviceAuthorization(server, device, { scope: 'openid' })).body;
     const decided = await callAs(server, browser, 'decide_device_authorization', { user_code: opened.user_code, approve: false });
