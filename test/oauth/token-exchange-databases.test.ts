@@ -10,7 +10,8 @@ import { startServer, type TestServer } from '../support/app.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../support/databases.ts';
 import { signedInUser } from '../support/signed-in-user.ts';
-import { basicAuth, createClient, tokenIsValid, tokenRequest } from './authorize-support.ts';
+import { CALLBACK, basicAuth, createClient, tokenIsValid, tokenRequest } from './authorize-support.ts';
+import { userTokenFor } from './token-exchange-support.ts';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -30,17 +31,21 @@ for (const kind of KINDS) {
     });
 
     test('the switch with its audiences, an exchange with act on the user\'s session, ended by logout', async () => {
-      const agent = await createClient(server, { name: 'Agent', allowed_scopes: ['openid', 'email', 'profile'] });
+      const agent = await createClient(server, { name: 'Agent', allowed_scopes: ['openid', 'email', 'profile'], redirect_uris: [CALLBACK] });
       const admin = adminClient(server);
       await admin.ok('set_client_token_exchange', { client_id: agent.clientId, enabled: true, audiences: ['old-api'] });
       await admin.ok('set_client_token_exchange', { client_id: agent.clientId, enabled: true, audiences: ['calendar-api', 'calendar-api'] });
       assert.deepEqual(await admin.ok('client_token_exchange', { client_id: agent.clientId }), { client_id: agent.clientId, enabled: true, audiences: ['calendar-api'] });
 
       const user = await signedInUser(server);
+      // The subject token must be addressed to the exchanging client (exchange.ts): the user's token for the agent.
+      const subjectToken = await userTokenFor(server, `cookie_session=${user.sessionCookie}`, agent);
+      const firstParty = await tokenRequest(server, { grant_type: TOKEN_EXCHANGE, subject_token: user.accessToken, subject_token_type: ACCESS_TOKEN_TYPE, audience: 'calendar-api' }, basicAuth(agent.clientId, agent.secret));
+      assert.equal(firstParty.body.error, 'invalid_request', 'the first-party token is not the agent\'s to exchange');
       const auth = basicAuth(agent.clientId, agent.secret);
       const actor = await tokenRequest(server, { grant_type: 'client_credentials' }, auth);
       assert.equal(actor.status, 200, JSON.stringify(actor.body));
-      const fields = { grant_type: TOKEN_EXCHANGE, subject_token: user.accessToken, subject_token_type: ACCESS_TOKEN_TYPE, actor_token: actor.body.access_token, actor_token_type: ACCESS_TOKEN_TYPE };
+      const fields = { grant_type: TOKEN_EXCHANGE, subject_token: subjectToken, subject_token_type: ACCESS_TOKEN_TYPE, actor_token: actor.body.access_token, actor_token_type: ACCESS_TOKEN_TYPE };
       assert.equal((await tokenRequest(server, { ...fields, audience: 'old-api' }, auth)).body.error, 'invalid_target', 'the replaced audience is gone');
       const issued = await tokenRequest(server, { ...fields, audience: 'calendar-api' }, auth);
       assert.equal(issued.status, 200, JSON.stringify(issued.body));

@@ -5,8 +5,11 @@
  * for an audience it was allowed, that says who acts (`act`, section 4.1).
  *
  * - subject_token: checked as validate_jwt_token checks a token (checkIssuedToken: signature, expiry, its record
- *   live, its user active, its client active), issued to any client: passing a user's token on to a service
- *   that acts for the user is what the grant is for. A revoked or signed-out token is refused.
+ *   live, its user active, its client active), and addressed to the exchanging client: its `aud` must name that
+ *   client's id (a token the user got for it, or one another exchange named it an audience of). A token meant
+ *   for someone else is not the exchanging client's to pass on (RFC 8693 section 2.1 leaves what subject token is
+ *   acceptable to the server's policy; RFC 9700 section 2.3, audience-restricted tokens; Keycloak's standard
+ *   token exchange applies the same rule). A revoked or signed-out token is refused.
  * - actor_token: a client_credentials access token issued to the exchanging client itself. The server vouches
  *   only for an actor it authenticated; any other token (a user's token, another client's, another issuer's)
  *   is refused. Its sub (the client) becomes act.sub; a subject that already carries `act` nests under it, and
@@ -49,12 +52,23 @@ function requireAccessTokenType(body: OAuthBody, field: string): void {
   if (type !== ACCESS_TOKEN_TYPE) throw OAuthError.invalidRequest(`${field} must be ${ACCESS_TOKEN_TYPE}`);
 }
 
-async function verifiedSubject(ctx: HandlerContext, token: string): Promise<IssuedToken> {
+/** Whether the token's `aud` (a string or a list, RFC 7519 section 4.1.3) names `clientId`. */
+function audienceNames(aud: unknown, clientId: string): boolean {
+  return Array.isArray(aud) ? aud.includes(clientId) : aud === clientId;
+}
+
+async function verifiedSubject(ctx: HandlerContext, token: string, clientId: string): Promise<IssuedToken> {
+  let subject: IssuedToken;
   try {
-    return await checkIssuedToken(ctx, token, 'access_token', ANY_CLIENT);
+    subject = await checkIssuedToken(ctx, token, 'access_token', ANY_CLIENT);
   } catch (err) {
     return refusedToken('subject_token', err);
   }
+  // Section 2.2.2: a subject token unacceptable by policy is invalid_request.
+  if (!audienceNames(subject.claims.aud, clientId)) {
+    throw OAuthError.invalidRequest('subject_token is not acceptable: its aud does not name this client; exchange only a token issued to it or naming it as an audience');
+  }
+  return subject;
 }
 
 /** The actor's subject: the exchanging client's own client_credentials token, else refused (see above). */
@@ -126,7 +140,7 @@ export async function exchangeToken(ctx: HandlerContext, body: OAuthBody, client
     throw OAuthError.invalidRequest(`requested_token_type: only ${ACCESS_TOKEN_TYPE} is issued`);
   }
   const targets = exchangeTargets(body, client, audiences);
-  const subject = await verifiedSubject(ctx, subjectToken);
+  const subject = await verifiedSubject(ctx, subjectToken, client.clientId);
   const actor = actorToken ? await verifiedActor(ctx, actorToken, subjectToken, client.clientId) : undefined;
   const scope = exchangedScope(scopeField(body), subject.claims.scope, client.allowedScopes);
 
