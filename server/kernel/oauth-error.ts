@@ -28,7 +28,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'expired_token'
   // RFC 8707 section 2: a resource indicator that is invalid or not allowed for the client.
-  | 'invalid_target';
+  | 'invalid_target'
+  // RFC 9449 sections 5 and 7.1: a DPoP proof that fails a check.
+  | 'invalid_dpop_proof';
 
 /** The Basic challenge of invalid_client when the client tried HTTP Basic (RFC 6749 section 5.2). */
 export const BASIC_CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
