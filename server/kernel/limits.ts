@@ -36,6 +36,8 @@ export const LIMIT_BUCKETS = [
   'device_user_code_guess',
   /** Dynamic client registrations (RFC 7591, POST /oauth/register) per client IP. */
   'client_registration',
+  /** Copies of one account's personal data (export_my_data) per account: each reads every table about it. */
+  'data_export',
 ] as const;
 
 export type LimitBucket = (typeof LIMIT_BUCKETS)[number];

@@ -136,5 +136,8 @@ export function policiesFor(config: Pick<Config, 'rateLimitRps' | 'rateLimitBurs
     // per session in 15 minutes, then locked for an hour: room for typos, and at most ~200 guesses a day per
     // IP, each hitting one of a thousand live codes with odds 4e-8 (RFC 8628 section 5.1).
     device_user_code_guess: { points: 10, windowSeconds: 900, blockSeconds: 3600, message: 'too many wrong codes: try again later' },
+    // export_my_data reads every table about the account (docs/limits.md#rate-limits): 5 copies an hour per account
+    // serve a person who retries a download and bound what one stolen session can make the database do.
+    data_export: { points: 5, windowSeconds: 3600, blockSeconds: 0, message: 'too many data exports for this account: try again later' },
   };
 }
