@@ -117,10 +117,6 @@ describe('device authorization grant', () => {
     assert.equal(id.aud, device.clientId);
     assert.equal(id.email, browser.email);
 
-    const again = await poll(device, opened.device_code, 10);
-    assert.equal(again.status, 400);
-    assert.equal(again.body.error, 'invalid_grant');
-    assert.match(again.body.error_description, /already been used/);
     // The device has a session of its own: signing out of the browser that approved does not sign it out.
     const userinfo = () => fetch(`${server.baseUrl}/userinfo`, { headers: { authorization: `Bearer ${granted.body.access_token}` } });
     assert.equal((await userinfo()).status, 200);
@@ -128,6 +124,59 @@ describe('device authorization grant', () => {
     assert.equal(loggedOut.status, 200, JSON.stringify(loggedOut.body));
     assert.equal((await userinfo()).status, 200, 'the device keeps its session');
     browser = await signedInBrowser(server);
+  });
+
+  test('a device_code redeemed a second time is refused and revokes every token the first redemption issued', async () => {
+    const opened = (await deviceAuthorization(server, device, { scope: 'openid offline_access' })).body;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: opened.user_code, approve: true })).status, 200);
+    const granted = await poll(device, opened.device_code);
+    assert.equal(granted.status, 200, JSON.stringify(granted.body));
+    // The device refreshes once: the refreshed tokens came from the same code and must end too.
+    const refreshed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: granted.body.refresh_token }, basicAuth(device.clientId, device.secret));
+    assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+    const userinfo = (token: string) => fetch(`${server.baseUrl}/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await userinfo(refreshed.body.access_token)).status, 200);
+    const sessionsBefore = (await adminClient(server).ok('user_sessions', { user_id: browser.userId })).sessions.length;
+
+    // A copy of the device_code presented again, even after the request's lifetime (RFC 6749 section 4.1.2).
+    clock.advance(700);
+    const again = await poll(device, opened.device_code);
+    assert.equal(again.status, 400);
+    assert.equal(again.body.error, 'invalid_grant');
+    assert.match(again.body.error_description, /already been used/);
+    assert.equal(again.body.access_token, undefined);
+    assert.equal((await userinfo(granted.body.access_token)).status, 401, 'the first access token is revoked');
+    assert.equal((await userinfo(refreshed.body.access_token)).status, 401, 'and the one refreshed from it');
+    const refreshAgain = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, basicAuth(device.clientId, device.secret));
+    assert.equal(refreshAgain.body.error, 'invalid_grant', 'and its refresh token');
+    const sessionsAfter = (await adminClient(server).ok('user_sessions', { user_id: browser.userId })).sessions.length;
+    assert.equal(sessionsAfter, sessionsBefore - 1, 'the device\'s session ended; the approving browser\'s stays');
+    assert.equal((await callAs(server, browser, 'consents')).status, 200, 'the approving browser is still signed in');
+  });
+
+  test('approvals and denials are audited with the client, the scopes and the approving session, never the codes', async () => {
+    const approved = (await deviceAuthorization(server, device, { scope: 'openid email' })).body;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: approved.user_code, approve: true })).status, 200);
+    const denied = (await deviceAuthorization(server, device, { scope: 'openid' })).body;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: denied.user_code, approve: false })).status, 200);
+    const entries = async (action: string) => (await adminClient(server).ok('audit_logs', { action, actor_id: browser.userId, pagination: { limit: 100 } })).audit_logs as Record<string, any>[];
+    const [approval] = await entries('user.device_approved');
+    assert.ok(approval, 'the approval is audited');
+    assert.equal(approval.actor_type, 'user');
+    assert.equal(approval.resource_type, 'oauth_client');
+    assert.equal(approval.resource_id, device.clientId);
+    const [denial] = await entries('user.device_denied');
+    assert.ok(denial, 'the denial is audited');
+    assert.equal(denial.resource_id, device.clientId);
+    const metadata = JSON.stringify([approval.metadata, denial.metadata]);
+    assert.match(metadata, /openid/);
+    for (const secret of [approved.user_code, approved.device_code, denied.user_code, denied.device_code]) {
+      assert.ok(!metadata.includes(secret) && !JSON.stringify([approval, denial]).includes(secret), 'no code in the audit entries');
+    }
+    // A code decided already decides nothing and audits no decision.
+    const before = (await entries('user.device_approved')).length;
+    assert.equal((await callAs(server, browser, 'decide_device_authorization', { user_code: approved.user_code, approve: true })).status, 404);
+    assert.equal((await entries('user.device_approved')).length, before);
   });
 
   test('an approval is redeemed only while the approving session and its account are live', async () => {

@@ -5,7 +5,9 @@ import { defineEntity, p } from '@mikro-orm/core';
  * the row is keyed by the SHA-256 of the device_code, and the user_code is kept as the SHA-256 of its
  * normalized form, so a database reader can neither poll nor approve. It lives 10 minutes; the device polls
  * no faster than `intervalSeconds` (RFC 8628 section 3.5: each slow_down adds 5 seconds). A user approves
- * or denies it once; an approved request is redeemed once (`usedAt`, set by one conditional update).
+ * or denies it once; an approved request is redeemed once (`usedAt`, set by one conditional update), and a
+ * second presentation ends the session its redemption opened (`issuedSessionId`), so every token issued from
+ * the code stops (RFC 6749 section 4.1.2's rule for a code used twice).
  */
 export const DeviceAuthorization = defineEntity({
   name: 'DeviceAuthorization',
@@ -27,6 +29,8 @@ export const DeviceAuthorization = defineEntity({
     userId: p.string().length(36).nullable().index(),
     sessionId: p.string().length(64).nullable(),
     usedAt: p.datetime().nullable(),
+    /** The device's own session its redemption opened (sessions.id); every token issued from the code lives on it. */
+    issuedSessionId: p.string().length(64).nullable(),
   },
 });
 

@@ -12,7 +12,7 @@ import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { randomToken, sha256Hex } from '../../../kernel/crypto.ts';
 import { clientKey } from '../../limits/index.ts';
 import { authTimeOf, findActiveUser, findSession } from '../../sessions/index.ts';
-import { OFFLINE_ACCESS, mintTokens, openSessionFromApproval, type TokenSet } from '../../tokens/index.ts';
+import { OFFLINE_ACCESS, mintTokens, openSessionFromApproval, revokeSession, type TokenSet } from '../../tokens/index.ts';
 import { DeviceAuthorization, type DeviceAuthorizationRow } from './device-authorization.entity.ts';
 import { newUserCode, normalizedUserCode, userCodeDigest } from './user-code.ts';
 
@@ -49,6 +49,7 @@ export async function openDeviceAuthorization(em: EntityManager, now: Date, clie
     userId: null,
     sessionId: null,
     usedAt: null,
+    issuedSessionId: null,
   });
   // Requests that ended more than a lifetime ago go now (their codes can no longer collide or be redeemed).
   await em.nativeDelete(DeviceAuthorization, { expiresAt: { $lt: new Date(now.getTime() - DEVICE_CODE_SECONDS * 1000) } });
@@ -121,7 +122,7 @@ export async function pollDeviceAuthorization(ctx: OpContext, em: EntityManager,
   const row = await em.findOne(DeviceAuthorization, { id: sha256Hex(input.deviceCode) });
   if (!row) throw new OAuthError(400, 'invalid_grant', 'invalid device_code');
   if (row.clientId !== input.clientId) throw new OAuthError(400, 'invalid_grant', 'device_code was issued to another client');
-  if (row.usedAt) throw new OAuthError(400, 'invalid_grant', 'device_code has already been used');
+  if (row.usedAt) return refuseReuse(ctx, em, row);
   if (row.expiresAt.getTime() <= now.getTime()) throw new OAuthError(400, 'expired_token', 'device_code has expired: start again');
   if (row.decision === 'denied') throw new OAuthError(400, 'access_denied', 'the user denied the request');
   if (row.decision === 'approved') return redeem(ctx, em, row, input.registered);
@@ -130,6 +131,17 @@ export async function pollDeviceAuthorization(ctx: OpContext, em: EntityManager,
   await em.nativeUpdate(DeviceAuthorization, { id: row.id }, { lastPolledAt: now, intervalSeconds: interval });
   if (tooSoon) throw new OAuthError(400, 'slow_down', `polling too fast: wait at least ${interval} seconds between requests`);
   throw new OAuthError(400, 'authorization_pending', 'the user has not yet approved the request');
+}
+
+/**
+ * A device_code presented again after its redemption: someone else may hold a copy, so the session the
+ * redemption opened ends with every token issued on it, refresh tokens included (RFC 6749 section 4.1.2, as
+ * authorization-codes.ts does for a code; RFC 8628 section 5.2 keeps the device code as secret as a code).
+ * It runs before the expiry check: a copy replayed late still ends what the first redemption issued.
+ */
+async function refuseReuse(ctx: OpContext, em: EntityManager, row: DeviceAuthorizationRow): Promise<never> {
+  if (row.issuedSessionId) await revokeSession(em, ctx.deps.clock, row.issuedSessionId);
+  throw new OAuthError(400, 'invalid_grant', 'device_code has already been used');
 }
 
 /**
@@ -155,6 +167,7 @@ async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizatio
       loginMethod: approving.loginMethod,
       authTime: authTimeOf(approving),
     }, row.scope);
+    await tx.nativeUpdate(DeviceAuthorization, { id: row.id }, { issuedSessionId: session.id });
     const tokens = await mintTokens(ctx, tx, {
       user,
       session,

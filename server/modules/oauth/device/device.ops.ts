@@ -8,6 +8,7 @@ import type { HandlerContext } from '../../../ops/define.ts';
 import { defineOperation } from '../../../ops/define.ts';
 import { s, MessageResponse } from '../../../ops/schema.ts';
 import { AppError } from '../../../kernel/errors.ts';
+import { audit } from '../../audit/index.ts';
 import { findSession } from '../../sessions/index.ts';
 import { findAuthorizeClient } from '../authorize-client.ts';
 import { decideDeviceAuthorization, findByUserCode } from './device-authorizations.ts';
@@ -65,6 +66,14 @@ export const decideDeviceAuthorizationOp = defineOperation({
     const login = await callerSession(ctx);
     const row = await findByUserCode(ctx, ctx.em, input.user_code, { ip: ctx.req.ip, sessionId: login.sessionId });
     await decideDeviceAuthorization(ctx.em, row, input.approve, login);
+    // The person's decision is audited as their other account decisions are (modules/audit audit.ts), in
+    // the same transaction: who let which client in, with which scopes, from which session.
+    await audit(ctx, {
+      action: input.approve ? 'user.device_approved' : 'user.device_denied',
+      resourceType: 'oauth_client',
+      resourceId: row.clientId,
+      metadata: { scopes: row.scope, session_id: login.sessionId },
+    });
     return { message: input.approve ? 'device approved' : 'device denied' };
   },
 });
