@@ -28,6 +28,7 @@ import { createFgaStore } from './modules/fga/store/index.ts';
 import type { FgaStore } from './modules/fga/types.ts';
 import type { MessageOutbox, OutboxOptions } from './modules/messages/index.ts';
 import type { WebhookWorker, WebhookWorkerOptions } from './modules/webhooks/index.ts';
+import type { BackchannelWorkerOptions } from './modules/oauth/backchannel/index.ts';
 import { createRateLimiter, memoryFactory, policiesFor } from './modules/limits/index.ts';
 import type { RateLimiter } from './kernel/limits.ts';
 import { startIdleCollector } from './idle-collector.ts';
@@ -43,6 +44,8 @@ export interface AppOverrides {
   outbox?: Partial<OutboxOptions>;
   /** Retry, poll and timeout settings of the webhook delivery worker (tests shorten them). */
   webhooks?: Partial<WebhookWorkerOptions>;
+  /** Poll and retry settings of the back-channel logout worker (tests lengthen the poll to see the commit wake). */
+  backchannel?: Partial<BackchannelWorkerOptions>;
 }
 
 export interface App {
@@ -115,7 +118,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // The modules' background workers (modules/manifest.ts WorkerSpec): the message outbox, declared by
   // accounts, and webhook delivery. Created before Deps, which wakes the outbox after a commit (Deps.outbox);
   // started once the listeners exist. Options by worker name, as tests override them.
-  const workers = createModuleWorkers({ outbox: overrides.outbox, webhooks: overrides.webhooks });
+  const workers = createModuleWorkers({ outbox: overrides.outbox, webhooks: overrides.webhooks, 'backchannel-logout': overrides.backchannel });
   const deps: Deps = { config, logger, storage, clock, version: API_VERSION, authenticators, keys, sealer, fga, limits, metrics, ...workers.depsMembers };
   // What each module adds to Deps (modules/manifest.ts ServiceSpec): the token state cache, stored templates, ...
   const closeServices = await startModuleServices(deps).catch(async (err: unknown) => {

@@ -194,6 +194,64 @@ describe('back-channel logout with --webhook-allow-private-addresses=true', () =
   });
 });
 
+describe('back-channel logout wakes on commit, not on its poll', () => {
+  /** Far longer than the test: only a commit's wake (or the retry timer) can deliver. */
+  const POLL_MS = 600_000;
+  /** Well under the poll, with room for a loaded machine. */
+  const PROMPT_MS = 2000;
+  let server: TestServer;
+  let receiver: Receiver;
+  let rp: RegisteredClient;
+
+  before(async () => {
+    server = await startServer(['--webhook-allow-private-addresses=true'], { backchannel: { pollMs: POLL_MS, retryBaseMs: 200, retryMaxMs: 400 } });
+    receiver = await startReceiver();
+    rp = await createClient(server, { redirect_uris: [CALLBACK] });
+    await adminClient(server).ok('set_client_backchannel_logout', { client_id: rp.clientId, backchannel_logout_uri: receiver.url, backchannel_logout_session_required: true });
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  async function browserWithTokens(): Promise<Browser> {
+    const browser = await signedInBrowser(server);
+    const { verifier, challenge } = pkcePair();
+    const res = await authorize(server, {
+      client_id: rp.clientId, redirect_uri: CALLBACK, response_type: 'code', state: 's', code_challenge: challenge, code_challenge_method: 'S256', scope: 'openid',
+    }, browser.cookie);
+    const token = await tokenRequest(server, { grant_type: 'authorization_code', code: await codeFrom(res, 's'), code_verifier: verifier, redirect_uri: CALLBACK }, basicAuth(rp.clientId, rp.secret));
+    assert.equal(token.status, 200, JSON.stringify(token.body));
+    return browser;
+  }
+
+  test('a logout reaches the client within moments of its commit, with a ten-minute poll', async () => {
+    const browser = await browserWithTokens();
+    receiver.tokens.length = 0;
+    const out = await callAs(server, browser, 'logout');
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    const committed = Date.now();
+    await waitFor(() => receiver.tokens.length === 1, PROMPT_MS);
+    assert.ok(Date.now() - committed < PROMPT_MS, `delivered ${Date.now() - committed} ms after the commit`);
+  });
+
+  test('several sessions ended at once by an administrator are all delivered promptly', async () => {
+    const browsers = [await browserWithTokens(), await browserWithTokens(), await browserWithTokens()];
+    receiver.tokens.length = 0;
+    for (const browser of browsers) await adminClient(server).ok('revoke_access', { user_id: browser.userId });
+    await waitFor(() => receiver.tokens.length === 3, PROMPT_MS);
+  });
+
+  test('a failed attempt is retried by the worker\'s own timer, not the poll', async () => {
+    const browser = await browserWithTokens();
+    receiver.tokens.length = 0;
+    receiver.failNext = 1;
+    await callAs(server, browser, 'logout');
+    await waitFor(() => receiver.tokens.length === 1, PROMPT_MS + 1000);
+    assert.equal(receiver.failNext, 0, 'the first attempt was answered 500');
+  });
+});
+
 describe('back-channel logout of a client openid-client registered at /oauth/register (RFC 7591 metadata)', () => {
   let server: TestServer;
   let receiver: Receiver;

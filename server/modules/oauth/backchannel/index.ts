@@ -6,17 +6,20 @@
 import { defineModule, defineWorker } from '../../manifest.ts';
 import { subscription } from '../../../kernel/hooks.ts';
 import { onSessionsEnded } from '../../sessions/index.ts';
+import { onAccountErased } from '../../accounts/index.ts';
+import { eraseBackchannelRows } from './personal-data.ts';
 import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
 import { backchannelAdminOperations } from './backchannel-admin.ops.ts';
 import { queueBackchannelLogouts } from './session-clients.ts';
 import { createBackchannelWorker, type BackchannelWorker, type BackchannelWorkerOptions } from './worker.ts';
 
 export { rememberSessionClient } from './session-clients.ts';
+export type { BackchannelWorkerOptions } from './worker.ts';
 
 export const backchannelLogoutModule = defineModule({
   name: 'backchannel-logout',
   entities: [BackchannelLogoutClient, SessionClient, BackchannelLogoutDelivery],
   operations: backchannelAdminOperations,
-  hooks: [subscription(onSessionsEnded, queueBackchannelLogouts)],
+  hooks: [subscription(onSessionsEnded, queueBackchannelLogouts), subscription(onAccountErased, eraseBackchannelRows)],
   workers: [defineWorker<BackchannelWorker, BackchannelWorkerOptions>({ name: 'backchannel-logout', create: createBackchannelWorker })],
 });

@@ -6,14 +6,21 @@
  * (messages/worker.ts), so of several instances one sends a row; retries back off as webhook deliveries do
  * (webhookRetryDelayMs). Delivered at least once: a 200 or 204 (§2.8) deletes the row; the last failed
  * attempt leaves it `failed`. Each attempt signs a fresh token, so a late retry is not an expired one.
+ *
+ * It is woken when a transaction that queued a delivery commits (commit-wake.ts), as the webhook worker is
+ * (docs/events.md#the-delivery), so a logout reaches the client at once rather than at the next poll; it wakes
+ * itself when the earliest retry it scheduled is due; and a slow poll (`pollMs`) picks up what no commit here
+ * announced: deliveries queued by other instances, leases that ran out.
  */
 import type { Deps } from '../../../kernel/deps.ts';
 import { postWebhook, webhookRetryDelayMs } from '../../webhooks/index.ts';
 import { ABSOLUTE_SESSION_SECONDS } from '../../tokens/index.ts';
 import { BackchannelLogoutDelivery, SessionClient, type BackchannelLogoutDeliveryRow } from './backchannel.entity.ts';
 import { signLogoutToken } from './logout-token.ts';
+import { DeliveryCommitWaker } from './commit-wake.ts';
 
 export interface BackchannelWorkerOptions {
+  /** The slow poll for work no commit of this instance announced (other instances' deliveries, lost leases). */
   pollMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -23,7 +30,7 @@ export interface BackchannelWorkerOptions {
 }
 
 export const DEFAULT_BACKCHANNEL_OPTIONS: BackchannelWorkerOptions = {
-  pollMs: 1000,
+  pollMs: 10_000,
   retryBaseMs: 1000,
   retryMaxMs: 10 * 60_000,
   maxAttempts: 8,
@@ -46,7 +53,12 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
   let deps: Deps | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** A wake came while a pass ran: that pass may have looked before the delivery was visible. */
+  let rerun = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryAt = Infinity;
   let stopped = false;
+  const waker = new DeliveryCommitWaker(() => wake());
   let forgottenAt = 0;
 
   const dueWhere = (now: Date) => ({ $or: [{ status: 'pending', nextAttemptAt: { $lte: now } }, { status: 'sending', leaseUntil: { $lt: now } }] });
@@ -88,8 +100,10 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
       logger.error(log, 'back-channel logout delivery failed for good');
       return;
     }
-    const next = new Date(clock.now().getTime() + webhookRetryDelayMs(options, attempts));
+    const delayMs = webhookRetryDelayMs(options, attempts);
+    const next = new Date(clock.now().getTime() + delayMs);
     await storage.fork().nativeUpdate(BackchannelLogoutDelivery, claim, { status: 'pending', leaseUntil: null, nextAttemptAt: next });
+    wakeIn(delayMs);
     logger.warn({ ...log, retryAt: next.toISOString() }, 'back-channel logout delivery failed; will retry');
   }
 
@@ -116,18 +130,39 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
   }
 
   function wake(): void {
-    if (!deps || stopped || running) return;
+    if (!deps || stopped) return;
+    if (running) {
+      rerun = true;
+      return;
+    }
+    rerun = false;
     running = drain()
       .catch((err) => deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'back-channel logout pass failed'))
       .finally(() => {
         running = undefined;
+        if (rerun) wake();
       });
+  }
+
+  /** The retry this instance scheduled is due in `delayMs`: one timer, for the earliest (real time, not the clock's). */
+  function wakeIn(delayMs: number): void {
+    const at = Date.now() + delayMs;
+    if (retryTimer && at >= retryAt) return;
+    clearTimeout(retryTimer);
+    retryAt = at;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      retryAt = Infinity;
+      wake();
+    }, delayMs);
+    retryTimer.unref();
   }
 
   return {
     start(d) {
       if (deps) return;
       deps = d;
+      d.storage.orm.em.getEventManager().registerSubscriber(waker);
       timer = setInterval(wake, options.pollMs);
       timer.unref();
       wake();
@@ -146,7 +181,9 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
     },
     async stop() {
       stopped = true;
+      waker.close();
       clearInterval(timer);
+      clearTimeout(retryTimer);
       await running;
     },
   };
