@@ -81,6 +81,7 @@ export const FLAGS = [
   { name: 'enable-playground', kind: 'bool', default: true, help: 'serve the GraphQL playground' },
   { name: 'enable-graphql-introspection', kind: 'bool', default: true, help: 'allow GraphQL schema introspection' },
   { name: 'enable-strong-password', kind: 'bool', default: true, help: 'require upper, lower, digit and special characters' },
+  { name: 'password-min-strength', kind: 'int', default: 0, help: 'lowest zxcvbn strength score (0 to 4) a new password must reach, the account\'s email and name counting against it; 0: off (docs/passwords.md)' },
   { name: 'enable-basic-authentication', kind: 'bool', default: true, help: 'email and password login' },
   { name: 'enable-email-verification', kind: 'bool', default: false, help: 'verify email addresses at signup (needs --smtp-host and --smtp-sender-email; refused at start without them)' },
   { name: 'enable-magic-link-login', kind: 'bool', default: false, help: 'passwordless login by emailed link (needs --smtp-host and --smtp-sender-email; refused at start without them)' },

@@ -112,6 +112,8 @@ export function validateConfig(config: Config): string | undefined {
   if (!DYNAMIC_REGISTRATION_MODES.includes(config.dynamicRegistration)) {
     return `--dynamic-registration must be one of ${DYNAMIC_REGISTRATION_MODES.join(', ')}`;
   }
+  const strength = config.passwordMinStrength;
+  if (!Number.isInteger(strength) || strength < 0 || strength > 4) return '--password-min-strength must be a whole number from 0 (off) to 4';
   const channelProblem = checkChannels(config);
   if (channelProblem) return channelProblem;
   for (const port of [config.httpPort, config.grpcPort, config.metricsPort]) {

@@ -20,6 +20,7 @@ import type { Config } from '../../config/flags.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { assignableRoles, rolesForSignup, toPublicUser, UserSchema, unixSeconds } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
+import { personalWordsOfInput } from './personal-words.ts';
 import { createSetPasswordToken } from '../verification/index.ts';
 import { resetPasswordLink } from '../email/index.ts';
 import { createAccount } from './create-account.ts';
@@ -105,7 +106,7 @@ export const createUserOp = defineOperation({
     }
     // An empty list is "none given" on every protocol (a protobuf repeated field cannot tell the two apart).
     const roles = input.roles?.length ? assignableRoles(config, input.roles) : rolesForSignup(config);
-    if ('password' in choice) checkPasswordPolicy(config, choice.password);
+    if ('password' in choice) await checkPasswordPolicy(config, choice.password, undefined, personalWordsOfInput(input));
     const passwordHash = 'password' in choice ? await hashPassword(choice.password) : undefined;
     const now = clock.now();
     return ctx.em.transactional(async (em) => {

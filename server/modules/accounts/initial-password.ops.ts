@@ -13,6 +13,7 @@ import { s } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { User } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
+import { personalWordsOfUser } from './personal-words.ts';
 import { revokeAllForUser } from '../tokens/index.ts';
 import { audit } from '../audit/index.ts';
 import { AuthResponse } from './accounts.schema.ts';
@@ -46,7 +47,7 @@ function replaceInitialPassword(newPassword: string, confirmation: string): Logi
     const { config, clock } = ctx.deps;
     assertMaySignIn(ctx, user, { strategy: state.method === 'basic_auth' ? 'password' : 'phone_password', loginMethod: state.method! });
     if (!user.passwordChangeRequiredAt) throw AppError.precondition(NO_PASSWORD_CHANGE_PENDING);
-    checkPasswordPolicy(config, newPassword, confirmation);
+    await checkPasswordPolicy(config, newPassword, confirmation, personalWordsOfUser(user));
     if (newPassword === state.input.password) throw AppError.invalid(SAME_PASSWORD_MESSAGE);
     const passwordHash = await hashPassword(newPassword);
     const now = clock.now();

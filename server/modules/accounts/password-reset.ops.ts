@@ -66,7 +66,9 @@ export const resetPasswordOp = defineOperation({
   transaction: false,
   handler: async (input, ctx) => {
     const { config, clock } = ctx.deps;
-    checkPasswordPolicy(config, input.password, input.confirm_password);
+    // Before the single-use token or code is spent, so only the number typed counts as the person's own
+    // (docs/passwords.md#minimum-strength).
+    await checkPasswordPolicy(config, input.password, input.confirm_password, [input.phone_number]);
     let user: UserRow | null;
     let via: 'email_link' | 'sms_code' | 'admin_link';
     if (input.token) {

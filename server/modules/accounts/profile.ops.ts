@@ -11,6 +11,7 @@ import {
   User, UserSchema, markEmailVerified, normaliseEmail, normalisePhoneNumber, toPublicUser, updateUserContact, type UserRow,
 } from '../users/index.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
+import { personalWordsOfUser } from './personal-words.ts';
 import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { audit } from '../audit/index.ts';
@@ -76,7 +77,7 @@ async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: U
 }
 
 async function changePassword(ctx: HandlerContext, user: UserRow, input: UpdateProfileInput): Promise<void> {
-  checkPasswordPolicy(ctx.deps.config, input.new_password!, input.confirm_new_password ?? '');
+  await checkPasswordPolicy(ctx.deps.config, input.new_password!, input.confirm_new_password ?? '', personalWordsOfUser(user));
   user.passwordHash = await hashPassword(input.new_password!);
   // The holder chose this one: an administrator's initial password is replaced (users/user.entity.ts).
   user.passwordChangeRequiredAt = null;

@@ -11,6 +11,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { rolesForSignup, toPublicUser } from '../users/index.ts';
 import { createAccount } from './create-account.ts';
 import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
+import { personalWordsOfInput } from './personal-words.ts';
 import { AuthResponse, SignUpRequest } from './accounts.schema.ts';
 import { signIn } from './sign-in-policy.ts';
 import { sendLinkMail, sendPhoneCode } from './account-mail.ts';
@@ -45,7 +46,7 @@ export const signupOp = defineOperation({
   handler: async (input, ctx) => {
     const method = checkSignupAllowed(ctx, input);
     const { config } = ctx.deps;
-    checkPasswordPolicy(config, input.password, input.confirm_password);
+    await checkPasswordPolicy(config, input.password, input.confirm_password, personalWordsOfInput(input));
     const roles = rolesForSignup(config, input.roles);
     const passwordHash = await hashPassword(input.password);
     return ctx.em.transactional((em) => register({ ...ctx, em }, input, method, roles, passwordHash));
