@@ -14,6 +14,15 @@ import type {
   AuthResponse,
   AuthorizationDecision,
   AuthorizationRequestQuery,
+  AuthzenActionSearchRequest,
+  AuthzenActionSearchResponse,
+  AuthzenDecision,
+  AuthzenEntitySearchResponse,
+  AuthzenEvaluationRequest,
+  AuthzenEvaluationsRequest,
+  AuthzenEvaluationsResponse,
+  AuthzenResourceSearchRequest,
+  AuthzenSubjectSearchRequest,
   ChangeInitialPasswordRequest,
   CheckPermissionsRequest,
   CheckPermissionsResponse,
@@ -40,6 +49,7 @@ import type {
   DecideAuthorizationRequest,
   DecideDeviceAuthorizationRequest,
   DeleteEmailTemplateRequest,
+  DeleteMyAccountRequest,
   DeleteOrgOidcConnectionRequest,
   DeleteOrgSamlConnectionRequest,
   DeleteOrganizationRequest,
@@ -52,6 +62,7 @@ import type {
   EmailTemplates,
   EmailTemplatesRequest,
   Empty,
+  ExportMyDataRequest,
   FgaExpandRequest,
   FgaExpandResponse,
   FgaListUsersRequest,
@@ -67,6 +78,8 @@ import type {
   GetClientRequest,
   GetUserRequest,
   ImportSamlSpMetadataRequest,
+  ImportUsersRequest,
+  ImportUsersResponse,
   InitialAccessTokenIdRequest,
   InitialAccessTokens,
   InviteMembersRequest,
@@ -82,6 +95,7 @@ import type {
   MagicLinkLoginRequest,
   Meta,
   MfaSetupRequest,
+  MySessions,
   OrgDiscoveryRequest,
   OrgDiscoveryResponse,
   OrgDomain,
@@ -100,6 +114,7 @@ import type {
   Organizations,
   PaginatedRequest,
   PendingAuthorizationRequest,
+  PersonalDataExport,
   PreviewEmailTemplateRequest,
   RemoveOrgMemberRequest,
   ResendOTPRequest,
@@ -108,6 +123,7 @@ import type {
   Response,
   RetireSamlIdpKeyRequest,
   RevokeConsentRequest,
+  RevokeMySessionRequest,
   RevokeRequest,
   RevokeSessionRequest,
   RotateSamlIdpCertRequest,
@@ -197,6 +213,11 @@ export interface Operations {
   skip_mfa_setup: { input: MfaSetupRequest; output: AuthResponse };
   lock_mfa: { input: LockMfaRequest; output: Response };
   change_initial_password: { input: ChangeInitialPasswordRequest; output: AuthResponse };
+  my_sessions: { input: PaginatedRequest; output: MySessions };
+  revoke_my_session: { input: RevokeMySessionRequest; output: Response };
+  revoke_my_other_sessions: { input: Empty; output: Response };
+  export_my_data: { input: ExportMyDataRequest; output: PersonalDataExport };
+  delete_my_account: { input: DeleteMyAccountRequest; output: Response };
   admin_login: { input: AdminLoginRequest; output: Response };
   admin_logout: { input: Empty; output: Response };
   admin_session: { input: Empty; output: Response };
@@ -212,6 +233,7 @@ export interface Operations {
   enable_access: { input: UpdateAccessRequest; output: Response };
   invite_members: { input: InviteMembersRequest; output: InviteMembersResponse };
   create_user: { input: CreateUserRequest; output: CreateUserResponse };
+  import_users: { input: ImportUsersRequest; output: ImportUsersResponse };
   user_sessions: { input: UserSessionsRequest; output: UserSessions };
   revoke_session: { input: RevokeSessionRequest; output: Response };
   verification_requests: { input: PaginatedRequest; output: VerificationRequests };
@@ -306,6 +328,11 @@ export interface Operations {
   saml_service_provider: { input: SamlServiceProviderRequest; output: SamlServiceProvider };
   saml_service_providers: { input: SamlServiceProvidersRequest; output: SamlServiceProviders };
   import_saml_sp_metadata: { input: ImportSamlSpMetadataRequest; output: SamlSpMetadataPrefill };
+  authzen_evaluation: { input: AuthzenEvaluationRequest; output: AuthzenDecision };
+  authzen_evaluations: { input: AuthzenEvaluationsRequest; output: AuthzenEvaluationsResponse };
+  authzen_search_subject: { input: AuthzenSubjectSearchRequest; output: AuthzenEntitySearchResponse };
+  authzen_search_resource: { input: AuthzenResourceSearchRequest; output: AuthzenEntitySearchResponse };
+  authzen_search_action: { input: AuthzenActionSearchRequest; output: AuthzenActionSearchResponse };
 }
 
 export type OperationName = keyof Operations;
@@ -336,6 +363,11 @@ export type PublicOperationName =
   | 'skip_mfa_setup'
   | 'lock_mfa'
   | 'change_initial_password'
+  | 'my_sessions'
+  | 'revoke_my_session'
+  | 'revoke_my_other_sessions'
+  | 'export_my_data'
+  | 'delete_my_account'
   | 'check_permissions'
   | 'list_permissions'
   | 'authorization_request'
@@ -351,6 +383,11 @@ export type PublicOperationName =
   | 'webauthn_credentials'
   | 'webauthn_delete_credential'
   | 'org_discovery'
+  | 'authzen_evaluation'
+  | 'authzen_evaluations'
+  | 'authzen_search_subject'
+  | 'authzen_search_resource'
+  | 'authzen_search_action'
 ;
 
 export type AdminOperationName = Exclude<OperationName, PublicOperationName>;

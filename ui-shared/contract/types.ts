@@ -32,6 +32,8 @@ export interface Meta {
   is_mfa_enforced: boolean;
   is_email_service_enabled: boolean;
   is_sms_service_enabled: boolean;
+  /** lowest zxcvbn score (1-4) a new password must reach; 0: no minimum (docs/passwords.md) */
+  password_min_strength: number;
 }
 
 export interface SignUpRequest {
@@ -191,6 +193,12 @@ export interface ValidateJWTTokenRequest {
   required_relations?: RequiredRelation[];
   /** the resource (RFC 8707) the token must name in aud; a resource server passes its own */
   audience?: string;
+  /** the DPoP header of the request (RFC 9449), required for a DPoP-bound token */
+  dpop_proof?: string;
+  /** the HTTP method of the request the DPoP proof came with */
+  http_method?: string;
+  /** the absolute URI of the request the DPoP proof came with (its query is ignored) */
+  http_uri?: string;
 }
 
 export interface ValidateJWTTokenResponse {
@@ -252,6 +260,62 @@ export interface ChangeInitialPasswordRequest {
   state?: string;
 }
 
+export interface PaginatedRequest {
+  pagination?: PaginationRequest;
+}
+
+export interface PaginationRequest {
+  page?: number;
+  limit?: number;
+}
+
+export interface MySessions {
+  sessions: MySession[];
+  pagination: Pagination;
+}
+
+export interface MySession {
+  /** opaque reference of the session (never its token or the token digest) */
+  id: string;
+  /** true for the session the call was made with */
+  current: boolean;
+  /** the User-Agent of the browser or app that opened the session */
+  user_agent?: string | null;
+  /** the client address that opened the session (per --trusted-proxies) */
+  ip_address?: string | null;
+  login_method: string;
+  /** when the user signed in (kept across session refreshes) */
+  created_at: number;
+  /** when the session was last used, to the minute */
+  last_used_at: number;
+}
+
+export interface Pagination {
+  limit: number;
+  page: number;
+  offset: number;
+  total: number;
+}
+
+export interface RevokeMySessionRequest {
+  /** the reference my_sessions answered */
+  id: string;
+}
+
+export type ExportMyDataRequest = Record<string, never>;
+
+export interface PersonalDataExport {
+  /** a file name for the document, e.g. portcullis-data-<date>.json */
+  file_name: string;
+  /** the JSON document (docs/privacy.md#what-is-exported) */
+  document: string;
+}
+
+export interface DeleteMyAccountRequest {
+  /** the account's current password; without it, a sign-in within the last 5 minutes is needed */
+  password?: string;
+}
+
 export interface AdminLoginRequest {
   admin_secret: string;
 }
@@ -290,6 +354,8 @@ export interface AdminMeta {
   is_email_service_enabled: boolean;
   is_sms_service_enabled: boolean;
   server_version: string;
+  /** lowest zxcvbn score (1-4) a new password must reach; 0: no minimum (docs/passwords.md) */
+  password_min_strength: number;
 }
 
 export interface AdminSignupRequest {
@@ -310,21 +376,9 @@ export interface UsersRequest {
   query?: string;
 }
 
-export interface PaginationRequest {
-  page?: number;
-  limit?: number;
-}
-
 export interface Users {
   users: User[];
   pagination: Pagination;
-}
-
-export interface Pagination {
-  limit: number;
-  page: number;
-  offset: number;
-  total: number;
 }
 
 export interface GetUserRequest {
@@ -399,6 +453,42 @@ export interface CreateUserResponse {
   set_password_link_expires_at?: number | null;
 }
 
+export interface ImportUsersRequest {
+  /** users as JSON lines, one user object a line (docs/importing-users.md); larger files stream over REST as application/x-ndjson */
+  lines?: string;
+  firebase_scrypt?: FirebaseScryptParameters;
+}
+
+export interface FirebaseScryptParameters {
+  /** base64_signer_key of the Firebase project's password hash parameters */
+  signer_key: string;
+  /** base64_salt_separator (often Bw==) */
+  salt_separator: string;
+  /** rounds (scrypt r), 8 in Firebase projects */
+  rounds: number;
+  /** mem_cost (scrypt N = 2^mem_cost), 14 in Firebase projects */
+  mem_cost: number;
+}
+
+export interface ImportUsersResponse {
+  message: string;
+  /** lines read, blank ones included */
+  lines: number;
+  created: number;
+  /** lines that matched an existing account (by external_id, email or phone number), which the import leaves as it is */
+  unchanged: number;
+  failed: number;
+  errors: ImportLineError[];
+  /** true when more lines failed than errors lists (the first 1,000) */
+  errors_truncated: boolean;
+}
+
+export interface ImportLineError {
+  /** the line number, from 1 */
+  line: number;
+  reason: string;
+}
+
 export interface UserSessionsRequest {
   user_id: string;
   pagination?: PaginationRequest;
@@ -421,15 +511,17 @@ export interface UserSession {
   auth_time: number;
   expires_at: number;
   revoked_at?: number | null;
+  /** the User-Agent of the browser or app that opened the session */
+  user_agent?: string | null;
+  /** the client address that opened the session (per --trusted-proxies) */
+  ip_address?: string | null;
+  /** when the session was last used, to the minute */
+  last_used_at: number;
 }
 
 export interface RevokeSessionRequest {
   user_id: string;
   id: string;
-}
-
-export interface PaginatedRequest {
-  pagination?: PaginationRequest;
 }
 
 export interface VerificationRequests {
@@ -576,6 +668,12 @@ export interface CreateClientRequest {
   post_logout_redirect_uris?: string[];
   require_pushed_authorization_requests?: boolean;
   allowed_resources?: string[];
+  device_grant_enabled?: boolean;
+  token_exchange_enabled?: boolean;
+  token_exchange_audiences?: string[];
+  /** https URL the logout token is POSTed to; empty removes it */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 export interface ClientWithSecret {
@@ -601,6 +699,14 @@ export interface Client {
   require_pushed_authorization_requests: boolean;
   dynamically_registered: boolean;
   allowed_resources: string[];
+  /** whether the client may use the device authorization grant (RFC 8628) */
+  device_grant_enabled: boolean;
+  /** whether the client may use the token exchange grant (RFC 8693) */
+  token_exchange_enabled: boolean;
+  token_exchange_audiences: string[];
+  /** where logout tokens are sent (OpenID Connect Back-Channel Logout 1.0); empty when none */
+  backchannel_logout_uri: string;
+  backchannel_logout_session_required: boolean;
 }
 
 export interface UpdateClientRequest {
@@ -614,6 +720,12 @@ export interface UpdateClientRequest {
   post_logout_redirect_uris?: string[];
   require_pushed_authorization_requests?: boolean;
   allowed_resources?: string[];
+  device_grant_enabled?: boolean;
+  token_exchange_enabled?: boolean;
+  token_exchange_audiences?: string[];
+  /** https URL the logout token is POSTed to; empty removes it */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 export interface ClientIdRequest {
@@ -1460,4 +1572,122 @@ export interface SamlSpMetadataPrefill {
   want_assertions_signed: boolean;
   slo_url?: string | null;
   slo_binding?: string | null;
+}
+
+export interface AuthzenEvaluationRequest {
+  subject: AuthzenEntityInput;
+  action: AuthzenActionInput;
+  resource: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+}
+
+export interface AuthzenEntityInput {
+  /** the entity type: an FGA type of the model */
+  type: string;
+  /** the id within the type; omitted for the type a search lists */
+  id?: string;
+  /** attributes; accepted and not read by the relationship engine */
+  properties?: Record<string, unknown>;
+}
+
+export interface AuthzenActionInput {
+  /** the action: a relation of the resource type */
+  name: string;
+  /** attributes; accepted and not read by the relationship engine */
+  properties?: Record<string, unknown>;
+}
+
+export interface AuthzenDecision {
+  decision: boolean;
+  /** why, for a denial the PDP explains (a stopped batch, an evaluation in error) */
+  context?: Record<string, unknown> | null;
+}
+
+export interface AuthzenEvaluationsRequest {
+  subject?: AuthzenEntityInput;
+  action?: AuthzenActionInput;
+  resource?: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+  evaluations?: AuthzenEvaluationItem[];
+  options?: AuthzenEvaluationsOptions;
+}
+
+export interface AuthzenEvaluationItem {
+  subject?: AuthzenEntityInput;
+  action?: AuthzenActionInput;
+  resource?: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+}
+
+export interface AuthzenEvaluationsOptions {
+  /** execute_all (default), deny_on_first_deny or permit_on_first_permit */
+  evaluations_semantic?: string;
+}
+
+export interface AuthzenEvaluationsResponse {
+  decision?: boolean | null;
+  evaluations?: AuthzenDecision[] | null;
+}
+
+export interface AuthzenSubjectSearchRequest {
+  subject: AuthzenEntityInput;
+  action: AuthzenActionInput;
+  resource: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+  page?: AuthzenPageRequest;
+}
+
+export interface AuthzenPageRequest {
+  /** the next_token of the previous page */
+  token?: string;
+  /** results per page, 1 to 1000; absent or 0 means 50 */
+  limit?: number;
+}
+
+export interface AuthzenEntitySearchResponse {
+  page: AuthzenPage;
+  context?: Record<string, unknown> | null;
+  results: AuthzenEntity[];
+}
+
+export interface AuthzenPage {
+  next_token: string;
+  count: number;
+  total?: number | null;
+}
+
+export interface AuthzenEntity {
+  type: string;
+  id: string;
+}
+
+export interface AuthzenResourceSearchRequest {
+  subject: AuthzenEntityInput;
+  action: AuthzenActionInput;
+  resource: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+  page?: AuthzenPageRequest;
+}
+
+export interface AuthzenActionSearchRequest {
+  subject: AuthzenEntityInput;
+  resource: AuthzenEntityInput;
+  /** the environment (AuthZEN 1.0 section 5.4): the condition context of the check */
+  context?: Record<string, unknown>;
+  page?: AuthzenPageRequest;
+}
+
+export interface AuthzenActionSearchResponse {
+  page: AuthzenPage;
+  context?: Record<string, unknown> | null;
+  results: AuthzenAction[];
+}
+
+export interface AuthzenAction {
+  name: string;
 }

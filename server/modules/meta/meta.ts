@@ -48,7 +48,16 @@ const channelFields = {
   is_sms_service_enabled: s.boolean(),
 };
 
-export const Meta = s.object('Meta', { ...metaFields, ...channelFields });
+/**
+ * The password rule beyond length and composition (docs/passwords.md): the lowest zxcvbn score a new password
+ * must reach, 0 when --password-min-strength is off, so a login screen lists the rule. Last, for the same
+ * reason as the channel fields.
+ */
+const passwordFields = {
+  password_min_strength: s.int({ minimum: 0, maximum: 4, description: 'lowest zxcvbn score (1-4) a new password must reach; 0: no minimum (docs/passwords.md)' }),
+};
+
+export const Meta = s.object('Meta', { ...metaFields, ...channelFields, ...passwordFields });
 export const AdminMeta = s.object('AdminMeta', {
   ...metaFields,
   roles: s.list(s.string()),
@@ -58,6 +67,7 @@ export const AdminMeta = s.object('AdminMeta', {
   ...channelFields,
   // Portcullis's own release; `version` above is the API version (server/version.ts).
   server_version: s.string(),
+  ...passwordFields,
 });
 
 /**
@@ -101,6 +111,7 @@ export function buildMeta(config: Config, version: string, orgDiscovery = false)
     is_mfa_enforced: config.enforceMfa && !config.disableMfa && offered.length > 0,
     is_email_service_enabled: emailConfigurationProblem(config) === undefined,
     is_sms_service_enabled: missingSmsFlags(config).length === 0,
+    password_min_strength: config.passwordMinStrength,
   };
 }
 
