@@ -10,6 +10,8 @@ import { mfaSetupOperations } from './mfa-setup.ops.ts';
 import { mfaOfferOperations } from './mfa-offer.ops.ts';
 import { adminAccessOperations } from './admin-access.ops.ts';
 import { initialPasswordOperations } from './initial-password.ops.ts';
+import { importUserOperations } from './import/import-users.ops.ts';
+import { ImportedHashKey } from './import/imported-hash-key.entity.ts';
 import { defineModule, defineWorker } from '../manifest.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from '../messages/index.ts';
 import { deliverMessage } from './message-delivery.ts';
@@ -29,6 +31,9 @@ export const accountOperations = [
 ];
 
 export { adminAccessOperations };
+export { importUsersOp, runImport, STREAMED_LINES, BATCH_SIZE, type StreamedLines, type ImportUsersInput } from './import/import-users.ops.ts';
+export { linesOfStream, type ImportLine, type StreamEnd } from './import/import-lines.ts';
+export { MAX_LINE_BYTES } from './import/import-line.ts';
 export { LOGIN_STEPS, runLogin, type LoginStep, type LoginState } from './login-flow.ts';
 export { deliverMessage } from './message-delivery.ts';
 export { takeOverUnprovenAccount, onAccountTakeover, type TakeoverContext, type TakeoverBy } from './clean-takeover.ts';
@@ -76,7 +81,9 @@ export const accountsModule = defineModule({
  */
 export const accountsAdminModule = defineModule({
   name: 'accounts-admin',
-  operations: adminAccessOperations,
+  // The imported users' hash parameters (import/imported-hash-key.entity.ts), read at their first sign-in.
+  entities: [ImportedHashKey],
+  operations: [...adminAccessOperations, ...importUserOperations],
   // admin-access.ops.ts (docs/events.md).
   events: ['user.deleted', 'user.access_revoked', 'user.access_enabled'],
 });

@@ -9,7 +9,9 @@ import { AppError } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/index.ts';
 import { toPublicUser, findSignInAccount, rolesForLogin } from '../users/index.ts';
 import { lockoutKey } from './password-guard.ts';
-import { verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
+import { hashPassword, passwordNeedsRehash, verifyAgainstDummy, verifyPassword } from '../passwords/index.ts';
+import { User } from '../users/index.ts';
+import { firebaseKeyResolver } from './import/import-hash-keys.ts';
 import type { AuthResponse, LoginRequest } from './accounts.schema.ts';
 import { DEFAULT_SCOPE } from './complete-login.ts';
 import { signIn } from './sign-in-policy.ts';
@@ -98,15 +100,29 @@ const checkPassword: LoginStep = async (state, ctx) => {
     await auditFailure(ctx, state, 'unknown_account');
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
-  if (!(await verifyPassword(user.passwordHash, password))) {
+  if (!(await verifyPassword(user.passwordHash, password, firebaseKeyResolver(ctx.em, ctx.deps.sealer)))) {
     ctx.deps.metrics.login('failure');
     await auditFailure(ctx, state, 'wrong_password', user);
     throw AppError.unauthenticated(INVALID_CREDENTIALS);
   }
   ctx.deps.metrics.login('success');
   await ctx.deps.limits.reset('login_failure', lockoutKey(state.input));
+  await rehashIfOutdated(ctx, user, password);
   state.user = user;
 };
+
+/**
+ * A hash imported from another system (docs/importing-users.md), or an argon2 one made with other parameters
+ * than today's, is replaced with the server's argon2id (OWASP Password Storage Cheat Sheet, "upgrading legacy
+ * hashes") once the password proved right. Conditional on the hash it replaces, so a password changed
+ * meanwhile is never overwritten.
+ */
+async function rehashIfOutdated(ctx: HandlerContext, user: UserRow, password: string): Promise<void> {
+  const previous = user.passwordHash!;
+  if (!passwordNeedsRehash(previous)) return;
+  const upgraded = await hashPassword(password);
+  await ctx.em.nativeUpdate(User, { id: user.id, passwordHash: previous }, { passwordHash: upgraded });
+}
 
 const resolveRolesAndScope: LoginStep = async (state) => {
   state.roles = rolesForLogin(state.user!, state.input.roles);

@@ -7,6 +7,7 @@
  */
 import { hash, verify, parseOptions, type Algorithm, type Options } from '@node-rs/argon2';
 import { argon2Slots } from './hashing-pool.ts';
+import { verifyImportedHash, type FirebaseKeyResolver } from './imported-verify.ts';
 
 /** Algorithm is a const enum in the binding's typings (no runtime object); 2 is Argon2id. */
 const ARGON2ID = 2 as Algorithm;
@@ -29,10 +30,14 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /**
- * True when `password` matches `storedHash`. A stored value that is not a valid argon2 PHC string (a row
- * imported from elsewhere, a corrupted column) answers false rather than failing the request.
+ * True when `password` matches `storedHash`. A hash imported from another system (bcrypt, scrypt, PBKDF2,
+ * Firebase's scrypt: docs/importing-users.md#hash-formats) is verified by its own algorithm, a Firebase one
+ * with the project parameters `firebaseKeys` finds; the caller replaces it with argon2id once it matched
+ * (passwordNeedsRehash). A stored value of no known form (a corrupted column) answers false rather than
+ * failing the request.
  */
-export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+export async function verifyPassword(storedHash: string, password: string, firebaseKeys?: FirebaseKeyResolver): Promise<boolean> {
+  if (!storedHash.startsWith('$argon2')) return verifyImportedHash(storedHash, password, firebaseKeys);
   try {
     return await argon2Slots().run(() => verify(storedHash, password));
   } catch {

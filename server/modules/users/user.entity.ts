@@ -66,6 +66,11 @@ export const User = defineEntity({
     /** Soft delete by deactivate_account (docs/api-overview.md#states-and-transitions). */
     deactivatedAt: p.datetime().nullable(),
     scimExternalId: p.string().length(255).nullable(),
+    /**
+     * The account's id in the system it was imported from (import_users `external_id`,
+     * docs/importing-users.md#matching): a second import of the same file finds the account by it. Never returned.
+     */
+    importedId: p.string().length(255).nullable().index(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -83,6 +83,7 @@ export async function createUser(em: EntityManager, clock: Clock, data: NewUserD
       revokedBy: null,
       deactivatedAt: null,
       scimExternalId: null,
+      importedId: null,
       createdAt: now,
       updatedAt: now,
     });

@@ -11,6 +11,7 @@ import { httpErrorHandler, notFoundHandler } from './errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { registerSecurity } from './security.ts';
 import { registerJsonBodyParser } from './json-body.ts';
+import { registerNdjsonBodyParser } from './import-users-route.ts';
 import { registerHealth } from './health.ts';
 import { registerRestRoutes } from './rest-routes.ts';
 import { registerGraphql } from '../graphql/register.ts';
@@ -47,6 +48,7 @@ export async function createHttpServer(deps: Deps, registry: Registry, options: 
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
+  registerNdjsonBodyParser(http);
   registerRequestObserver(http, options.metrics, deps.logger);
   await registerSecurity(http, deps);
   registerHealth(http, deps, options.isShuttingDown);
