@@ -79,9 +79,11 @@ function bcrypt(hash: string): string {
 }
 
 function argon2(hash: string): string {
-  const match = /^\$(argon2id|argon2i)\$(?:v=(16|19)\$)?(m=\d+,t=\d+,p=\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(hash);
+  // The parameters in any order: the argon2 reference writes m, t, p; node-argon2 writes m, p, t.
+  const match = /^\$(argon2id|argon2i)\$(?:v=(16|19)\$)?([a-z=0-9,]+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(hash);
   if (!match) fail('not an argon2id or argon2i PHC string ($argon2id$v=19$m=..,t=..,p=..$salt$hash)');
   const { m, t, p } = numericParams(match![3]!, ['m', 't', 'p']);
+  if (m === undefined || t === undefined || p === undefined) fail('argon2 needs m, t and p');
   const bounds = HASH_BOUNDS.argon2;
   if (m! < bounds.minMemoryKib || m! > bounds.maxMemoryKib) fail(`argon2 memory ${m} KiB is outside ${bounds.minMemoryKib} to ${bounds.maxMemoryKib}`);
   if (t! < 1 || t! > bounds.maxTime) fail(`argon2 passes ${t} are outside 1 to ${bounds.maxTime}`);
