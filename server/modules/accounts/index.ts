@@ -2,6 +2,7 @@
 import { signupOp } from './signup.op.ts';
 import { sessionOperations } from './session.ops.ts';
 import { profileOperations } from './profile.ops.ts';
+import { mySessionOperations } from './my-sessions.ops.ts';
 import { emailLinkOperations } from './email-link.ops.ts';
 import { passwordResetOperations } from './password-reset.ops.ts';
 import { tokenOperations } from './token.ops.ts';
@@ -28,6 +29,7 @@ export const accountOperations = [
   ...mfaSetupOperations,
   ...mfaOfferOperations,
   ...initialPasswordOperations,
+  ...mySessionOperations,
 ];
 
 export { adminAccessOperations };

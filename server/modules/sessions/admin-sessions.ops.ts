@@ -42,6 +42,9 @@ const UserSession = s.object('UserSession', {
   auth_time: s.int64(),
   expires_at: s.int64(),
   revoked_at: s.optional(s.int64()),
+  user_agent: s.optional(s.string({ description: 'the User-Agent of the browser or app that opened the session' })),
+  ip_address: s.optional(s.string({ description: 'the client address that opened the session (per --trusted-proxies)' })),
+  last_used_at: s.int64({ description: 'when the session was last used, to the minute' }),
 });
 
 const UserSessions = s.object('UserSessions', {
@@ -64,6 +67,9 @@ function toUserSession(row: SessionRow) {
     auth_time: unixSeconds(row.authTime ?? row.createdAt)!,
     expires_at: unixSeconds(row.expiresAt)!,
     revoked_at: unixSeconds(row.revokedAt),
+    user_agent: row.userAgent ?? undefined,
+    ip_address: row.ipAddress ?? undefined,
+    last_used_at: unixSeconds(row.lastUsedAt ?? row.createdAt)!,
   };
 }
 

@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
 import { SESSION_COOKIE_SECONDS } from '../../kernel/cookies.ts';
 import { defineHook } from '../../kernel/hooks.ts';
 import { Session, type SessionRow } from './session.entity.ts';
+import type { SessionDevice } from './session-activity.ts';
 
 export interface NewSession {
   userId: string;
@@ -17,6 +18,8 @@ export interface NewSession {
   authTime?: Date;
   /** The absolute end of the login (tokens/lifetimes.ts): the row never outlives it, whatever the cookie's 24 h. */
   notAfter?: Date;
+  /** The device the session is opened from (session-activity.ts deviceOf); none for a device grant's session. */
+  device?: SessionDevice;
 }
 
 /** Queues a new session; answers the raw token (for the cookies only) and the row. The caller flushes. */
@@ -33,6 +36,9 @@ export function openSession(em: EntityManager, now: Date, input: NewSession): { 
     authTime: input.authTime ?? now,
     expiresAt: new Date(input.notAfter ? Math.min(cookieEnd, input.notAfter.getTime()) : cookieEnd),
     revokedAt: null,
+    userAgent: input.device?.userAgent ?? null,
+    ipAddress: input.device?.ipAddress ?? null,
+    lastUsedAt: now,
   });
   return { token, session };
 }

@@ -28,6 +28,16 @@ export const Session = defineEntity({
     /** The cookie's end (24 h, never past the absolute end); refresh tokens of the session outlive it until revoked. */
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /**
+     * The device the session was opened from, shown to its owner (my_sessions) and to administrators so a
+     * session nobody recognises can be ended (OWASP ASVS 3.3.4: the user can see and end their sessions): the
+     * User-Agent as sent, cut to USER_AGENT_MAX_LENGTH, and the client address per --trusted-proxies
+     * (docs/configuration.md). Null on rows written before the columns existed and on the device grant's sessions.
+     */
+    userAgent: p.string().length(512).nullable(),
+    ipAddress: p.string().length(64).nullable(),
+    /** When the session was last used, at a resolution of a minute (session-activity.ts); null: createdAt stands in. */
+    lastUsedAt: p.datetime().nullable(),
   },
   // The background sweep (tokens/expiry-sweep.ts) walks every user's expired sessions oldest first: a seek
   // on (expiry, id), as token-record.entity.ts.

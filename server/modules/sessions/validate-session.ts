@@ -17,7 +17,20 @@ export async function validateSessionToken(
   raw: string,
 ): Promise<{ session: SessionRow; user: UserRow }> {
   // Inside a transaction the reads must see what that transaction sees (a session refresh re-reads here).
-  const cache = inTransaction(ctx) ? undefined : ctx.deps.tokenState;
+  const transactional = inTransaction(ctx);
+  const found = await liveSessionAndUser(ctx, raw, transactional ? undefined : ctx.deps.tokenState);
+  // A use of the session, recorded at most once a minute (session-activity.ts), in its own autocommit write:
+  // never inside a transaction (SQLite has one connection), where a session refresh opens a new row that
+  // records its own use anyway.
+  if (!transactional) await ctx.deps.sessionActivity?.touch(found.session, ctx.deps.clock.now());
+  return found;
+}
+
+async function liveSessionAndUser(
+  ctx: OpContext & { em?: EntityManager },
+  raw: string,
+  cache: OpContext['deps']['tokenState'],
+): Promise<{ session: SessionRow; user: UserRow }> {
   if (!cache) {
     const em = ctx.em ?? ctx.deps.storage.fork();
     const session = await findLiveSessionByToken(em, raw, ctx.deps.clock.now());

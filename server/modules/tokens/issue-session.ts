@@ -7,7 +7,7 @@ import type { HandlerContext } from '../../ops/define.ts';
 import { randomToken } from '../../kernel/crypto.ts';
 import { sessionCookies } from '../../kernel/cookies.ts';
 import type { UserRow } from '../users/index.ts';
-import { openSession } from '../sessions/index.ts';
+import { deviceOf, openSession } from '../sessions/index.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { absoluteEndOf } from './lifetimes.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -51,6 +51,8 @@ export async function issueSession(ctx: HandlerContext, user: UserRow, options: 
     loginMethod: options.loginMethod,
     authTime,
     notAfter,
+    // The browser or app this login or refresh comes from, shown to the user (my_sessions).
+    device: deviceOf(ctx.req),
   });
   const tokens = await mintTokens(ctx, em, {
     user,
