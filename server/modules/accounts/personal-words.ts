@@ -14,12 +14,25 @@ interface GivenProfile {
   nickname?: string | null;
 }
 
+type Word = string | null | undefined;
+
+/** The full name as people write it into passwords: "adalovelace", "ada.lovelace" (each name alone is a word too). */
+function fullNames(given: Word, family: Word): string[] {
+  return given && family ? [`${given}${family}`, `${given}.${family}`] : [];
+}
+
 /** From a request that creates the account (signup, an administrator's create_user). */
-export function personalWordsOfInput(input: GivenProfile): (string | null | undefined)[] {
-  return [input.email, input.phone_number, input.given_name, input.family_name, input.middle_name, input.nickname];
+export function personalWordsOfInput(input: GivenProfile): Word[] {
+  return [
+    input.email, input.phone_number, input.given_name, input.family_name, input.middle_name, input.nickname,
+    ...fullNames(input.given_name, input.family_name),
+  ];
 }
 
 /** From the stored account (a password change, the replacement of an initial password). */
-export function personalWordsOfUser(user: UserRow): (string | null | undefined)[] {
-  return [user.email, user.phoneNumber, user.givenName, user.familyName, user.middleName, user.nickname, user.preferredUsername];
+export function personalWordsOfUser(user: UserRow): Word[] {
+  return [
+    user.email, user.phoneNumber, user.givenName, user.familyName, user.middleName, user.nickname, user.preferredUsername,
+    ...fullNames(user.givenName, user.familyName),
+  ];
 }

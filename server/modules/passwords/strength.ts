@@ -41,8 +41,8 @@ function firstCharacters(text: string, count: number): string {
 }
 
 /**
- * The words of the person's own that an attacker would try first: the email address whole and its local
- * part, and each name given. Empty values are dropped.
+ * The words of the person's own that an attacker would try first: each input whole, and of an email address
+ * its local part and the pieces of that part ("ada", "lovelace" of ada.lovelace@…). Empty values are dropped.
  */
 export function personalWords(inputs: readonly (string | undefined | null)[]): string[] {
   const words: string[] = [];
@@ -52,7 +52,10 @@ export function personalWords(inputs: readonly (string | undefined | null)[]): s
     if (!value) continue;
     words.push(value);
     const at = value.indexOf('@');
-    if (at > 0) words.push(value.slice(0, at));
+    if (at > 0) {
+      const local = value.slice(0, at);
+      words.push(local, ...local.split(/[._+-]/).filter((piece) => piece.length > 1 && piece !== local));
+    }
   }
   return words;
 }
