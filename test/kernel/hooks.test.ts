@@ -49,15 +49,25 @@ test('a subscription names its hook and subscribes when wired', async () => {
 test("the modules' manifests name their handlers for the module hooks, and wiring twice is harmless", () => {
   const wired = MODULES.flatMap((module) => module.hooks.map((hook) => `${module.name}: ${hook.hook}`)).sort();
   assert.deepEqual(wired, [
+    'backchannel-logout: onAccountErased',
     'backchannel-logout: onSessionsEnded',
+    'device-grant: onAccountErased',
     'device-grant: onAccountTakeover',
     'mfa: onAdminMfaReset',
+    'oauth: onAccountErased',
     'oauth: onAccountTakeover',
+    'oauth: onPersonalDataExport',
+    'org-sso: onAccountErased',
     'org-sso: onAccountTakeover',
+    'org-sso: onPersonalDataExport',
     'scim: onUserLeftAllOrganizations',
+    'social: onAccountErased',
     'social: onAccountTakeover',
+    'social: onPersonalDataExport',
     'tokens: onSessionRevoked',
+    'webauthn: onAccountErased',
     'webauthn: onMfaReset',
+    'webauthn: onPersonalDataExport',
   ]);
   wireModuleHooks();
   wireModuleHooks();

@@ -7,12 +7,10 @@
 import { defineOperation } from '../../ops/define.ts';
 import { s, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { findUserByEmail, findUserById, purgeUser, rolesForSignup, toPublicUser, UserSchema } from '../users/index.ts';
-import { purgeTokensForUser, revokeAllForUser } from '../tokens/index.ts';
-import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts';
+import { findUserByEmail, findUserById, rolesForSignup, toPublicUser, UserSchema } from '../users/index.ts';
+import { revokeAllForUser } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
-import { purgeMfaRecords } from '../mfa/index.ts';
-import { removeAllMemberships } from '../organizations/index.ts';
+import { eraseAccount } from './erase-account.ts';
 import { sendLinkMail } from './account-mail.ts';
 import { createAccount } from './create-account.ts';
 import { createUserOp } from './admin-create-user.ops.ts';
@@ -29,7 +27,7 @@ export const deleteUserOp = defineOperation({
   name: 'delete_user',
   admin: true,
   kind: 'mutation',
-  description: "Deletes a user by id with its sessions, tokens, OTP, verification and second-factor data",
+  description: "Erases a user by id with all of its personal data; audit entries stay under a pseudonym (docs/privacy.md)",
   input: DeleteUserRequest,
   output: MessageResponse,
   auth: 'admin',
@@ -37,12 +35,8 @@ export const deleteUserOp = defineOperation({
     const user = await findUserById(ctx.em, input.id, { includeDeactivated: true });
     if (!user) throw AppError.notFound('user not found');
     const publicUser = toPublicUser(user);
-    await purgeTokensForUser(ctx.em, user.id);
-    await deleteVerificationsFor(ctx.em, { userId: user.id, email: user.email });
-    await deleteOtpsFor(ctx.em, { userId: user.id, email: user.email, phone: user.phoneNumber });
-    await purgeMfaRecords(ctx.em, user.id);
-    await removeAllMemberships(ctx.em, user.id);
-    await purgeUser(ctx.em, user.id);
+    // The whole erasure (erase-account.ts); the pipeline's audit entry names the account by its pseudonym.
+    await eraseAccount(ctx.em, ctx.deps.config, user);
     recordEvent(ctx.em, 'user.deleted', { user: publicUser }, ctx.deps.clock);
     return { message: 'User deleted successfully' };
   },

@@ -13,6 +13,7 @@ import { adminAccessOperations } from './admin-access.ops.ts';
 import { initialPasswordOperations } from './initial-password.ops.ts';
 import { importUserOperations } from './import/import-users.ops.ts';
 import { ImportedHashKey } from './import/imported-hash-key.entity.ts';
+import { personalDataOperations } from './personal-data.ops.ts';
 import { defineModule, defineWorker } from '../manifest.ts';
 import { createMessageOutbox, type MessageOutbox, type OutboxOptions } from '../messages/index.ts';
 import { deliverMessage } from './message-delivery.ts';
@@ -30,6 +31,7 @@ export const accountOperations = [
   ...mfaOfferOperations,
   ...initialPasswordOperations,
   ...mySessionOperations,
+  ...personalDataOperations,
 ];
 
 export { adminAccessOperations };
@@ -51,6 +53,7 @@ export {
   afterUpstreamSignIn, flowNotUsable, redirectToApplication, signInParameter, signInRedirect, signInRefusal,
 } from './upstream-sign-in.ts';
 export { requireRecentAuthentication } from './step-up.ts';
+export { onPersonalDataExport, onAccountErased, type PersonalDataSections } from './personal-data-hooks.ts';
 export { callerUser } from './profile.ops.ts';
 // What the HTTP transport's redirects, link landing and /validate use.
 export { isAllowedRedirect, boundRedirectUri } from './redirect-uri.ts';

@@ -12,6 +12,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { OpContext } from '../../kernel/context.ts';
 import { AuditLog } from './audit-log.entity.ts';
 import { actorOf, auditRow, type AuditEntry } from './audit.ts';
+import { erasedUserPseudonym } from './erased-user.ts';
 
 const VERBS = /^(add|create|update|delete|rotate|revoke|enable|disable|remove|invite|import|retire|request|verify|test|reset|write)_/;
 
@@ -66,8 +67,13 @@ export function adminAuditEntry(operation: string, input: Record<string, unknown
  */
 function entryOf(ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): AuditEntry {
   const entry = adminAuditEntry(operation, input, result);
+  // The entry of an erasure names the erased account by its pseudonym, as every older entry now does (erased-user.ts).
+  if (ERASING_OPERATIONS.has(operation) && entry.resourceId) entry.resourceId = erasedUserPseudonym(ctx.deps.config, entry.resourceId);
   return ctx.caller.kind === 'user' ? { ...entry, actor: actorOf(ctx.caller) } : entry;
 }
+
+/** The admin operations that erase the account they name (docs/privacy.md#what-erasure-does). */
+const ERASING_OPERATIONS: ReadonlySet<string> = new Set(['delete_user']);
 
 /** Adds the entry to the operation's transaction (flushed with its change). */
 export function recordAdminAudit(em: EntityManager, ctx: OpContext, operation: string, input: Record<string, unknown>, result: Record<string, unknown>): void {

@@ -13,6 +13,9 @@ import type { RetentionOptions, RetentionWorker } from './retention-sweeper.ts';
 export { AuditLog, type AuditLogRow } from './audit-log.entity.ts';
 export { audit, auditNow, actorOf, safeMetadata, type AuditEntry, type AuditActor, type ActorType } from './audit.ts';
 
+export { erasedUserPseudonym, pseudonymiseAuditEntries, type ErasedIdentity } from './erased-user.ts';
+export { auditEntriesAbout, type AuditEntriesAbout, type AuditEntryAbout } from './entries-about.ts';
+
 export { WorkerLease, type WorkerLeaseRow } from './worker-lease.entity.ts';
 export { auditRetentionTask, createAuditRetentionWorker } from './audit-retention.ts';
 export {

@@ -9,6 +9,7 @@ import { MessageJob } from './message-job.entity.ts';
 
 export { MessageJob, type MessageJobRow, type MessageOptions } from './message-job.entity.ts';
 export { enqueueMessage, normaliseDestination, type MessageRequest } from './enqueue.ts';
+export { deleteMessagesFor } from './erase.ts';
 export { requireChannel, LINK_FLOWS, CODE_FLOWS, MFA_CODE_FLOW, MFA_LOCK_FLOW, type LinkFlow, type CodeFlow, type Channel } from './flows.ts';
 export {
   createMessageOutbox, retryDelayMs, DEFAULT_OUTBOX_OPTIONS, type MessageOutbox, type OutboxOptions, type DeliveryDeps, type DeliverMessage,

@@ -7,7 +7,8 @@
  */
 import { defineModule } from '../manifest.ts';
 import { subscription } from '../../kernel/hooks.ts';
-import { onAccountTakeover } from '../accounts/index.ts';
+import { onAccountErased, onAccountTakeover, onPersonalDataExport } from '../accounts/index.ts';
+import { eraseOauthRows, exportConsents } from './personal-data.ts';
 import { AuthorizationCode } from './authorization-code.entity.ts';
 import { Consent } from './consent.entity.ts';
 import { PendingAuthorization } from './pending-authorization.entity.ts';
@@ -52,5 +53,8 @@ export const oauthModule = defineModule({
       await em.nativeDelete(PendingAuthorization, { userId });
       await em.nativeDelete(Consent, { userId });
     }),
+    // The holder's copy and the erasure of their data (docs/privacy.md).
+    subscription(onPersonalDataExport, exportConsents),
+    subscription(onAccountErased, eraseOauthRows),
   ],
 });

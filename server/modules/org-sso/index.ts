@@ -15,7 +15,8 @@ import { samlMetadataEndpoint } from './saml-metadata.endpoint.ts';
 import { samlAcsEndpoint } from './saml-acs.endpoint.ts';
 import { idpClientService } from './idp.service.ts';
 import { subscription } from '../../kernel/hooks.ts';
-import { onAccountTakeover } from '../accounts/index.ts';
+import { onAccountErased, onAccountTakeover, onPersonalDataExport } from '../accounts/index.ts';
+import { eraseOrgSsoIdentities, exportOrgSsoIdentities } from './personal-data.ts';
 import { OrgOidcConnection, OrgSsoIdentity, OrgSsoLoginState } from './org-sso.entities.ts';
 import { connectionOperations } from './connections.ops.ts';
 import { orgDiscoveryOp } from './discovery.ops.ts';
@@ -47,5 +48,10 @@ export const orgSsoModule = defineModule({
   // One per app: the discovery and key caches of the organizations' IdPs.
   services: [idpClientService],
   // A taken-over account keeps no organization sign-in linked by its previous holder.
-  hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(OrgSsoIdentity, { userId }))],
+  // The holder's copy and the erasure of their data (docs/privacy.md).
+  hooks: [
+    subscription(onAccountTakeover, (em, userId) => em.nativeDelete(OrgSsoIdentity, { userId })),
+    subscription(onPersonalDataExport, exportOrgSsoIdentities),
+    subscription(onAccountErased, eraseOrgSsoIdentities),
+  ],
 });

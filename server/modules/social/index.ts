@@ -10,7 +10,8 @@ import { socialCallbackEndpoint } from './callback.endpoint.ts';
 import { socialFormPostEndpoint } from './form-post.endpoint.ts';
 import { socialUpstreamsService } from './upstreams.service.ts';
 import { subscription } from '../../kernel/hooks.ts';
-import { onAccountTakeover } from '../accounts/index.ts';
+import { onAccountErased, onAccountTakeover, onPersonalDataExport } from '../accounts/index.ts';
+import { eraseSocialIdentities, exportSocialIdentities } from './personal-data.ts';
 import { SocialIdentity, SocialLoginState } from './social.entities.ts';
 
 export { enabledProvider, upstreamScopes, type EnabledProvider } from './providers.ts';
@@ -29,5 +30,10 @@ export const socialModule = defineModule({
   // One per app: the discovery and JWKS caches of the OIDC upstreams.
   services: [socialUpstreamsService],
   // A taken-over account keeps no social sign-in of its previous holder.
-  hooks: [subscription(onAccountTakeover, (em, userId) => em.nativeDelete(SocialIdentity, { userId }))],
+  // The holder's copy and the erasure of their data (docs/privacy.md).
+  hooks: [
+    subscription(onAccountTakeover, (em, userId) => em.nativeDelete(SocialIdentity, { userId })),
+    subscription(onPersonalDataExport, exportSocialIdentities),
+    subscription(onAccountErased, eraseSocialIdentities),
+  ],
 });

@@ -9,6 +9,8 @@ import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
 import { createWebauthnChallengeSweepWorker } from './challenge-sweep.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onMfaReset } from '../mfa/index.ts';
+import { onAccountErased, onPersonalDataExport } from '../accounts/index.ts';
+import { eraseWebauthnChallenges, exportPasskeys } from './personal-data.ts';
 import { deleteAllPasskeys } from './passkeys.ts';
 import { WebauthnCredential } from './webauthn-credential.entity.ts';
 import { WebauthnChallenge } from './webauthn-challenge.entity.ts';
@@ -32,6 +34,11 @@ export const webauthnModule = defineModule({
     webauthnDeleteCredentialOp,
   ],
   // An admin's reset_mfa, delete_user and an account takeover clear the passkeys with the other factors.
-  hooks: [subscription(onMfaReset, deleteAllPasskeys)],
+  hooks: [
+    subscription(onMfaReset, deleteAllPasskeys),
+    // The holder's copy and the erasure of their data (docs/privacy.md).
+    subscription(onPersonalDataExport, exportPasskeys),
+    subscription(onAccountErased, eraseWebauthnChallenges),
+  ],
   workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'webauthn-challenge-sweep', create: createWebauthnChallengeSweepWorker })],
 });

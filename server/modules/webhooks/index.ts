@@ -14,6 +14,7 @@ export { Webhook, WebhookDelivery, WebhookLog, type WebhookRow, type WebhookLogR
 export { createWebhookWorker, webhookRetryDelayMs, DEFAULT_WEBHOOK_OPTIONS, type WebhookWorker, type WebhookWorkerOptions, type WebhookWorkerStats } from './worker.ts';
 export { signBody, postWebhook } from './send.ts';
 export { isRefusedAddress } from './address-policy.ts';
+export { forgetWebhookHistoryNaming } from './erase.ts';
 export { WEBHOOK_BACKLOG_METRIC, WEBHOOK_DELIVERIES_METRIC } from './webhook-metrics.ts';
 
 export const webhooksModule = defineModule({

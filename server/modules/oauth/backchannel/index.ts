@@ -6,6 +6,8 @@
 import { defineModule, defineWorker } from '../../manifest.ts';
 import { subscription } from '../../../kernel/hooks.ts';
 import { onSessionsEnded } from '../../sessions/index.ts';
+import { onAccountErased } from '../../accounts/index.ts';
+import { eraseBackchannelRows } from './personal-data.ts';
 import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
 import { backchannelAdminOperations } from './backchannel-admin.ops.ts';
 import { queueBackchannelLogouts } from './session-clients.ts';
@@ -18,6 +20,6 @@ export const backchannelLogoutModule = defineModule({
   name: 'backchannel-logout',
   entities: [BackchannelLogoutClient, SessionClient, BackchannelLogoutDelivery],
   operations: backchannelAdminOperations,
-  hooks: [subscription(onSessionsEnded, queueBackchannelLogouts)],
+  hooks: [subscription(onSessionsEnded, queueBackchannelLogouts), subscription(onAccountErased, eraseBackchannelRows)],
   workers: [defineWorker<BackchannelWorker, BackchannelWorkerOptions>({ name: 'backchannel-logout', create: createBackchannelWorker })],
 });

@@ -5,7 +5,7 @@
  */
 import { defineModule } from '../../manifest.ts';
 import { subscription } from '../../../kernel/hooks.ts';
-import { onAccountTakeover } from '../../accounts/index.ts';
+import { onAccountErased, onAccountTakeover } from '../../accounts/index.ts';
 import { DeviceAuthorization } from './device-authorization.entity.ts';
 import { DeviceGrantClient } from './device-grant-client.entity.ts';
 import { deviceAuthorizationEndpoint } from './device-authorization.endpoint.ts';
@@ -20,5 +20,9 @@ export const deviceGrantModule = defineModule({
   operations: [...deviceOperations, ...deviceGrantAdminOperations],
   endpoints: [deviceAuthorizationEndpoint],
   // A taken-over account's approvals of its previous holder are not redeemed.
-  hooks: [subscription(onAccountTakeover, async (em, userId) => { await em.nativeDelete(DeviceAuthorization, { userId }); })],
+  // An erased account's approvals go with it (docs/privacy.md#what-erasure-does).
+  hooks: [
+    subscription(onAccountTakeover, async (em, userId) => { await em.nativeDelete(DeviceAuthorization, { userId }); }),
+    subscription(onAccountErased, async (em, userId) => { await em.nativeDelete(DeviceAuthorization, { userId }); }),
+  ],
 });
