@@ -125,6 +125,10 @@ export const ValidateJWTTokenRequest = s.object('ValidateJWTTokenRequest', {
   required_relations: requiredRelations(),
   // RFC 8707 / RFC 9068 section 4: a resource server names itself; the token's aud must include it.
   audience: s.optional(s.string({ maxLength: 2048, description: 'the resource (RFC 8707) the token must name in aud; a resource server passes its own' })),
+  // RFC 9449 section 7.1 (docs/dpop.md): a resource server that received `Authorization: DPoP` passes the proof and its request.
+  dpop_proof: s.optional(s.string({ maxLength: 8192, description: 'the DPoP header of the request (RFC 9449), required for a DPoP-bound token' })),
+  http_method: s.optional(s.string({ maxLength: 16, description: 'the HTTP method of the request the DPoP proof came with' })),
+  http_uri: s.optional(s.string({ maxLength: 2048, description: 'the absolute URI of the request the DPoP proof came with (its query is ignored)' })),
 });
 
 export const ValidateJWTTokenResponse = s.object('ValidateJWTTokenResponse', {

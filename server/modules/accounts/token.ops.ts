@@ -10,6 +10,7 @@ import { heldRoles, toPublicUser } from '../users/index.ts';
 import type { Deps } from '../../kernel/deps.ts';
 import {
   ANY_CLIENT, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, revokeRefreshToken, validateSessionToken, withCurrentRoles, TOKEN_TYPES, type Claims, type TokenType,
+  refuseBoundAsBearer, requireProofOfPossession,
 } from '../tokens/index.ts';
 import {
   RevokeRequest, ValidateJWTTokenRequest, ValidateJWTTokenResponse, ValidateSessionRequest, ValidateSessionResponse,
@@ -59,6 +60,10 @@ export const validateJwtTokenOp = defineOperation({
     }
     // Resource servers check the tokens of every client of this server (modules/tokens/audience.ts).
     const issued = await checkIssuedToken(ctx, input.token, input.token_type as TokenType, ANY_CLIENT);
+    // RFC 9449 section 7.1 (docs/dpop.md): a DPoP-bound token passes only with a proof of its key for the
+    // resource server's request; a proof given with a bearer token means it was presented as DPoP.
+    const presented = { proof: input.dpop_proof, method: input.http_method, uri: input.http_uri };
+    await requireProofOfPossession(ctx.deps, input.token, issued.claims, presented, input.dpop_proof !== undefined);
     // RFC 9068 section 4: a resource server refuses a token whose aud does not name it.
     if (input.audience !== undefined && !audiencesOf(issued.claims).includes(input.audience)) {
       throw AppError.unauthenticated('the token is not for this audience');
@@ -80,6 +85,8 @@ export const validateJwtTokenOp = defineOperation({
  */
 export function validatePlainTokenInMemory(deps: Deps, tokenType: TokenType, token: string): { is_valid: true; claims: Claims } | undefined {
   const issued = checkIssuedTokenInMemory(deps, token, tokenType, ANY_CLIENT);
+  // Without a proof a DPoP-bound token is refused, as the handler refuses it (RFC 9449 section 7.2).
+  if (issued) refuseBoundAsBearer(issued.claims);
   return issued && { is_valid: true, claims: withCurrentRoles(issued, deps.config.jwtRoleClaim) };
 }
 

@@ -24,6 +24,8 @@ export const AuthorizationCode = defineEntity({
     scope: p.json<string[]>(),
     /** RFC 8707 resource indicator of the authorization request, for the access token's aud. */
     resource: p.string().length(2048).nullable(),
+    /** RFC 9449 section 10: the DPoP key thumbprint (dpop_jkt) the redeeming proof must be made with. */
+    dpopJkt: p.string().length(64).nullable(),
     userId: p.string().length(36).index(),
     /** The browser session (sessions.id) the tokens are minted on. */
     sessionId: p.string().length(64),

@@ -14,6 +14,7 @@ import { findActiveUser, findSession } from '../sessions/index.ts';
 import { OFFLINE_ACCESS, revokeTokenRecords, type TokenSet, mintTokens, invalidateTokenState } from '../tokens/index.ts';
 import { AuthorizationCode, type AuthorizationCodeRow } from './authorization-code.entity.ts';
 import type { ResponseMode } from './authorization-response.ts';
+import { codeBindingRefusal } from './dpop/authorization-binding.ts';
 
 export const CODE_SECONDS = 60;
 /** RFC 7636 section 4.1: 43 to 128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~". */
@@ -27,6 +28,8 @@ export interface NewCode {
   nonce?: string;
   scope: string[];
   resource?: string;
+  /** RFC 9449 section 10: dpop_jkt of the authorization request. */
+  dpopJkt?: string;
   userId: string;
   sessionId: string;
   authTime: Date;
@@ -39,6 +42,7 @@ export async function issueAuthorizationCode(em: EntityManager, now: Date, input
     ...input,
     nonce: input.nonce ?? null,
     resource: input.resource ?? null,
+    dpopJkt: input.dpopJkt ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000),
     usedAt: null,
@@ -61,6 +65,10 @@ export interface RedeemInput {
   codeVerifier: string;
   /** RFC 8707 section 2.2: a resource named at the token request must be the one the code was granted for. */
   resource?: string;
+  /** RFC 9449: the key thumbprint of the token request's DPoP proof, if it had one. */
+  dpopJkt?: string;
+  /** A client without credentials, whose refresh token the proof's key binds (RFC 9449 section 5). */
+  publicClient?: boolean;
 }
 
 export type RedeemResult =
@@ -92,7 +100,7 @@ function refusalOf(row: AuthorizationCodeRow, input: RedeemInput, now: Date): st
   }
   if (input.redirectUri !== undefined && input.redirectUri !== row.redirectUri) return 'redirect_uri does not match the authorization request';
   if (!verifierMatches(input.codeVerifier, row.codeChallenge)) return 'code_verifier does not match the code_challenge';
-  return undefined;
+  return codeBindingRefusal(row.dpopJkt, input.dpopJkt);
 }
 
 /** RFC 6749 section 4.1.2: a code used twice; what its exchange issued is revoked, here and on every instance. */
@@ -131,6 +139,8 @@ export async function redeemAuthorizationCode(ctx: OpContext, em: EntityManager,
       familyId,
       ...(input.registered ? { clientId: row.clientId } : {}),
       ...(row.resource ? { resource: row.resource } : {}),
+      ...(input.dpopJkt ? { dpopJkt: input.dpopJkt } : {}),
+      ...(input.dpopJkt && input.publicClient ? { refreshJkt: input.dpopJkt } : {}),
     });
     // OpenID Connect Back-Channel Logout 1.0 §2.7: the session's end notifies the clients that got tokens in it.
     if (input.registered) await rememberSessionClient(tx, now, session.id, row.clientId);

@@ -9,6 +9,7 @@
 import type { Config } from '../../config/flags.ts';
 import { redirectUriAllowed, type AuthorizeClient } from './authorize-client.ts';
 import { chosenResource } from './resource-indicator.ts';
+import { dpopJktParameter } from './dpop/authorization-binding.ts';
 import { RESPONSE_MODES, defaultResponseMode, type ResponseMode, type ResponseTarget } from './authorization-response.ts';
 
 export type ResponseType = 'code' | 'token';
@@ -24,7 +25,7 @@ const MAX_PARAM_LENGTH = 2048;
 /** The parameters this server reads; anything else in the query is ignored (RFC 6749 section 3.1). */
 export const AUTHORIZE_PARAMS = [
   'client_id', 'redirect_uri', 'response_type', 'response_mode', 'state', 'scope', 'nonce', 'code_challenge',
-  'code_challenge_method', 'prompt', 'max_age', 'screen_hint', 'login_hint', 'auth_after', 'resource',
+  'code_challenge_method', 'prompt', 'max_age', 'screen_hint', 'login_hint', 'auth_after', 'resource', 'dpop_jkt',
 ] as const;
 
 export interface AuthorizationRequest extends ResponseTarget {
@@ -45,6 +46,8 @@ export interface AuthorizationRequest extends ResponseTarget {
   readonly screenHint?: string;
   /** RFC 8707 resource indicator, allowed to the client: the access token's aud. */
   readonly resource?: string;
+  /** RFC 9449 section 10: the DPoP key thumbprint the code is bound to. */
+  readonly dpopJkt?: string;
   /** The recognised parameters as given, for the URL that resumes the request after sign-in or consent. */
   readonly params: Record<string, string>;
 }
@@ -144,6 +147,9 @@ export async function parseAuthorizationRequest({ config, raw, findClient }: Par
   const resource = chosenResource(params.resource, client.allowedResources);
   if (!resource.ok) return refuse('invalid_target', resource.description);
 
+  const dpopJkt = dpopJktParameter(params.dpop_jkt, responseType);
+  if (!dpopJkt.ok) return refuse('invalid_request', dpopJkt.description);
+
   const nonce = params.nonce;
   let codeChallenge: string | undefined;
   if (responseType === 'code') {
@@ -164,7 +170,7 @@ export async function parseAuthorizationRequest({ config, raw, findClient }: Par
     kind: 'ok',
     request: {
       client, responseType, responseMode, redirectUri, state, scope, nonce, codeChallenge, prompt, maxAge, authAfter,
-      screenHint: params.screen_hint, resource: resource.resource, params,
+      screenHint: params.screen_hint, resource: resource.resource, dpopJkt: dpopJkt.jkt, params,
     },
   };
 }

@@ -17,7 +17,7 @@
  */
 import type { Deps } from '../../kernel/deps.ts';
 import type { EndpointMethod, EndpointRequest } from '../../ops/endpoint.ts';
-import { issuerOf } from '../tokens/index.ts';
+import { DPOP_SIGNING_ALGORITHMS, issuerOf } from '../tokens/index.ts';
 import { UserSchema } from '../users/index.ts';
 import { ASSERTION_ALGORITHMS } from '../clients/index.ts';
 import { CLIENT_AUTH_METHODS } from './client-auth.ts';
@@ -81,6 +81,8 @@ export function authorizationServerMetadata(deps: Deps, routeExists: RouteExists
     ...(CLIENT_AUTH_METHODS.includes('private_key_jwt') ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(hasRevocation ? { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS } : {}),
     ...(hasIntrospection ? { introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS.filter((m) => m !== 'none') } : {}),
+    // RFC 9449 section 5.1: the algorithms a DPoP proof may use (tokens' dpop/proof.ts), with the token endpoint.
+    ...('token_endpoint' in endpoints ? { dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS } : {}),
     // RFC 9126 section 5: pushing is required per client (require_pushed_authorization_requests of the client), not server-wide.
     ...('pushed_authorization_request_endpoint' in endpoints ? { require_pushed_authorization_requests: false } : {}),
   };

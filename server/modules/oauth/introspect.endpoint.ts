@@ -14,7 +14,8 @@
  *   iss, aud, jti, token_type as the token_type_hint vocabulary of RFC 7009 section 2.1 (access_token or
  *   refresh_token: the kind of token, which the caller cannot tell from the opaque string), and username
  *   (the user's email or phone number) for a user's token, and act for an exchanged token (RFC 8693 section
- *   4.1: the current actor and the chain before it, oauth/token-exchange).
+ *   4.1: the current actor and the chain before it, oauth/token-exchange); a DPoP-bound token adds cnf, and an
+ *   access token so bound says token_type DPoP (RFC 9449 section 6.2, bindingOf below).
  *
  * A user's token is checked as validate_jwt_token checks it (checkIssuedToken: signature, claims, its record
  * live, its user active); a client_credentials token, which is not recorded (grants/client-credentials-grant.ts),
@@ -28,7 +29,9 @@ import { OAuthError } from '../../kernel/oauth-error.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { defineEndpoint } from '../../ops/endpoint.ts';
 import { isActiveClientId } from '../clients/index.ts';
-import { checkIssuedToken, issuedTo, verifyToken, type Audience, type Claims, type TokenType } from '../tokens/index.ts';
+import {
+  boundKeyOf, checkIssuedToken, confirmationOf, issuedTo, tokenTypeFor, verifyToken, type Audience, type Claims, type TokenType,
+} from '../tokens/index.ts';
 import { requireClient, type AuthenticatedClient } from './client-auth.ts';
 import { isClientCredentialsToken } from './client-credentials-token.ts';
 import { stringField } from './oauth-body.ts';
@@ -64,6 +67,16 @@ function scopeText(scope: unknown): string | undefined {
   return typeof scope === 'string' ? scope : undefined;
 }
 
+/**
+ * RFC 9449 section 6.2: a DPoP-bound token is introspected with its cnf (the key's thumbprint) and, for an
+ * access token, token_type DPoP, so the resource server checks the proof against it itself (docs/dpop.md).
+ */
+function bindingOf(claims: Claims, type: TokenType): { cnf?: { jkt: string }; token_type?: string } {
+  const jkt = boundKeyOf(claims);
+  if (!jkt) return {};
+  return { ...confirmationOf(jkt), ...(type === 'access_token' ? { token_type: tokenTypeFor(jkt) } : {}) };
+}
+
 function answerFor(claims: Claims, type: TokenType, clientId: string, username?: string): Introspection {
   const answer: Introspection = {
     active: true,
@@ -78,6 +91,7 @@ function answerFor(claims: Claims, type: TokenType, clientId: string, username?:
     token_type: type,
     username,
     act: claims.act,
+    ...bindingOf(claims, type),
   };
   for (const key of Object.keys(answer)) if (answer[key] === undefined) delete answer[key];
   return answer;

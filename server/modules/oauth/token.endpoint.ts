@@ -9,11 +9,14 @@ import { defineEndpoint } from '../../ops/endpoint.ts';
 import { requireClient } from './client-auth.ts';
 import { grantNamed } from './grants/index.ts';
 import { stringField } from './oauth-body.ts';
+import { proofKeyOfRequest } from './dpop/token-request-proof.ts';
+
+const TOKEN_PATH = '/oauth/token';
 
 export const tokenEndpoint = defineEndpoint({
   name: 'oauth_token',
   methods: ['POST'],
-  path: '/oauth/token',
+  path: TOKEN_PATH,
   refuseOtherMethods: true,
   csrf: { exempt: 'called by back-ends with client credentials (RFC 6749 section 3.2), without Origin' },
   body: 'oauth',
@@ -24,6 +27,8 @@ export const tokenEndpoint = defineEndpoint({
     const grantType = stringField(body, 'grant_type') ?? 'authorization_code';
     const grant = grantNamed(grantType);
     if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `unsupported grant_type ${JSON.stringify(grantType.slice(0, 64))}`);
-    return { kind: 'json', body: await grant.handle({ ctx, body, client }) };
+    // RFC 9449 section 5: with a valid DPoP proof, the access token is bound to its key.
+    const dpopJkt = await proofKeyOfRequest(ctx, request, TOKEN_PATH);
+    return { kind: 'json', body: await grant.handle({ ctx, body, client, ...(dpopJkt ? { dpopJkt } : {}) }) };
   },
 });

@@ -22,8 +22,14 @@ import { AppError } from '../../kernel/errors.ts';
 import { OAuthError } from '../../kernel/oauth-error.ts';
 import type { HandlerContext } from '../../ops/define.ts';
 import { defineEndpoint, type EndpointRequest } from '../../ops/endpoint.ts';
-import { ANY_CLIENT, checkIssuedToken, currentRolesOf, issuerOf, type IssuedToken, claimsForScope, scopeList } from '../tokens/index.ts';
+import {
+  ANY_CLIENT, BindingRefusal, checkIssuedToken, currentRolesOf, issuerOf, requireProofOfPossession, type IssuedToken, claimsForScope, scopeList,
+} from '../tokens/index.ts';
 import { stringField } from './oauth-body.ts';
+import { dpopAuthorization, dpopChallenge, dpopRefusal } from './dpop/resource-challenge.ts';
+import { presentedProof } from './dpop/token-request-proof.ts';
+
+const USERINFO_PATH = '/userinfo';
 
 type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
 
@@ -38,16 +44,40 @@ function bearerError(config: Config, status: number, error?: BearerError, descri
   if (error) params.push(`error=${quoted(error)}`);
   if (description) params.push(`error_description=${quoted(description)}`);
   if (scope) params.push(`scope=${quoted(scope)}`);
-  // Without a token the challenge names no error (section 3.1), and so does the body.
-  return new OAuthError(status, error, error ? (description ?? error) : 'a bearer access token is required', `Bearer ${params.join(', ')}`);
+  // Without a token the challenge names no error (section 3.1), and so does the body; the DPoP challenge
+  // says a DPoP-bound token is taken too (RFC 9449 section 7.1).
+  if (!error) return new OAuthError(status, undefined, 'an access token is required', `Bearer ${params.join(', ')}, ${dpopChallenge()}`);
+  return new OAuthError(status, error, description ?? error, `Bearer ${params.join(', ')}`);
 }
 
-/** The presented token, or which RFC 6750 section 2 rule the request breaks. */
-function presentedToken(request: EndpointRequest, ctx: HandlerContext): { token?: string; twoMethods?: true } {
-  const fromHeader = ctx.credentials.bearer;
+/** The presented token and its scheme, or which RFC 6750 section 2 rule the request breaks. */
+function presentedToken(request: EndpointRequest, ctx: HandlerContext): { token?: string; asDpop?: boolean; twoMethods?: true } {
+  const fromDpop = dpopAuthorization(request);
+  const fromHeader = ctx.credentials.bearer ?? fromDpop;
   const fromBody = request.method === 'POST' ? stringField(request.body, 'access_token') : undefined;
   if (fromHeader && fromBody) return { twoMethods: true };
-  return { token: fromHeader ?? fromBody };
+  return { token: fromHeader ?? fromBody, asDpop: fromDpop !== undefined };
+}
+
+/**
+ * RFC 9449 section 7: a DPoP-bound token comes with the DPoP scheme and a proof for this request (htm, htu
+ * from --url, ath of the token), made with its key and spent once; a bound token sent as Bearer, and an
+ * unbound one sent as DPoP, are invalid_token. Refusals carry the DPoP challenge.
+ */
+async function requireBinding(request: EndpointRequest, ctx: HandlerContext, token: string, issued: IssuedToken, asDpop: boolean): Promise<void> {
+  let proof: string | undefined;
+  try {
+    proof = presentedProof(request);
+  } catch (err) {
+    if (err instanceof OAuthError) throw dpopRefusal('invalid_dpop_proof', err.message);
+    throw err;
+  }
+  try {
+    await requireProofOfPossession(ctx.deps, token, issued.claims, { proof, method: request.method, uri: `${issuerOf(ctx.deps.config)}${USERINFO_PATH}` }, asDpop);
+  } catch (err) {
+    if (err instanceof BindingRefusal) throw dpopRefusal(err.about === 'token' ? 'invalid_token' : 'invalid_dpop_proof', err.message);
+    throw err;
+  }
 }
 
 /**
@@ -68,7 +98,7 @@ export function userinfoClaims(issued: IssuedToken, roleClaim: string): Record<s
 export const userinfoEndpoint = defineEndpoint({
   name: 'userinfo',
   methods: ['GET', 'POST'],
-  path: '/userinfo',
+  path: USERINFO_PATH,
   csrf: { exempt: 'the credential is the bearer token the page holds, not an ambient cookie' },
   body: 'oauth',
   errors: 'oauth',
@@ -81,9 +111,12 @@ export const userinfoEndpoint = defineEndpoint({
     try {
       issued = await checkIssuedToken(ctx, presented.token, 'access_token', ANY_CLIENT);
     } catch (err) {
-      if (err instanceof AppError && err.kind === 'unauthenticated') throw bearerError(config, 401, 'invalid_token', err.message);
+      if (err instanceof AppError && err.kind === 'unauthenticated') {
+        throw presented.asDpop ? dpopRefusal('invalid_token', err.message) : bearerError(config, 401, 'invalid_token', err.message);
+      }
       throw err;
     }
+    await requireBinding(request, ctx, presented.token, issued, presented.asDpop === true);
     if (!scopeList(issued.claims.scope).includes('openid')) {
       throw bearerError(config, 403, 'insufficient_scope', 'the access token was not granted the openid scope', 'openid');
     }

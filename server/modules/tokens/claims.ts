@@ -20,6 +20,8 @@ export const RESERVED_CLAIMS: ReadonlySet<string> = new Set([
   // RFC 8693 section 4.1: who acts for the subject. Only a token exchange (oauth/token-exchange) may say so; the FGA
   // agent rule reads it (modules/fga/subject.ts).
   'act',
+  // RFC 9449 section 6.1: the DPoP key a token is bound to. Only a proof at the token endpoint binds a token.
+  'cnf',
 ]);
 
 /** What one login grants; the same for every token of the session. */

@@ -9,6 +9,7 @@ import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
 import { createExpirySweepWorker } from './expiry-sweep.ts';
 import { openTokenStateCache as openTokenState } from './state-cache/index.ts';
 import { TokenRecord } from './token-record.entity.ts';
+import { UsedDpopProof } from './dpop/used-proof.entity.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onSessionRevoked } from '../sessions/index.ts';
 import { revokeTokensOfSession } from './end-session.ts';
@@ -40,10 +41,14 @@ export { endSession, revokeSession, revokeAllForUser, revokeOtherSessions, purge
 export { validateToken, checkIssuedToken, checkIssuedTokenInMemory, currentRolesOf, withCurrentRoles, type IssuedToken } from './validate-token.ts';
 export { validateSessionToken } from '../sessions/index.ts';
 export { userAuthenticator, userCredentialsPresented } from './user-authenticator.ts';
+export {
+  DPOP_SIGNING_ALGORITHMS, DPOP_PROOF_WINDOW_SECONDS, DpopProofError, accessTokenHash, acceptDpopProof, boundKeyOf, confirmationOf,
+  tokenTypeFor, requireProofOfPossession, refuseBoundAsBearer, BindingRefusal, type PresentedProof, type VerifiedProof,
+} from './dpop/index.ts';
 
 export const tokensModule = defineModule({
   name: 'tokens',
-  entities: [TokenRecord],
+  entities: [TokenRecord, UsedDpopProof],
   endpoints: [jwksEndpoint],
   // An admin's revoke_session (modules/sessions) ends the tokens issued for the session too.
   hooks: [subscription(onSessionRevoked, revokeTokensOfSession)],

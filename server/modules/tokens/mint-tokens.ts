@@ -17,6 +17,7 @@ import { customClaims } from './custom-claims-script.ts';
 import { signToken } from './jwt.ts';
 import { recordToken } from './token-records.ts';
 import { orgClaimsFor, orgIdOfLoginMethod } from './org-claims.ts';
+import { confirmationOf } from './dpop/binding.ts';
 
 /** What login and refresh answer; expires_in is seconds until the access token expires (docs/tokens.md). */
 export interface TokenSet {
@@ -40,6 +41,10 @@ export interface MintInput {
   clientId?: string;
   /** RFC 8707 resource indicator the access token is for (claims.ts Grant.resource). */
   resource?: string;
+  /** RFC 9449 section 6.1: the DPoP key thumbprint the access token is bound to (cnf.jkt). */
+  dpopJkt?: string;
+  /** RFC 9449 section 5: the key a public client's refresh token is bound to (cnf.jkt), the proof's of its issuance. */
+  refreshJkt?: string;
 }
 
 export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintInput): Promise<TokenSet> {
@@ -64,7 +69,7 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   // other sessions read nothing and wait for nothing.
   const orgId = orgIdOfLoginMethod(session.loginMethod);
   const org = orgId ? await orgClaimsFor(em, orgId, user.id) : undefined;
-  const core = { ...accessTokenClaims(config, grant, now), ...org };
+  const core = { ...accessTokenClaims(config, grant, now), ...org, ...(input.dpopJkt ? confirmationOf(input.dpopJkt) : {}) };
   // Reserved claims are filtered by customClaims and then laid over its result: they cannot be overridden.
   // Without a script there is nothing to wait for: no sandbox round trip, no promise hop.
   const accessClaims = config.customAccessTokenScript?.trim()
@@ -87,7 +92,7 @@ export async function mintTokens(ctx: OpContext, em: EntityManager, input: MintI
   const tokens: TokenSet = { access_token: accessToken, id_token: idToken, expires_in: expiresIn };
   if (input.familyId) {
     const refreshGrant = { ...grant, scope: input.refreshScope ?? input.scope };
-    const refreshClaims = refreshTokenClaims(config, refreshGrant, now, input.familyId);
+    const refreshClaims = { ...refreshTokenClaims(config, refreshGrant, now, input.familyId), ...(input.refreshJkt ? confirmationOf(input.refreshJkt) : {}) };
     tokens.refresh_token = signToken(keys, refreshClaims);
     recordToken(em, { ...base, token: tokens.refresh_token, kind: 'refresh', expiresAt: expiryOf(refreshClaims) });
   }

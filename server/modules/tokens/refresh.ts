@@ -18,6 +18,7 @@ import { claimRefreshRotation, findTokenRecord } from './token-records.ts';
 import { mintTokens, type TokenSet } from './mint-tokens.ts';
 import { revokeFamily } from './end-session.ts';
 import { invalidateTokenState } from './state-cache/index.ts';
+import { boundKeyOf } from './dpop/binding.ts';
 
 /** A requested scope beyond the original grant (RFC 6749 section 5.2 `invalid_scope`). */
 export class InvalidScopeError extends AppError {
@@ -51,7 +52,13 @@ export async function refreshTokens(
   ctx: OpContext,
   em: EntityManager,
   refreshToken: string,
-  options: { scope?: string[]; clientId?: string; resource?: string } = {},
+  options: {
+    scope?: string[]; clientId?: string; resource?: string;
+    /** RFC 9449: the thumbprint of the key of the DPoP proof that came with the request, if one did. */
+    dpopJkt?: string;
+    /** A client without credentials: its new refresh token is bound to the proof's key (RFC 9449 section 5). */
+    publicClient?: boolean;
+  } = {},
 ): Promise<RefreshedTokens> {
   // RFC 6749 section 6: the refresh token must have been issued to the authenticated client. Tokens of a
   // registered client name it in azp (claims.ts); tokens without azp belong to the instance client. So
@@ -62,6 +69,14 @@ export async function refreshTokens(
     throw AppError.unauthenticated('invalid refresh token');
   }
   if (record.revokedAt != null) throw AppError.unauthenticated('refresh token has been revoked');
+  // RFC 9449 section 5: a bound refresh token is spent only with a proof of its key; checked before the
+  // rotation, so a copy without the key cannot spend it (nor make its holder's next refresh look like reuse).
+  const boundTo = boundKeyOf(claims);
+  if (boundTo && boundTo !== options.dpopJkt) {
+    throw AppError.unauthenticated(options.dpopJkt
+      ? 'the refresh token is bound to another DPoP key'
+      : 'the refresh token is DPoP-bound: send a DPoP proof made with its key');
+  }
   const granted = stringList(claims.scope);
   const requested = options.scope && options.scope.length > 0 ? [...new Set(options.scope)] : granted;
   const beyond = requested.filter((s) => !granted.includes(s));
@@ -91,6 +106,10 @@ export async function refreshTokens(
     // A refresh token issued to a registered client (azp) keeps minting for that client.
     const tokens = await mintTokens(ctx, tx, {
       user, session, scope: requested, refreshScope: granted, nonce, familyId, clientId: options.clientId, ...(resource ? { resource } : {}),
+      // The new access token is bound to the proof presented now; a confidential client's refresh token is
+      // not bound (RFC 9449 section 5: its client authentication already ties it), a public client's is.
+      ...(options.dpopJkt ? { dpopJkt: options.dpopJkt } : {}),
+      ...(options.dpopJkt && options.publicClient ? { refreshJkt: options.dpopJkt } : {}),
     });
     return { ...tokens, refresh_token: tokens.refresh_token!, scope: requested };
   });

@@ -15,6 +15,7 @@ import { validateSessionToken } from '../sessions/index.ts';
 import { heldRoles } from '../users/index.ts';
 import { checkIssuedToken } from './validate-token.ts';
 import { FIRST_PARTY } from './audience.ts';
+import { refuseBoundAsBearer } from './dpop/binding.ts';
 
 export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
   let refusal: AppError | undefined;
@@ -22,6 +23,8 @@ export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => 
   if (bearer) {
     try {
       const { claims, record, user } = await checkIssuedToken(ctx, bearer, 'access_token', FIRST_PARTY);
+      // RFC 9449 section 7.2: a DPoP-bound token is not a bearer token; this API takes bearer tokens only.
+      refuseBoundAsBearer(claims);
       // Role checks downstream see the token's roles the user still holds, not the token's copy alone.
       const current = { ...claims, roles: heldRoles(user, claims.roles), allowed_roles: [...user.roles] };
       return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims: current };

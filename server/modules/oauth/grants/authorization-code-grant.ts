@@ -11,11 +11,12 @@ import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { CODE_VERIFIER, redeemAuthorizationCode } from '../authorization-codes.ts';
 import { stringField } from '../oauth-body.ts';
 import { isPublicClient } from '../../clients/index.ts';
+import { tokenTypeFor } from '../../tokens/index.ts';
 import type { Grant } from './grant.ts';
 
 export const authorizationCodeGrant: Grant = {
   grantType: 'authorization_code',
-  async handle({ ctx, body, client }) {
+  async handle({ ctx, body, client, dpopJkt }) {
     const registered = client.registered !== undefined;
     // A public client registered at /oauth/register (RFC 7591) has no secret: PKCE alone binds the code to it.
     if (registered && client.method === 'none' && !isPublicClient(client.registered)) {
@@ -35,12 +36,14 @@ export const authorizationCodeGrant: Grant = {
       redirectUri: stringField(body, 'redirect_uri'),
       codeVerifier,
       resource: stringField(body, 'resource'),
+      ...(dpopJkt ? { dpopJkt } : {}),
+      publicClient: client.method === 'none',
     });
     if (!result.ok) throw new OAuthError(400, result.error ?? 'invalid_grant', result.description);
     const { tokens, scope } = result;
     return {
       access_token: tokens.access_token,
-      token_type: 'Bearer',
+      token_type: tokenTypeFor(dpopJkt),
       expires_in: tokens.expires_in,
       // OpenID Connect Core section 3.1.3.3: an ID token when the request had the openid scope.
       ...(scope.includes('openid') ? { id_token: tokens.id_token } : {}),

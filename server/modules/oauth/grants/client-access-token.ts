@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../../kernel/deps.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
-import { ACCESS_TOKEN_SECONDS, issuerOf, signToken, type Claims } from '../../tokens/index.ts';
+import { ACCESS_TOKEN_SECONDS, confirmationOf, issuerOf, signToken, tokenTypeFor, type Claims } from '../../tokens/index.ts';
 
 /**
  * The scope granted to a client (RFC 6749 section 3.3): the requested scopes, each among its allowed_scopes,
@@ -29,7 +29,7 @@ export function scopeWithinAllowed(requested: readonly string[] | undefined, all
  * (RFC 8707 section 2, already checked against the client's allowed_resources) the aud names that resource
  * first, then the client, as for user tokens (claims.ts Grant.resource).
  */
-export function clientAccessTokenResponse(deps: Deps, clientId: string, subject: string, scope: string[], resource?: string): Record<string, unknown> {
+export function clientAccessTokenResponse(deps: Deps, clientId: string, subject: string, scope: string[], resource?: string, dpopJkt?: string): Record<string, unknown> {
   const iat = Math.floor(deps.clock.now().getTime() / 1000);
   const claims: Claims = {
     iss: issuerOf(deps.config),
@@ -43,6 +43,8 @@ export function clientAccessTokenResponse(deps: Deps, clientId: string, subject:
     jti: randomUUID(),
     token_type: 'access_token',
     scope,
+    // RFC 9449 section 6.1: bound to the key of the request's DPoP proof.
+    ...(dpopJkt ? confirmationOf(dpopJkt) : {}),
   };
-  return { access_token: signToken(deps.keys, claims), token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: scope.join(' ') };
+  return { access_token: signToken(deps.keys, claims), token_type: tokenTypeFor(dpopJkt), expires_in: ACCESS_TOKEN_SECONDS, scope: scope.join(' ') };
 }

@@ -31,7 +31,7 @@ export const CLIENT_CREDENTIALS = 'client_credentials';
 
 export const clientCredentialsGrant: Grant = {
   grantType: CLIENT_CREDENTIALS,
-  async handle({ ctx, body, client }) {
+  async handle({ ctx, body, client, dpopJkt }) {
     const registered = client.registered;
     if (!registered || client.method === 'none') {
       throw new OAuthError(400, 'unauthorized_client', 'client_credentials is for registered clients that authenticate');
@@ -39,6 +39,6 @@ export const clientCredentialsGrant: Grant = {
     const scope = scopeWithinAllowed(scopeField(body), registered.allowedScopes);
     const resource = chosenResource(body.resource, registered.allowedResources ?? []);
     if (!resource.ok) throw new OAuthError(400, 'invalid_target', resource.description);
-    return clientAccessTokenResponse(ctx.deps, registered.clientId, registered.clientId, scope, resource.resource);
+    return clientAccessTokenResponse(ctx.deps, registered.clientId, registered.clientId, scope, resource.resource, dpopJkt);
   },
 };

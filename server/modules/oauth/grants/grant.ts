@@ -14,6 +14,12 @@ export interface GrantRequest {
   readonly body: OAuthBody;
   /** Who called: the instance client, a registered client, or a public client that sent client_id alone. */
   readonly client: AuthenticatedClient;
+  /**
+   * The key thumbprint of the request's valid DPoP proof (RFC 9449 section 5; ../dpop/token-request-proof.ts),
+   * undefined for a bearer request: the access token the grant issues is bound to it (cnf.jkt, section 6.1)
+   * and its token_type is DPoP.
+   */
+  readonly dpopJkt?: string;
 }
 
 export interface Grant {

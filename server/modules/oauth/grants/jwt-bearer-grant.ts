@@ -73,7 +73,7 @@ function subjectOf(payload: JWTPayload, claim: string): string {
   return value;
 }
 
-async function exchange({ ctx, body, client: caller }: GrantRequest, assertion: string, issuerValue: string): Promise<Record<string, unknown>> {
+async function exchange({ ctx, body, client: caller, dpopJkt }: GrantRequest, assertion: string, issuerValue: string): Promise<Record<string, unknown>> {
   const { deps, em } = ctx;
   const row = issuerFor(await activeIssuersNamed(em, issuerValue), peekAssertion(assertion).payload, caller);
   const owner = await em.findOne(Client, { clientId: row.clientId });
@@ -91,7 +91,7 @@ async function exchange({ ctx, body, client: caller }: GrantRequest, assertion: 
   if (!(await consumeAssertionId(deps.storage.fork(), deps, 'issuer', issuerValue, payload.jti!, keepUntil, now))) {
     throw new GrantRefusal('invalid_grant', 'the assertion was already used (jti replay)');
   }
-  return clientAccessTokenResponse(deps, owner.clientId, subject, scope);
+  return clientAccessTokenResponse(deps, owner.clientId, subject, scope, undefined, dpopJkt);
 }
 
 function refusal(err: GrantRefusal | AssertionError): OAuthError {

@@ -5,13 +5,13 @@
  */
 import { AppError } from '../../../kernel/errors.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
-import { InvalidScopeError, InvalidTargetError, refreshTokens } from '../../tokens/index.ts';
+import { InvalidScopeError, InvalidTargetError, refreshTokens, tokenTypeFor } from '../../tokens/index.ts';
 import { scopeField, stringField } from '../oauth-body.ts';
 import type { Grant } from './grant.ts';
 
 export const refreshGrant: Grant = {
   grantType: 'refresh_token',
-  async handle({ ctx, body, client }) {
+  async handle({ ctx, body, client, dpopJkt }) {
     const refreshToken = stringField(body, 'refresh_token');
     if (!refreshToken) throw OAuthError.invalidRequest('refresh_token is required');
     try {
@@ -22,10 +22,12 @@ export const refreshGrant: Grant = {
         resource: stringField(body, 'resource'),
         // undefined for the instance client: its tokens carry no azp.
         clientId: client.registered ? client.clientId : undefined,
+        ...(dpopJkt ? { dpopJkt } : {}),
+        publicClient: client.method === 'none',
       });
       return {
         access_token: tokens.access_token,
-        token_type: 'Bearer',
+        token_type: tokenTypeFor(dpopJkt),
         expires_in: tokens.expires_in,
         id_token: tokens.id_token,
         refresh_token: tokens.refresh_token,
