@@ -20,6 +20,7 @@ import { PasskeyEnrolment } from '../passkeys/passkey-enrolment.tsx';
 import { PasskeyList, PASSKEYS_KEY, usePasskeys } from '../passkeys/passkey-list.tsx';
 import { MethodRow } from './method-row.tsx';
 import { MfaSwitch } from './mfa-switch.tsx';
+import { SessionsSection } from './sessions-section.tsx';
 import { useRefreshUser } from './use-refresh-user.ts';
 
 const ADD_TITLES: Record<OfferMethod, string> = {
@@ -100,6 +101,7 @@ export function SecurityPage({ meta, user }: { meta: Meta; user: SessionUser }) 
             onAction={() => start('sms_otp')}
           />
         ) : null}
+        <SessionsSection />
       </Stack>
       <Modal opened={adding !== undefined} onClose={() => setAdding(undefined)} title={adding ? t(ADD_TITLES[adding]) : ''} centered>
         {adding === 'totp' ? <TotpEnrolment onDone={() => void done()} /> : null}
