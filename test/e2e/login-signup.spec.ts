@@ -1,6 +1,7 @@
 /**
- * Login UI: sign up with email on a server that verifies addresses, open the emailed
- * link (GET /verify_email signs in and lands on /app), see the signed-in page, sign out, sign in again.
+ * Login UI: sign up with email on a server that verifies addresses (a commonly used password is refused
+ * first, by the field), open the emailed link (GET /verify_email signs in and lands on /app), see the
+ * signed-in page, sign out, sign in again.
  */
 import { linkIn, screenshot, uniqueEmail } from './support/fixtures.ts';
 import { STRONG_PASSWORD, signIn } from './support/login-helpers.ts';
@@ -21,7 +22,20 @@ test('sign up, verify the email from the mail, sign out and sign in again', asyn
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('Use 6 to 128 characters.')).toBeVisible();
 
+  // A commonly used password meets every rule the page can check; the server refuses it on submit, and the
+  // field and its checklist entry say so (docs/passwords.md#commonly-used-passwords).
+  const rules = page.getByRole('list').filter({ hasText: 'not to be a commonly used password' });
+  await expect(rules).toContainText('not to be a commonly used password (checked when you submit)');
+  await page.getByLabel(/^Password/).fill('P@ssw0rd');
+  await page.getByLabel('Confirm password').fill('P@ssw0rd');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('This password is too common: attackers try it first. Choose another.')).toBeVisible();
+  await expect(rules).toContainText('not to be a commonly used password (not met)');
+  await expect(page.getByTestId('form-error')).toHaveCount(0);
+  await screenshot(page, 'login-signup-common-password');
+
   await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
+  await expect(page.getByText('This password is too common')).toHaveCount(0);
   await page.getByLabel('Confirm password').fill(`${STRONG_PASSWORD}x`);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('The two passwords do not match.')).toBeVisible();

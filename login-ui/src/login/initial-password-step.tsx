@@ -17,6 +17,7 @@ import { FormError } from '../layout/form-error.tsx';
 import { isMfaStep } from '../mfa/mfa-step.ts';
 import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
+import { bannerError } from '../password/password-rules.ts';
 
 /** The server's refusal of a right initial password (accounts/sign-in-policy.ts PASSWORD_CHANGE_REQUIRED_MESSAGE). */
 export function isInitialPasswordRefusal(error: unknown): boolean {
@@ -49,8 +50,8 @@ export function InitialPasswordStep({ meta, who, password, onCancel }: { meta: M
     >
       <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate aria-label={t('initialPassword.submit')}>
         <Stack gap="md">
-          <FormError title={t('initialPassword.failed')} error={mutation.error} />
-          <NewPasswordFields register={register} watch={watch} errors={formState.errors} strong={meta.is_strong_password_enabled} label={t('fields.newPassword')} />
+          <FormError title={t('initialPassword.failed')} error={bannerError(mutation.error)} />
+          <NewPasswordFields register={register} watch={watch} errors={formState.errors} strong={meta.is_strong_password_enabled} minStrength={meta.password_min_strength} serverError={mutation.error} label={t('fields.newPassword')} />
           <Button type="submit" fullWidth loading={mutation.isPending}>
             {t('initialPassword.submit')}
           </Button>

@@ -20,6 +20,7 @@ import { FormError } from '../layout/form-error.tsx';
 import { RichText } from '../layout/rich-text.tsx';
 import { Notice } from '../layout/notice.tsx';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
+import { bannerError } from '../password/password-rules.ts';
 
 interface ResetValues extends NewPasswordValues {
   otp: string;
@@ -76,7 +77,7 @@ export function ResetPasswordPage({ meta }: { meta: Meta }) {
     >
       <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate aria-label={t('resetPassword.submit')}>
         <Stack gap="md">
-          <FormError title={t('resetPassword.failed')} error={mutation.error} />
+          <FormError title={t('resetPassword.failed')} error={bannerError(mutation.error)} />
           {token ? null : (
             <TextInput
               label={t('fields.code')}
@@ -93,6 +94,8 @@ export function ResetPasswordPage({ meta }: { meta: Meta }) {
             watch={watch}
             errors={formState.errors}
             strong={meta.is_strong_password_enabled}
+            minStrength={meta.password_min_strength}
+            serverError={mutation.error}
             label={t('fields.newPassword')}
           />
           <Button type="submit" fullWidth loading={mutation.isPending}>

@@ -18,6 +18,7 @@ import { AppLink, withRoundTrip } from '../layout/app-link.tsx';
 import { AuthLayout, organizationName } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { NewPasswordFields, type NewPasswordValues } from '../password/new-password-fields.tsx';
+import { bannerError } from '../password/password-rules.ts';
 import { ReturnNotice } from '../round-trip/return-notice.tsx';
 import { emailedReturnUri, initialRoundTrip } from '../round-trip/round-trip.ts';
 import { useSignInAnswer } from '../mfa/use-sign-in-answer.ts';
@@ -69,7 +70,7 @@ export function SignupPage({ meta }: { meta: Meta }) {
       {open ? (
         <form onSubmit={onSubmit} noValidate aria-label={t('signup.submit')}>
           <Stack gap="md">
-            <FormError title={t('signup.failed')} error={mutation.error} />
+            <FormError title={t('signup.failed')} error={bannerError(mutation.error)} />
             <IdentifierField
               modes={modes}
               purpose="sign-up"
@@ -77,7 +78,14 @@ export function SignupPage({ meta }: { meta: Meta }) {
               error={formState.errors.identifier?.message ? t(formState.errors.identifier.message) : undefined}
               {...register('identifier', identifierRules(modes))}
             />
-            <NewPasswordFields register={register} watch={watch} errors={formState.errors} strong={meta.is_strong_password_enabled} />
+            <NewPasswordFields
+              register={register}
+              watch={watch}
+              errors={formState.errors}
+              strong={meta.is_strong_password_enabled}
+              minStrength={meta.password_min_strength}
+              serverError={mutation.error}
+            />
             <Button type="submit" fullWidth loading={mutation.isPending}>
               {t('signup.submit')}
             </Button>
