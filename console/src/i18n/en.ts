@@ -150,7 +150,11 @@ export const en = {
         expires: 'Cookie expires',
         state: 'State',
         actions: 'Actions',
+        device: 'Device',
+        lastUsed: 'Last used',
       },
+      browserOn: '{{browser}} on {{os}}',
+      unknownDevice: 'Unknown device',
       signedInAt: 'signed in {{time}}',
       methods: {
         basic_auth: 'Email and password',

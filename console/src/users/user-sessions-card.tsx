@@ -1,6 +1,8 @@
 /**
- * The user's login sessions (`_user_sessions`): when each began, how, until when its cookie holds, and a
- * way to end one at once (`_revoke_session`). Sessions are named by an opaque reference, never their token.
+ * The user's login sessions (`_user_sessions`): when each began, the device it came from (browser and
+ * system from its User-Agent, ui-shared/user-agent.ts, and its address), how, when it was last used, until
+ * when its cookie holds, and a way to end one at once (`_revoke_session`). Sessions are named by an opaque
+ * reference, never their token.
  */
 import { useState } from 'react';
 import { Badge, Button, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
@@ -13,8 +15,27 @@ import { formatTimestamp } from '../common/format.ts';
 import { PagedTable } from '../common/paged-table.tsx';
 import { useAdminMutation } from '../common/use-admin-mutation.ts';
 import { SectionCard } from './section-card.tsx';
+import { describeUserAgent } from '../../../ui-shared/user-agent.ts';
 
 const PAGE_SIZE = 5;
+
+function DeviceCell({ session }: { session: UserSession }) {
+  const { t } = useTranslation();
+  const { browser, os } = describeUserAgent(session.user_agent);
+  const device = browser && os ? t('user.sessions.browserOn', { browser, os }) : (browser ?? os ?? session.user_agent ?? t('user.sessions.unknownDevice'));
+  return (
+    <>
+      <Text size="sm" title={session.user_agent ?? undefined} style={{ overflowWrap: 'anywhere' }} data-testid="session-device">
+        {device}
+      </Text>
+      {session.ip_address && (
+        <Text size="xs" c="dimmed" data-testid="session-ip">
+          {session.ip_address}
+        </Text>
+      )}
+    </>
+  );
+}
 
 export function UserSessionsCard({ userId }: { userId: string }) {
   const { t } = useTranslation();
@@ -54,7 +75,9 @@ export function UserSessionsCard({ userId }: { userId: string }) {
         rows={sessions.data?.sessions}
         columns={[
           t('user.sessions.columns.started'),
+          t('user.sessions.columns.device'),
           t('user.sessions.columns.method'),
+          t('user.sessions.columns.lastUsed'),
           t('user.sessions.columns.expires'),
           t('user.sessions.columns.state'),
           <VisuallyHidden>{t('user.sessions.columns.actions')}</VisuallyHidden>,
@@ -73,7 +96,13 @@ export function UserSessionsCard({ userId }: { userId: string }) {
                 )}
               </Table.Td>
               <Table.Td>
+                <DeviceCell session={session} />
+              </Table.Td>
+              <Table.Td>
                 <Text size="sm">{t(`user.sessions.methods.${session.login_method}`, { defaultValue: session.login_method })}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{formatTimestamp(session.last_used_at)}</Text>
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{formatTimestamp(session.expires_at)}</Text>
@@ -111,7 +140,7 @@ export function UserSessionsCard({ userId }: { userId: string }) {
             {t('user.sessions.empty')}
           </Text>
         }
-        minWidth={620}
+        minWidth={860}
         loadingRows={1}
         spanLoadingRows
         verticalSpacing="xs"
