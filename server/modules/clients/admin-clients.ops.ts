@@ -12,6 +12,19 @@ import {
 } from './clients.schema.ts';
 import { unixSeconds } from '../users/index.ts';
 import { createClient, deleteClient, getClient, listClients, rotateClientSecret, updateClient } from './clients.service.ts';
+import { applySettingsInput, deleteSettingsOf, settingsOf } from './client-settings.ts';
+import type { EntityManager } from '@mikro-orm/core';
+import type { ClientRow } from './client.entity.ts';
+
+/** The answers of `rows`, each with its per-client settings (client-settings.ts), read in three queries. */
+async function answersOf(em: EntityManager, rows: readonly ClientRow[]) {
+  const settings = await settingsOf(em, rows);
+  return rows.map((row) => toPublicClient(row, settings.get(row.id)));
+}
+
+async function answerOf(em: EntityManager, row: ClientRow) {
+  return (await answersOf(em, [row]))[0]!;
+}
 
 export const createClientOp = defineOperation({
   name: 'create_client',
@@ -22,8 +35,10 @@ export const createClientOp = defineOperation({
   output: ClientWithSecret,
   auth: 'admin',
   handler: async (input, ctx) => {
-    const { client, secret } = await createClient(ctx.em, ctx.deps.clock.now(), input);
-    return { client: toPublicClient(client), client_secret: secret };
+    const now = ctx.deps.clock.now();
+    const { client, secret } = await createClient(ctx.em, now, input);
+    await applySettingsInput(ctx.em, now, client, input, ctx.deps.config.webhookAllowPrivateAddresses);
+    return { client: await answerOf(ctx.em, client), client_secret: secret };
   },
 });
 
@@ -31,11 +46,16 @@ export const updateClientOp = defineOperation({
   name: 'update_client',
   admin: true,
   kind: 'mutation',
-  description: "Changes a client's name, description, allowed scopes, redirect URIs, post-logout redirect URIs, consent or active state; omitted fields stay",
+  description: "Changes a client's name, description, allowed scopes, redirect URIs, post-logout redirect URIs, consent or active state, device grant, token exchange or back-channel logout; omitted fields stay",
   input: UpdateClientRequest,
   output: ClientSchema,
   auth: 'admin',
-  handler: async (input, ctx) => toPublicClient(await updateClient(ctx.em, ctx.deps.clock.now(), input)),
+  handler: async (input, ctx) => {
+    const now = ctx.deps.clock.now();
+    const client = await updateClient(ctx.em, now, input);
+    await applySettingsInput(ctx.em, now, client, input, ctx.deps.config.webhookAllowPrivateAddresses);
+    return answerOf(ctx.em, client);
+  },
 });
 
 export const deleteClientOp = defineOperation({
@@ -48,6 +68,7 @@ export const deleteClientOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     await deleteClient(ctx.em, input.id);
+    await deleteSettingsOf(ctx.em, input.id);
     return { message: 'client deleted successfully' };
   },
 });
@@ -65,7 +86,7 @@ export const rotateClientSecretOp = defineOperation({
     const { client, secret } = await rotateClientSecret(ctx.em, ctx.deps.clock.now(), input.id, grace);
     const previousSecretExpiresAt = unixSeconds(client.previousSecretExpiresAt);
     return {
-      client: toPublicClient(client),
+      client: await answerOf(ctx.em, client),
       client_secret: secret,
       ...(previousSecretExpiresAt !== undefined ? { previous_secret_expires_at: previousSecretExpiresAt } : {}),
     };
@@ -80,7 +101,7 @@ export const clientOp = defineOperation({
   input: GetClientRequest,
   output: ClientSchema,
   auth: 'admin',
-  handler: async (input, ctx) => toPublicClient(await getClient(ctx.em, input)),
+  handler: async (input, ctx) => answerOf(ctx.em, await getClient(ctx.em, input)),
 });
 
 export const clientsOp = defineOperation({
@@ -93,7 +114,7 @@ export const clientsOp = defineOperation({
   auth: 'admin',
   handler: async (input, ctx) => {
     const page = await listClients(ctx.em, input.pagination);
-    return { clients: page.items.map(toPublicClient), pagination: page.pagination };
+    return { clients: await answersOf(ctx.em, page.items), pagination: page.pagination };
   },
 });
 

@@ -12,6 +12,7 @@ import { unixSeconds } from '../users/index.ts';
 import { postLogoutRedirectUrisOf, type ClientRow } from './client.entity.ts';
 import { isLoopbackHost } from '../../kernel/loopback-host.ts';
 import { MAX_RESOURCES } from './allowed-resources.ts';
+import { MAX_EXCHANGE_AUDIENCES, type ClientSettings } from './client-settings.ts';
 
 const MAX_SCOPES = 100;
 const MAX_REDIRECT_URIS = 50;
@@ -22,6 +23,22 @@ const allowedScopes = s.list(s.string({ minLength: 1, maxLength: 128 }), { maxIt
 const redirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
 const allowedResources = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_RESOURCES });
 const postLogoutRedirectUris = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_REDIRECT_URIS });
+const exchangeAudiences = s.list(s.string({ minLength: 1, maxLength: 2048 }), { maxItems: MAX_EXCHANGE_AUDIENCES });
+
+/**
+ * The per-client OAuth settings (client-settings.ts) create_client and update_client take, also set one at a
+ * time by `_set_client_device_grant`, `_set_client_token_exchange` and `_set_client_backchannel_logout`.
+ */
+const settingsFields = {
+  // RFC 8628: the device authorization grant; off by default.
+  device_grant_enabled: s.optional(s.boolean()),
+  // RFC 8693: the token exchange grant, with the audiences the client may ask for; off by default.
+  token_exchange_enabled: s.optional(s.boolean()),
+  token_exchange_audiences: s.optional(exchangeAudiences),
+  // OpenID Connect Back-Channel Logout 1.0 section 2.2; an empty URI removes the administrator's registration.
+  backchannel_logout_uri: s.optional(s.string({ maxLength: 2048, description: 'https URL the logout token is POSTed to; empty removes it' })),
+  backchannel_logout_session_required: s.optional(s.boolean()),
+};
 
 export const ClientSchema = s.object('Client', {
   id: s.string(),
@@ -39,6 +56,11 @@ export const ClientSchema = s.object('Client', {
   // Registered at /oauth/register (RFC 7591) rather than by an admin; the console marks it.
   dynamically_registered: s.boolean(),
   allowed_resources: s.list(s.string()),
+  device_grant_enabled: s.boolean({ description: 'whether the client may use the device authorization grant (RFC 8628)' }),
+  token_exchange_enabled: s.boolean({ description: 'whether the client may use the token exchange grant (RFC 8693)' }),
+  token_exchange_audiences: s.list(s.string()),
+  backchannel_logout_uri: s.string({ description: 'where logout tokens are sent (OpenID Connect Back-Channel Logout 1.0); empty when none' }),
+  backchannel_logout_session_required: s.boolean(),
 });
 
 export const ClientWithSecret = s.object('ClientWithSecret', {
@@ -67,6 +89,7 @@ export const CreateClientRequest = s.object('CreateClientRequest', {
   require_pushed_authorization_requests: s.optional(s.boolean()),
   // RFC 8707: resource servers (absolute URIs) this client may ask access tokens for.
   allowed_resources: s.optional(allowedResources),
+  ...settingsFields,
 });
 
 /** Omitted fields stay as they are. */
@@ -83,6 +106,7 @@ export const UpdateClientRequest = s.object('UpdateClientRequest', {
   require_pushed_authorization_requests: s.optional(s.boolean()),
   // RFC 8707: resource servers (absolute URIs) this client may ask access tokens for.
   allowed_resources: s.optional(allowedResources),
+  ...settingsFields,
 });
 
 export const ClientIdRequest = s.object('ClientIdRequest', {
@@ -101,7 +125,8 @@ export const ClientsRequest = s.object('ClientsRequest', {
 
 export type PublicClient = Static<typeof ClientSchema>;
 
-export function toPublicClient(row: ClientRow): PublicClient {
+/** The client's answer; `settings` from client-settings.ts settingsOf (the defaults, all off, without). */
+export function toPublicClient(row: ClientRow, settings?: ClientSettings): PublicClient {
   return {
     id: row.id,
     client_id: row.clientId,
@@ -117,6 +142,11 @@ export function toPublicClient(row: ClientRow): PublicClient {
     require_pushed_authorization_requests: row.requirePushedAuthorizationRequests === true,
     allowed_resources: row.allowedResources ?? [],
     dynamically_registered: row.registration !== null && row.registration !== undefined,
+    device_grant_enabled: settings?.deviceGrant ?? false,
+    token_exchange_enabled: settings?.tokenExchange !== undefined,
+    token_exchange_audiences: settings?.tokenExchange ?? [],
+    backchannel_logout_uri: settings?.backchannel?.uri ?? '',
+    backchannel_logout_session_required: settings?.backchannel?.sessionRequired ?? false,
   };
 }
 

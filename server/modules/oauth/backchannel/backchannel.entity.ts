@@ -1,25 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A registered client's back-channel logout registration (OpenID Connect Back-Channel Logout 1.0 §2.2:
- * backchannel_logout_uri and backchannel_logout_session_required). Kept beside the client registry, keyed
- * by the registry row's id as device-grant-client.entity.ts is: a client deleted and registered again under
- * the same client_id starts without one.
- */
-export const BackchannelLogoutClient = defineEntity({
-  name: 'BackchannelLogoutClient',
-  tableName: 'oauth_client_backchannel_logout',
-  properties: {
-    /** clients.id of the client; named `id` as every entity's key is (MongoDB stores it as _id). */
-    id: p.string().primary().length(36),
-    uri: p.string().length(2048),
-    /** §2.2: the client needs sid in the logout token (and the ID token carries it). */
-    sessionRequired: p.boolean(),
-    updatedAt: p.datetime(),
-  },
-});
-
-/**
  * A registered client that got tokens in a session (§2.7: the OP notifies "each RP that the user is logged
  * into"). Written when a code is redeemed; read when the session ends.
  */
@@ -58,5 +39,4 @@ export const BackchannelLogoutDelivery = defineEntity({
   },
 });
 
-export type BackchannelLogoutClientRow = InstanceType<typeof BackchannelLogoutClient.class>;
 export type BackchannelLogoutDeliveryRow = InstanceType<typeof BackchannelLogoutDelivery.class>;

@@ -8,7 +8,7 @@ import { subscription } from '../../../kernel/hooks.ts';
 import { onSessionsEnded } from '../../sessions/index.ts';
 import { onAccountErased } from '../../accounts/index.ts';
 import { eraseBackchannelRows } from './personal-data.ts';
-import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
+import { BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
 import { backchannelAdminOperations } from './backchannel-admin.ops.ts';
 import { queueBackchannelLogouts } from './session-clients.ts';
 import { createBackchannelWorker, type BackchannelWorker, type BackchannelWorkerOptions } from './worker.ts';
@@ -18,7 +18,8 @@ export type { BackchannelWorkerOptions } from './worker.ts';
 
 export const backchannelLogoutModule = defineModule({
   name: 'backchannel-logout',
-  entities: [BackchannelLogoutClient, SessionClient, BackchannelLogoutDelivery],
+  // A client's registration (BackchannelLogoutClient) is the client registry's (clients/client-grant-settings.entity.ts).
+  entities: [SessionClient, BackchannelLogoutDelivery],
   operations: backchannelAdminOperations,
   hooks: [subscription(onSessionsEnded, queueBackchannelLogouts), subscription(onAccountErased, eraseBackchannelRows)],
   workers: [defineWorker<BackchannelWorker, BackchannelWorkerOptions>({ name: 'backchannel-logout', create: createBackchannelWorker })],

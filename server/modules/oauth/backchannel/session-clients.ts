@@ -6,34 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { EndedSession } from '../../sessions/index.ts';
-import { Client, type ClientRow } from '../../clients/index.ts';
+import { BackchannelLogoutClient, Client, backchannelRegistrationFrom } from '../../clients/index.ts';
 import { sidOf } from '../../tokens/index.ts';
-import { BackchannelLogoutClient, BackchannelLogoutDelivery, SessionClient, type BackchannelLogoutClientRow } from './backchannel.entity.ts';
+import { BackchannelLogoutDelivery, SessionClient } from './backchannel.entity.ts';
 
 /** Remembers that `clientId` (a registered client) got tokens in the session; once per pair. */
 export async function rememberSessionClient(em: EntityManager, now: Date, sessionId: string, clientId: string): Promise<void> {
   const id = `${sessionId} ${clientId}`;
   if (await em.findOne(SessionClient, { id })) return;
   em.persist(em.create(SessionClient, { id, sessionId, clientId, createdAt: now }));
-}
-
-export interface BackchannelRegistration {
-  uri: string;
-  sessionRequired: boolean;
-}
-
-/**
- * Where a client's logout tokens go: the administrator's registration (backchannel.entity.ts) or else the
- * one the client gave at /oauth/register (RFC 7591 metadata of OpenID Connect Back-Channel Logout 1.0 section 2.2).
- */
-export function registrationOf(client: Pick<ClientRow, 'registration'>, row: BackchannelLogoutClientRow | undefined | null): BackchannelRegistration | undefined {
-  if (row) return { uri: row.uri, sessionRequired: row.sessionRequired };
-  const uri = client.registration?.backchannel_logout_uri;
-  return uri ? { uri, sessionRequired: client.registration?.backchannel_logout_session_required ?? false } : undefined;
-}
-
-export async function backchannelRegistrationOf(em: EntityManager, client: Pick<ClientRow, 'id' | 'registration'>): Promise<BackchannelRegistration | undefined> {
-  return registrationOf(client, await em.findOne(BackchannelLogoutClient, { id: client.id }));
 }
 
 /** onSessionsEnded: one delivery per (ended session, client with a backchannel_logout_uri that got tokens in it). */
@@ -44,7 +25,7 @@ export async function queueBackchannelLogouts(em: EntityManager, now: Date, sess
   const clients = await em.find(Client, { clientId: { $in: [...new Set(pairs.map((pair) => pair.clientId))] } });
   const registrations = await em.find(BackchannelLogoutClient, { id: { $in: clients.map((client) => client.id) } });
   const rowOf = new Map(registrations.map((row) => [row.id, row]));
-  const uriByClientId = new Map(clients.map((client) => [client.clientId, registrationOf(client, rowOf.get(client.id))?.uri]));
+  const uriByClientId = new Map(clients.map((client) => [client.clientId, backchannelRegistrationFrom(client, rowOf.get(client.id))?.uri]));
   for (const pair of pairs) {
     const uri = uriByClientId.get(pair.clientId);
     if (!uri) continue;

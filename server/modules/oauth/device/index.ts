@@ -7,7 +7,6 @@ import { defineModule } from '../../manifest.ts';
 import { subscription } from '../../../kernel/hooks.ts';
 import { onAccountErased, onAccountTakeover } from '../../accounts/index.ts';
 import { DeviceAuthorization } from './device-authorization.entity.ts';
-import { DeviceGrantClient } from './device-grant-client.entity.ts';
 import { deviceAuthorizationEndpoint } from './device-authorization.endpoint.ts';
 import { deviceOperations } from './device.ops.ts';
 import { deviceGrantAdminOperations } from './device-grant-admin.ops.ts';
@@ -16,7 +15,8 @@ export { DEVICE_AUTHORIZATION_PATH } from './device-authorization.endpoint.ts';
 
 export const deviceGrantModule = defineModule({
   name: 'device-grant',
-  entities: [DeviceAuthorization, DeviceGrantClient],
+  // The per-client switch (DeviceGrantClient) is the client registry's (clients/client-grant-settings.entity.ts).
+  entities: [DeviceAuthorization],
   operations: [...deviceOperations, ...deviceGrantAdminOperations],
   endpoints: [deviceAuthorizationEndpoint],
   // A taken-over account's approvals of its previous holder are not redeemed.

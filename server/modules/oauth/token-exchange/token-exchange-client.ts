@@ -1,22 +1,16 @@
 /**
  * Which clients may exchange tokens (RFC 8693 section 2.1) and for which audiences: a registered, active client
- * an administrator allowed (token-exchange-client.entity.ts, off by default). The instance client stands for
+ * an administrator allowed (clients' client-grant-settings.entity.ts, off by default). The instance client stands for
  * the first-party browser application, which acts for nobody else. Client authentication is the token
  * endpoint's (client-auth.ts); a public client is refused, since delegation must name an accountable party
  * (RFC 8693 section 2.1: the server SHOULD authenticate the client).
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
+import { exchangeAudiencesOf } from '../../clients/index.ts';
 import type { AuthenticatedClient } from '../client-auth.ts';
-import { TokenExchangeClient } from './token-exchange-client.entity.ts';
 
 export type ExchangeClient = NonNullable<AuthenticatedClient['registered']>;
-
-/** The audiences the registry row `clientRecordId` (clients.id) may exchange for, or undefined when not allowed. */
-export async function exchangeAudiencesOf(em: EntityManager, clientRecordId: string): Promise<string[] | undefined> {
-  const row = await em.findOne(TokenExchangeClient, { id: clientRecordId });
-  return row ? [...(row.audiences ?? [])] : undefined;
-}
 
 export async function requireExchangeClient(em: EntityManager, client: AuthenticatedClient): Promise<{ registered: ExchangeClient; audiences: string[] }> {
   const registered = client.registered;
