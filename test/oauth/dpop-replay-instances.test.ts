@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../support/databases.ts';
-import { admin, basic, oauthPost, type Registered } from './client-auth-support.ts';
+import { admin, type Registered } from './client-auth-support.ts';
 import { dpopKey, dpopProof, type DpopKey } from './dpop-support.ts';
 import { CALLBACK, authorize, codeFrom, pkcePair, signedInBrowser, tokenRequest } from './authorize-support.ts';
 import { CLIENT_ID } from '../support/app.ts';

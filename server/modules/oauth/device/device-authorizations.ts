@@ -110,6 +110,10 @@ export interface PollInput {
   clientId: string;
   /** True for a registered client (its tokens carry its client_id as aud and azp). */
   registered: boolean;
+  /** RFC 9449 section 5: the key of the poll's DPoP proof; the access token is bound to it (../dpop/). */
+  dpopJkt?: string;
+  /** A client without credentials: its refresh token is bound to that key too. */
+  publicClient?: boolean;
 }
 
 /**
@@ -125,7 +129,7 @@ export async function pollDeviceAuthorization(ctx: OpContext, em: EntityManager,
   if (row.usedAt) return refuseReuse(ctx, em, row);
   if (row.expiresAt.getTime() <= now.getTime()) throw new OAuthError(400, 'expired_token', 'device_code has expired: start again');
   if (row.decision === 'denied') throw new OAuthError(400, 'access_denied', 'the user denied the request');
-  if (row.decision === 'approved') return redeem(ctx, em, row, input.registered);
+  if (row.decision === 'approved') return redeem(ctx, em, row, input);
   const tooSoon = row.lastPolledAt != null && now.getTime() - row.lastPolledAt.getTime() < row.intervalSeconds * 1000;
   const interval = tooSoon ? row.intervalSeconds + SLOW_DOWN_SECONDS : row.intervalSeconds;
   await em.nativeUpdate(DeviceAuthorization, { id: row.id }, { lastPolledAt: now, intervalSeconds: interval });
@@ -150,7 +154,8 @@ async function refuseReuse(ctx: OpContext, em: EntityManager, row: DeviceAuthori
  * absolute end), so that signing out of the browser does not sign the device out, and the person can end the
  * device's session apart from the others (user_sessions, revoke_session).
  */
-async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizationRow, registered: boolean): Promise<{ tokens: TokenSet; scope: string[] }> {
+async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizationRow, input: PollInput): Promise<{ tokens: TokenSet; scope: string[] }> {
+  const { registered, dpopJkt } = input;
   const now = ctx.deps.clock.now();
   return em.transactional(async (tx) => {
     // The conditional update makes one redemption win, even when two polls race.
@@ -175,6 +180,8 @@ async function redeem(ctx: OpContext, em: EntityManager, row: DeviceAuthorizatio
       nonce: '',
       familyId: row.scope.includes(OFFLINE_ACCESS) ? randomToken(24) : null,
       ...(registered ? { clientId: row.clientId } : {}),
+      ...(dpopJkt ? { dpopJkt } : {}),
+      ...(dpopJkt && input.publicClient ? { refreshJkt: dpopJkt } : {}),
     });
     // OpenID Connect Back-Channel Logout 1.0 §2.7: ending the device's session tells the client.
     if (registered) await rememberSessionClient(tx, now, session.id, row.clientId);

@@ -9,20 +9,23 @@ import { OAuthError } from '../../../kernel/oauth-error.ts';
 import { requireDeviceClient } from '../device/device-client.ts';
 import { pollDeviceAuthorization } from '../device/device-authorizations.ts';
 import { stringField } from '../oauth-body.ts';
+import { tokenTypeFor } from '../../tokens/index.ts';
 import type { Grant } from './grant.ts';
 
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export const deviceCodeGrant: Grant = {
   grantType: DEVICE_CODE_GRANT_TYPE,
-  async handle({ ctx, body, client }) {
+  async handle({ ctx, body, client, dpopJkt }) {
     const registered = await requireDeviceClient(ctx.em, client);
     const deviceCode = stringField(body, 'device_code');
     if (!deviceCode) throw OAuthError.invalidRequest('device_code is required');
-    const { tokens, scope } = await pollDeviceAuthorization(ctx, ctx.em, { deviceCode, clientId: registered.clientId, registered: true });
+    const { tokens, scope } = await pollDeviceAuthorization(ctx, ctx.em, {
+      deviceCode, clientId: registered.clientId, registered: true, ...(dpopJkt ? { dpopJkt } : {}), publicClient: client.method === 'none',
+    });
     return {
       access_token: tokens.access_token,
-      token_type: 'Bearer',
+      token_type: tokenTypeFor(dpopJkt),
       expires_in: tokens.expires_in,
       ...(scope.includes('openid') ? { id_token: tokens.id_token } : {}),
       ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),

@@ -11,8 +11,8 @@ export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token
 
 export const tokenExchangeGrant: Grant = {
   grantType: TOKEN_EXCHANGE_GRANT_TYPE,
-  async handle({ ctx, body, client }) {
+  async handle({ ctx, body, client, dpopJkt }) {
     const { registered, audiences } = await requireExchangeClient(ctx.em, client);
-    return exchangeToken(ctx, body, registered, audiences);
+    return exchangeToken(ctx, body, registered, audiences, dpopJkt);
   },
 };

@@ -24,7 +24,7 @@ import { AppError } from '../../../kernel/errors.ts';
 import { OAuthError } from '../../../kernel/oauth-error.ts';
 import type { HandlerContext } from '../../../ops/define.ts';
 import {
-  ACCESS_TOKEN_SECONDS, ANY_CLIENT, checkIssuedToken, issuedTo, issuerOf, recordToken, signToken, verifyToken,
+  ACCESS_TOKEN_SECONDS, ANY_CLIENT, checkIssuedToken, confirmationOf, issuedTo, issuerOf, recordToken, signToken, tokenTypeFor, verifyToken,
   type Claims, type IssuedToken,
 } from '../../tokens/index.ts';
 import { heldRoles } from '../../users/index.ts';
@@ -128,7 +128,9 @@ function exchangeTargets(body: OAuthBody, client: ExchangeClient, audiences: rea
   return targets;
 }
 
-export async function exchangeToken(ctx: HandlerContext, body: OAuthBody, client: ExchangeClient, audiences: readonly string[]): Promise<Record<string, unknown>> {
+export async function exchangeToken(
+  ctx: HandlerContext, body: OAuthBody, client: ExchangeClient, audiences: readonly string[], dpopJkt?: string,
+): Promise<Record<string, unknown>> {
   const subjectToken = stringField(body, 'subject_token');
   if (!subjectToken) throw OAuthError.invalidRequest('subject_token is required');
   requireAccessTokenType(body, 'subject_token_type');
@@ -165,6 +167,8 @@ export async function exchangeToken(ctx: HandlerContext, body: OAuthBody, client
     // The roles the subject token carried that its user still holds (validate-token.ts currentRolesOf).
     roles: heldRoles(subject.user, subject.claims.roles),
     ...(act ? { act } : {}),
+    // RFC 9449 section 6.1: bound to the key of the exchange request's DPoP proof (../dpop/).
+    ...(dpopJkt ? confirmationOf(dpopJkt) : {}),
   };
   const accessToken = signToken(ctx.deps.keys, claims);
   recordToken(ctx.em, {
@@ -174,7 +178,7 @@ export async function exchangeToken(ctx: HandlerContext, body: OAuthBody, client
   return {
     access_token: accessToken,
     issued_token_type: ACCESS_TOKEN_TYPE,
-    token_type: 'Bearer',
+    token_type: tokenTypeFor(dpopJkt),
     expires_in: Math.max(0, exp - iat),
     scope: scope.join(' '),
   };
