@@ -20,7 +20,7 @@ import { deleteOtpsFor, deleteVerificationsFor } from '../verification/index.ts'
 import { purgeMfaRecords } from '../mfa/index.ts';
 import { removeAllMemberships } from '../organizations/index.ts';
 import { deleteMessagesFor } from '../messages/index.ts';
-import { forgetDeliveredEventsNaming } from '../events/index.ts';
+import { forgetEventsNaming } from '../events/index.ts';
 import { forgetWebhookHistoryNaming } from '../webhooks/index.ts';
 import { erasedUserPseudonym, pseudonymiseAuditEntries } from '../audit/index.ts';
 import { onAccountErased } from './personal-data-hooks.ts';
@@ -41,7 +41,7 @@ export async function eraseAccount(em: EntityManager, config: Config, user: User
   await purgeMfaRecords(em, userId);
   await removeAllMemberships(em, userId);
   await deleteMessagesFor(em, { userId, destinations: addresses });
-  await forgetDeliveredEventsNaming(em, [userId, ...addresses], user.createdAt);
+  await forgetEventsNaming(em, [userId, ...addresses], user.createdAt);
   await forgetWebhookHistoryNaming(em, [userId, ...addresses], user.createdAt);
   const pseudonym = erasedUserPseudonym(config, userId);
   await pseudonymiseAuditEntries(em, { userId, pseudonym, identifiers: addresses });

@@ -1,7 +1,7 @@
 /**
- * Erasure of an account (docs/privacy.md#what-erasure-does): the events already handed to webhook delivery
- * that name it. An event not handed over yet (`deliveredAt` null) is still owed to the webhooks that listen
- * for it (docs/events.md) and stays until the fan-out; the retention sweep or a later erasure pass takes it.
+ * Erasure of an account (docs/privacy.md#what-erasure-does): the events that name it, handed to webhook
+ * delivery or not. One not handed over yet is dropped too: the webhooks then hear of the account once more,
+ * by the `user.deleted` event the erasure records after this (docs/events.md), and never again of what it did.
  *
  * An event's payload is free-form JSON whose shape depends on its name, so this reads the events recorded
  * since the account existed (the `createdAt` index) in bounded batches and matches the id and addresses in
@@ -18,13 +18,13 @@ export function namesAny(text: string, needles: readonly string[]): boolean {
   return needles.some((needle) => needle && lower.includes(needle.toLowerCase()));
 }
 
-export async function forgetDeliveredEventsNaming(em: EntityManager, needles: readonly string[], since: Date): Promise<number> {
+export async function forgetEventsNaming(em: EntityManager, needles: readonly string[], since: Date): Promise<number> {
   let after = '';
   let deleted = 0;
   for (;;) {
     const rows = await em.find(
       EventOutbox,
-      { createdAt: { $gte: since }, deliveredAt: { $ne: null }, id: { $gt: after } },
+      { createdAt: { $gte: since }, id: { $gt: after } },
       { fields: ['id', 'payload'], orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true },
     );
     const naming = rows.filter((row) => namesAny(JSON.stringify(row.payload), needles)).map((row) => row.id);

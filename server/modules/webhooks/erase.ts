@@ -1,8 +1,8 @@
 /**
  * Erasure of an account (docs/privacy.md#what-erasure-does): the webhook history that names it. Deliveries
- * that failed for good and the logs of every attempt keep the body that was sent, with the account's id and
- * address in it; both go. A delivery still pending or being sent is owed to its endpoint (docs/events.md)
- * and stays, as its logs do, until it finishes.
+ * (pending, retrying or failed for good) and the logs of every attempt keep the body, with the account's id
+ * and address in it; all go, as the events they came from do (events/erase.ts). A delivery being sent right
+ * now finishes its request; its outcome then finds no row to update (worker.ts records by id).
  *
  * A log's request is the body's text, so this reads the rows written since the account existed (the
  * `createdAt` indexes) in bounded batches and matches the id and addresses in the text, on every driver.
@@ -12,16 +12,14 @@ import { namesAny } from '../events/index.ts';
 import { WebhookDelivery, WebhookLog } from './webhook.entity.ts';
 
 const BATCH = 500;
-const UNFINISHED = ['pending', 'sending'];
 
 export async function forgetWebhookHistoryNaming(em: EntityManager, needles: readonly string[], since: Date): Promise<number> {
   let deleted = 0;
-  const open = new Set((await em.find(WebhookDelivery, { status: { $in: UNFINISHED }, createdAt: { $gte: since } }, { fields: ['id'] })).map((d) => d.id));
   let after = '';
   for (;;) {
     const rows = await em.find(
       WebhookDelivery,
-      { createdAt: { $gte: since }, status: { $nin: UNFINISHED }, id: { $gt: after } },
+      { createdAt: { $gte: since }, id: { $gt: after } },
       { fields: ['id', 'payload'], orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true },
     );
     const naming = rows.filter((row) => namesAny(JSON.stringify(row.payload), needles)).map((row) => row.id);
@@ -34,12 +32,9 @@ export async function forgetWebhookHistoryNaming(em: EntityManager, needles: rea
     const rows = await em.find(
       WebhookLog,
       { createdAt: { $gte: since }, id: { $gt: after } },
-      { fields: ['id', 'deliveryId', 'request', 'response'], orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true },
+      { fields: ['id', 'request', 'response'], orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true },
     );
-    const naming = rows
-      .filter((row) => !(row.deliveryId && open.has(row.deliveryId)))
-      .filter((row) => namesAny(`${JSON.stringify(row.request)} ${JSON.stringify(row.response)}`, needles))
-      .map((row) => row.id);
+    const naming = rows.filter((row) => namesAny(`${JSON.stringify(row.request)} ${JSON.stringify(row.response)}`, needles)).map((row) => row.id);
     if (naming.length) deleted += await em.nativeDelete(WebhookLog, { id: { $in: naming } });
     if (rows.length < BATCH) return deleted;
     after = rows[rows.length - 1]!.id;
