@@ -21,6 +21,7 @@ const AUTH_TEXT: Record<AuthKind, string> = {
   mfa_cookie: 'the `mfa` cookie of a sign-in waiting for its second factor (docs/api-overview.md#authentication)',
   user_or_mfa_cookie: 'a signed-in user, or the `mfa` cookie of a sign-in waiting for its second factor',
   admin: 'the admin: header `x-service-admin-secret` or the `service-admin` cookie (docs/api-overview.md#authentication)',
+  pdp_client: 'a registered client: `Authorization: Bearer <client_credentials access token for <issuer>/access/v1>` (docs/authzen.md#authentication)',
 };
 
 /** GraphQL-style type text of a field schema: `String`, `[User]`, `Pagination`. */

@@ -19,6 +19,7 @@ import { firstPresented, publicAuthenticator, type Authenticators } from './ops/
 import { adminAuthenticator, adminCredentialsPresented } from './modules/admin/index.ts';
 import { loadSigningKeys, userAuthenticator, userCredentialsPresented } from './modules/tokens/index.ts';
 import { mfaCookieAuthenticator, mfaCookiePresented, mfaOfferAuthenticator } from './modules/mfa/index.ts';
+import { pdpClientAuthenticator } from './modules/authzen/index.ts';
 import { createHttpServer } from './transports/http/server.ts';
 import { createHttpMetrics, createMetricsServer } from './transports/http/metrics.ts';
 import { createGrpcServer } from './transports/grpc/index.ts';
@@ -108,6 +109,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       { presented: userCredentialsPresented, authenticate: userAuthenticator },
       { presented: mfaCookiePresented, authenticate: mfaOfferAuthenticator },
     ),
+    // A registered client's client_credentials token for the AuthZEN PDP (modules/authzen/pdp-client.ts).
+    pdp_client: pdpClientAuthenticator,
   };
   // --fga-store, or the main SQL database; undefined (FGA off) on MongoDB without --fga-store. Built here
   // rather than as a module service because tests hand their own store (AppOverrides.fgaStore).

@@ -7,9 +7,10 @@ import type { Caller, OpContext } from './context.ts';
 
 /**
  * `user_or_admin`: a user, or a super-admin acting on a user's behalf (the permission operations of
- * docs/operations.md, whose subject rule honours an explicit user for super-admins).
+ * docs/operations.md, whose subject rule honours an explicit user for super-admins). `pdp_client`: a registered
+ * client's client_credentials token for the AuthZEN PDP (docs/authzen.md#authentication).
  */
-export type AuthKind = 'public' | 'admin' | 'user' | 'user_or_admin' | 'mfa_cookie' | 'user_or_mfa_cookie';
+export type AuthKind = 'public' | 'admin' | 'user' | 'user_or_admin' | 'mfa_cookie' | 'user_or_mfa_cookie' | 'pdp_client';
 
 /** Resolves the caller for one requirement, or throws AppError('unauthenticated'). */
 export type Authenticator = (ctx: OpContext) => Promise<Caller>;

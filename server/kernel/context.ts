@@ -36,7 +36,9 @@ export type Caller =
    * A sign-in waiting for its second factor, named by the `mfa` cookie (docs/api-overview.md#authentication): `verify` while
    * a challenge of an enrolled factor is pending, `offer` while a first-time offer withholds the token.
    */
-  | { kind: 'mfa'; userId: string; challengeId: string; stage: 'verify' | 'offer' };
+  | { kind: 'mfa'; userId: string; challengeId: string; stage: 'verify' | 'offer' }
+  /** A registered client calling for itself with a client_credentials token (the AuthZEN PDP, docs/authzen.md). */
+  | { kind: 'client'; clientId: string };
 
 export interface OpContext {
   readonly deps: Deps;

@@ -35,6 +35,7 @@ import { orgDomainsModule } from './org-domains/index.ts';
 import { scimModule } from './scim/index.ts';
 import { orgSsoModule } from './org-sso/index.ts';
 import { samlIdpModule } from './saml-idp/index.ts';
+import { authzenModule } from './authzen/index.ts';
 import { limitsModule } from './limits/index.ts';
 
 export type { ModuleManifest } from './manifest.ts';
@@ -68,6 +69,7 @@ export const MODULES: readonly ModuleManifest[] = [
   scimModule,
   orgSsoModule,
   samlIdpModule,
+  authzenModule,
 ];
 
 /** Subscribes every module's hook handlers (kernel/hooks.ts); buildApp calls it, and again is harmless. */

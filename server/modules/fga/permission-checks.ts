@@ -9,11 +9,14 @@ import type { TupleKey } from './types.ts';
 import type { FgaEngine, FgaService, LoadedModel } from './fga.service.ts';
 import type { Subject } from './subject.ts';
 import { validateTuple } from './model/validate-tuple.ts';
+import type { RequestContext } from './engine/conditions.ts';
 
 export interface PermissionCheck {
   relation: string;
   object: string;
   contextual_tuples?: TupleKey[];
+  /** The request context conditions read (OpenFGA's check `context`; the AuthZEN PDP passes its `context`). */
+  context?: RequestContext;
 }
 
 /** Checks run side by side, a few at a time; each check bounds its own inner concurrency too. */
@@ -33,7 +36,7 @@ function validateContextualTuples(model: LoadedModel, tuples: readonly TupleKey[
 }
 
 async function subjectHolds(engine: FgaEngine, user: string, check: PermissionCheck, contextualTuples: TupleKey[]): Promise<boolean> {
-  const { allowed } = await engine.check({ user, relation: check.relation, object: check.object, contextualTuples });
+  const { allowed } = await engine.check({ user, relation: check.relation, object: check.object, contextualTuples, context: check.context });
   return allowed;
 }
 

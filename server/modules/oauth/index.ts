@@ -37,6 +37,7 @@ export { stringField, scopeField, type OAuthBody } from './oauth-body.ts';
 export { authenticateClient, CLIENT_AUTH_METHODS, type AuthenticatedClient } from './client-auth.ts';
 export { authenticateByAssertion } from './client-assertion.ts';
 export { GRANTS } from './grants/index.ts';
+export { isClientCredentialsToken } from './client-credentials-token.ts';
 
 export const oauthModule = defineModule({
   name: 'oauth',

@@ -49,6 +49,8 @@ const SECURITY: Record<AuthKind, SecurityRequirement[]> = {
   user_or_admin: [...ADMIN, ...USER],
   mfa_cookie: MFA,
   user_or_mfa_cookie: [...USER, ...MFA],
+  // The bearer scheme, with a client_credentials token for the PDP rather than a user's (docs/authzen.md).
+  pdp_client: [{ bearer: [] }],
 };
 
 /** Client errors Fastify raises itself before an operation runs, in the same envelope (errors.ts). */

@@ -30,6 +30,7 @@ export const AUTH_TEXT: Record<AuthKind, string> = {
   user_or_admin: 'a signed-in user (bearer access token or session cookie), or the super-admin (header or cookie).',
   mfa_cookie: 'the `mfa` cookie of a sign-in waiting for its second factor.',
   user_or_mfa_cookie: 'a signed-in user (bearer access token or session cookie), or the `mfa` cookie while a first-time offer of a second factor is pending.',
+  pdp_client: 'a registered client\'s own bearer access token from client_credentials for the AuthZEN resource `<issuer>/access/v1` (docs/authzen.md).',
 };
 
 /** Tag descriptions, by module (server/modules/<name>); a module missing here gets a tag without one. */
