@@ -14,8 +14,12 @@ export type OAuthClient = Output<'client'>;
 /** The one answer that carries a secret. `previous_secret_expires_at`: after a rotation, when the old one stops. */
 export type IssuedClientSecret = Output<'rotate_client_secret'>;
 
-/** What the client form edits, every field set. */
-export type ClientFields = Required<Omit<Input<'create_client'>, 'is_active'>>;
+/**
+ * What the client form edits, every field set. The per-client OAuth settings (device grant, token exchange,
+ * back-channel logout) have their own cards on the client page, which write them with their own operations.
+ */
+export type ClientFields = Required<Omit<Input<'create_client'>, 'is_active' | 'device_grant_enabled' | 'token_exchange_enabled'
+  | 'token_exchange_audiences' | 'backchannel_logout_uri' | 'backchannel_logout_session_required'>>;
 
 export const clientKeys = {
   all: ['clients'] as const,
