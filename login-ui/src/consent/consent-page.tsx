@@ -6,8 +6,7 @@
  * redirect with error=access_denied: RFC 6749 section 4.1.2.1). The request is bound to the session on the
  * server, so this page holds nothing but its id.
  */
-import { Button, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +16,7 @@ import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
 import { FullPageLoader } from '../layout/full-page-loader.tsx';
 import { authorizationRequest, decideAuthorizationRequest } from './consent-api.ts';
-import { orderedScopes, scopeWords } from './scope-words.ts';
+import { DecisionButtons, RequestedScopes, SignedInAs } from './decision-panel.tsx';
 
 /** Only a web address is followed (never javascript: or data:), even though the server wrote it. */
 function isWebUrl(value: string): boolean {
@@ -27,10 +26,6 @@ function isWebUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-function signedInAs(user: SessionUser): string {
-  return user.email || user.phone_number || user.id;
 }
 
 /** A request that cannot be shown: no id in the link, or no session to decide with. */
@@ -89,52 +84,13 @@ function ConsentRequest({ requestId, user }: { requestId: string; user: SessionU
   return (
     <AuthLayout title={t('consent.title', { client })} subtitle={t('consent.subtitle', { client, host })}>
       <Stack gap="lg" data-testid="consent">
-        <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {t('consent.signedInAs', { who: signedInAs(user) })}
-        </Text>
-        <Stack gap="xs">
-          <Text fz="sm" fw={600}>
-            {t('consent.asks', { client })}
-          </Text>
-          <List
-            spacing="xs"
-            fz="sm"
-            center
-            data-testid="consent-scopes"
-            icon={
-              <ThemeIcon size={20} radius="xl" variant="light" aria-hidden>
-                <IconCheck size={14} />
-              </ThemeIcon>
-            }
-          >
-            {orderedScopes(request.data.scopes).map((scope) => (
-              <List.Item key={scope} data-scope={scope}>
-                {scopeWords(scope, t)}
-              </List.Item>
-            ))}
-          </List>
-        </Stack>
+        <SignedInAs user={user} />
+        <RequestedScopes client={client} scopes={request.data.scopes} testId="consent-scopes" />
         <Text fz="xs" c="dimmed">
           {t('consent.withdrawHint')}
         </Text>
         <FormError title={t('consent.decideFailed')} error={decision.error} />
-        <Group grow gap="sm" wrap="wrap-reverse">
-          <Button
-            variant="default"
-            disabled={busy && decision.variables !== false}
-            loading={busy && decision.variables === false}
-            onClick={() => decision.mutate(false)}
-          >
-            {t('consent.deny')}
-          </Button>
-          <Button
-            disabled={busy && decision.variables !== true}
-            loading={busy && decision.variables === true}
-            onClick={() => decision.mutate(true)}
-          >
-            {t('consent.allow')}
-          </Button>
-        </Group>
+        <DecisionButtons busy={busy} chosen={decision.variables} onDecide={(approve) => decision.mutate(approve)} />
       </Stack>
     </AuthLayout>
   );

@@ -5,8 +5,7 @@
  * section 3.3.1), sees which application asks for what, and approves or denies. The code is checked only by
  * the server, which limits wrong ones; the device then receives its tokens or access_denied when it polls.
  */
-import { Button, Group, List, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,17 +13,13 @@ import { useSearchParams } from 'react-router';
 import type { SessionUser } from '../api/types.ts';
 import { AuthLayout } from '../layout/auth-layout.tsx';
 import { FormError } from '../layout/form-error.tsx';
-import { orderedScopes, scopeWords } from '../consent/scope-words.ts';
+import { DecisionButtons, RequestedScopes, SignedInAs } from '../consent/decision-panel.tsx';
 import { decideDeviceRequest, deviceRequest, type DeviceRequest } from './device-api.ts';
 
 /** The code as the device shows it, XXXX-XXXX, with a non-breaking hyphen so it never wraps in two. */
 function shownCode(typed: string): string {
   const compact = typed.toUpperCase().replace(/[\s-]+/g, '');
   return compact.length === 8 ? `${compact.slice(0, 4)}\u2011${compact.slice(4)}` : compact;
-}
-
-function signedInAs(user: SessionUser): string {
-  return user.email || user.phone_number || user.id;
 }
 
 /** This page with the code, so the sign-in round trip brings the person back to it (own origin: always allowed). */
@@ -75,9 +70,7 @@ function DeviceApproval({ user, given }: { user: SessionUser; given: string }) {
     <AuthLayout title={t('device.title')} subtitle={t('device.enterCode')}>
       <form onSubmit={submit} noValidate aria-label={t('device.continue')}>
         <Stack gap="md">
-          <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {t('consent.signedInAs', { who: signedInAs(user) })}
-          </Text>
+          <SignedInAs user={user} />
           <FormError title={t('device.lookupFailed')} error={lookup.error} />
           <TextInput
             label={t('device.codeLabel')}
@@ -115,43 +108,13 @@ function DeviceDecision({
   return (
     <AuthLayout title={t('device.askTitle', { client })} subtitle={t('device.askSubtitle', { code: shownCode(code) })}>
       <Stack gap="lg" data-testid="device-request">
-        <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {t('consent.signedInAs', { who: signedInAs(user) })}
-        </Text>
-        <Stack gap="xs">
-          <Text fz="sm" fw={600}>
-            {t('consent.asks', { client })}
-          </Text>
-          <List
-            spacing="xs"
-            fz="sm"
-            center
-            data-testid="device-scopes"
-            icon={
-              <ThemeIcon size={20} radius="xl" variant="light" aria-hidden>
-                <IconCheck size={14} />
-              </ThemeIcon>
-            }
-          >
-            {orderedScopes(request.scopes).map((scope) => (
-              <List.Item key={scope} data-scope={scope}>
-                {scopeWords(scope, t)}
-              </List.Item>
-            ))}
-          </List>
-        </Stack>
+        <SignedInAs user={user} />
+        <RequestedScopes client={client} scopes={request.scopes} testId="device-scopes" />
         <Text fz="xs" c="dimmed">
           {t('device.onlyYours')}
         </Text>
         <FormError title={t('consent.decideFailed')} error={decision.error} />
-        <Group grow gap="sm" wrap="wrap-reverse">
-          <Button variant="default" disabled={busy && decision.variables !== false} loading={busy && decision.variables === false} onClick={() => decision.mutate(false)}>
-            {t('consent.deny')}
-          </Button>
-          <Button disabled={busy && decision.variables !== true} loading={busy && decision.variables === true} onClick={() => decision.mutate(true)}>
-            {t('consent.allow')}
-          </Button>
-        </Group>
+        <DecisionButtons busy={busy} chosen={decision.variables} onDecide={(approve) => decision.mutate(approve)} />
       </Stack>
     </AuthLayout>
   );
