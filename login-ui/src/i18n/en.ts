@@ -355,6 +355,7 @@ export const en = {
     signOutOthers: 'Sign out all other sessions',
     loadFailed: 'We could not load your sessions',
     signOutFailed: 'We could not sign that session out',
+    gone: 'That session had already ended or renewed itself. The list below is up to date: try again.',
   },
   security: {
     title: 'Security',

@@ -4,11 +4,17 @@
  * last active; "This device" marks the session this page runs in. Each can be signed out (this device's is a
  * sign-out of this page too), and all the others at once. Ending another session needs a recent sign-in: the
  * server's refusal says so and is shown as it comes.
+ *
+ * A session renews itself when its browser loads a page (the `session` query opens a new row, with a new
+ * reference), so a list shown for a while may name a session that no longer exists under that reference: the
+ * server then answers not found, and the list is read again instead of showing a bare error. The list is read
+ * again too whenever the page regains focus.
  */
 import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../ui-shared/graphql-client.ts';
 import { describeUserAgent } from '../../../ui-shared/user-agent.ts';
 import { mySessions, revokeMyOtherSessions, revokeMySession, type MySession } from '../api/session-operations.ts';
 import { setSignedOut } from '../api/queries.ts';
@@ -18,6 +24,11 @@ import { relativeTime } from './relative-time.ts';
 export const MY_SESSIONS_KEY = ['my-sessions'] as const;
 
 const MOBILE_SYSTEMS = new Set(['iOS', 'Android']);
+
+/** The session ended or renewed itself since the list was read (its reference is unknown now). */
+function isGone(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'NOT_FOUND';
+}
 
 function SessionRow({ session, onSignOut, pending }: { session: MySession; onSignOut: () => void; pending: boolean }) {
   const { t, i18n } = useTranslation();
@@ -32,7 +43,7 @@ function SessionRow({ session, onSignOut, pending }: { session: MySession; onSig
   return (
     <Paper withBorder radius="md" px="md" py="xs" data-testid="session-row" data-current={session.current ? 'true' : 'false'}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Group wrap="nowrap" gap="sm" miw={0}>
+        <Group wrap="nowrap" gap="sm" miw={0} style={{ flex: 1 }}>
           <ThemeIcon variant="light" size={32} radius="md" color={session.current ? 'teal' : undefined}>
             {os && MOBILE_SYSTEMS.has(os) ? <IconDeviceMobile size={18} aria-hidden /> : <IconDeviceDesktop size={18} aria-hidden />}
           </ThemeIcon>
@@ -58,6 +69,7 @@ function SessionRow({ session, onSignOut, pending }: { session: MySession; onSig
           color="red"
           leftSection={<IconLogout size={14} />}
           loading={pending}
+          style={{ flexShrink: 0 }}
           aria-label={session.current ? t('sessions.signOutThisLabel') : t('sessions.signOutLabel', { device })}
           onClick={onSignOut}
         >
@@ -71,7 +83,7 @@ function SessionRow({ session, onSignOut, pending }: { session: MySession; onSig
 export function SessionsSection() {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const list = useQuery({ queryKey: MY_SESSIONS_KEY, queryFn: mySessions });
+  const list = useQuery({ queryKey: MY_SESSIONS_KEY, queryFn: mySessions, refetchOnWindowFocus: true });
   const refresh = () => client.invalidateQueries({ queryKey: MY_SESSIONS_KEY });
   const revokeOne = useMutation({
     mutationFn: (session: MySession) => revokeMySession(session.id),
@@ -80,8 +92,12 @@ export function SessionsSection() {
       if (session.current) setSignedOut(client);
       else await refresh();
     },
+    onError: async (error) => {
+      if (isGone(error)) await refresh();
+    },
   });
   const revokeOthers = useMutation({ mutationFn: revokeMyOtherSessions, onSuccess: refresh });
+  const failed = revokeOne.error ?? revokeOthers.error;
   const sessions = list.data ?? [];
   const others = sessions.filter((session) => !session.current).length;
   return (
@@ -93,7 +109,7 @@ export function SessionsSection() {
         {t('sessions.subtitle')}
       </Text>
       <FormError title={t('sessions.loadFailed')} error={list.error} />
-      <FormError title={t('sessions.signOutFailed')} error={revokeOne.error ?? revokeOthers.error} />
+      <FormError title={t('sessions.signOutFailed')} error={isGone(failed) ? new Error(t('sessions.gone')) : failed} />
       {sessions.map((session) => (
         <SessionRow
           key={session.id}
