@@ -357,6 +357,13 @@ export const en = {
     signOutFailed: 'We could not sign that session out',
     gone: 'That session had already ended or renewed itself. The list below is up to date: try again.',
   },
+  yourData: {
+    title: 'Your data',
+    description: 'Download a copy of everything this service keeps about you: your profile, sessions, sign-in methods, organizations, the apps you allowed and the account history. It holds no password or other secret.',
+    download: 'Download my data',
+    downloaded: 'Your data was saved as {{file}}.',
+    failed: 'We could not prepare your data',
+  },
   security: {
     title: 'Security',
     subtitle: 'How you prove it is you when you sign in.',

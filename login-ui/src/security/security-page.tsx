@@ -21,6 +21,7 @@ import { PasskeyList, PASSKEYS_KEY, usePasskeys } from '../passkeys/passkey-list
 import { MethodRow } from './method-row.tsx';
 import { MfaSwitch } from './mfa-switch.tsx';
 import { SessionsSection } from './sessions-section.tsx';
+import { YourDataSection } from './your-data-section.tsx';
 import { useRefreshUser } from './use-refresh-user.ts';
 
 const ADD_TITLES: Record<OfferMethod, string> = {
@@ -102,6 +103,7 @@ export function SecurityPage({ meta, user }: { meta: Meta; user: SessionUser }) 
           />
         ) : null}
         <SessionsSection />
+        <YourDataSection />
       </Stack>
       <Modal opened={adding !== undefined} onClose={() => setAdding(undefined)} title={adding ? t(ADD_TITLES[adding]) : ''} centered>
         {adding === 'totp' ? <TotpEnrolment onDone={() => void done()} /> : null}
