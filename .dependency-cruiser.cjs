@@ -12,7 +12,8 @@
  *                   org-domains (proof and routing of an organization's domains)
  *   5. accounts     the account flows: sign-up, sign-in policy and its MFA steps, profile, resets, the
  *                   super-admin account operations, message delivery, clean takeover
- *   6. flows above  social, webauthn (passkey ceremonies), oauth, org-sso, scim, saml-idp, meta, admin
+ *   6. flows above  social, webauthn (passkey ceremonies), oauth, org-sso, scim, saml-idp, authzen (the AuthZEN
+ *                   PDP over fga), meta, admin
  *
  * A lower module that must let an upper one act defines a hook (server/kernel/hooks.ts) and the upper
  * module subscribes in its manifest: users' onAdminMfaReset (update_user's reset_mfa; mfa resets),
