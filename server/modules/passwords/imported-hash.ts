@@ -3,8 +3,9 @@
  * login dispatches on (docs/importing-users.md#hash-formats). Every format's cost is bounded here: a stored
  * hash whose verification takes seconds or allocates hundreds of MiB would let anyone who types its
  * account's address tie up the server (OWASP ASVS 5.0 V11.4 password storage, and the denial of service
- * of a cost chosen by the data rather than by the server). A verification within these bounds costs at most
- * about what --argon2 costs a few times over; the first successful login replaces the hash with argon2id.
+ * of a cost chosen by the data rather than by the server). The bounds still admit what real exports use
+ * (docs/importing-users.md#cost-bounds has the measured costs); the first successful login replaces the hash
+ * with argon2id.
  *
  * Stored forms (all ASCII, at most 255 characters, the users.password_hash column):
  * - bcrypt: `$2a$` / `$2b$` / `$2y$` as given (the three are one algorithm for passwords under 255 bytes);
