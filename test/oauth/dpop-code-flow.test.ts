@@ -3,7 +3,8 @@
  * /authorize and at PAR binds the code to a key, and redeeming it with another key's proof, or without a
  * proof, is invalid_grant (section 10.1); a public client's refresh token is bound to the key of its
  * issuance, so a refresh with another key or without a proof is refused and leaves the token usable
- * (section 5); a confidential client's refresh token is not bound, and each refresh binds the new access
+ * (section 5); a DPoP proof sent with a push binds the code as dpop_jkt does (section 10.1); a confidential
+ * client's refresh token is not bound, and each refresh binds the new access
  * token to the proof presented then.
  */
 import { describe, test, before, after } from 'node:test';
@@ -13,7 +14,7 @@ import { startServer, CLIENT_ID, type TestServer } from '../support/app.ts';
 import {
   CALLBACK, authorize, basicAuth, codeFrom, createClient, pkcePair, redirectParams, signedInBrowser, tokenRequest, type Browser, type RegisteredClient,
 } from './authorize-support.ts';
-import { dpopKey, dpopProof, type DpopKey } from './dpop-support.ts';
+import { dpopKey, dpopProof, ISSUER, type DpopKey } from './dpop-support.ts';
 
 function codeParams(challenge: string, state: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -150,6 +151,26 @@ describe('DPoP in the code flow and at refresh', () => {
       const ok = await redeem(await codeFrom(again, 'st2'), verifier, await dpopProof(key), {}, auth);
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
       assert.equal(ok.body.token_type, 'DPoP');
+    });
+
+    test('a DPoP proof sent with the push binds the code to its key; a dpop_jkt of another key beside it is refused', async () => {
+      const { verifier, challenge } = pkcePair();
+      const auth = basicAuth(client.clientId, client.secret);
+      const parProof = (signer: DpopKey) => dpopProof(signer, { htu: `${ISSUER}/oauth/par` });
+      const mismatched = await tokenRequestTo('/oauth/par', { ...codeParams(challenge, 'st', { client_id: client.clientId }), dpop_jkt: other.jkt }, { ...auth, dpop: await parProof(key) });
+      assert.equal(mismatched.status, 400);
+      assert.equal(mismatched.body.error, 'invalid_dpop_proof');
+      const wrongHtu = await tokenRequestTo('/oauth/par', codeParams(challenge, 'st', { client_id: client.clientId }), { ...auth, dpop: await dpopProof(key) });
+      assert.equal(wrongHtu.body.error, 'invalid_dpop_proof', 'a proof made for the token endpoint is not one for PAR');
+      const pushed = await tokenRequestTo('/oauth/par', codeParams(challenge, 'st', { client_id: client.clientId }), { ...auth, dpop: await parProof(key) });
+      assert.equal(pushed.status, 201, JSON.stringify(pushed.body));
+      const code = await codeFrom(await authorize(server, { client_id: client.clientId, request_uri: pushed.body.request_uri }, browser.cookie), 'st');
+      assert.equal((await redeem(code, verifier, undefined, {}, auth)).body.error, 'invalid_grant', 'bound by the push\'s proof');
+      const again = await tokenRequestTo('/oauth/par', codeParams(challenge, 'st', { client_id: client.clientId }), { ...auth, dpop: await parProof(key) });
+      const second = await codeFrom(await authorize(server, { client_id: client.clientId, request_uri: again.body.request_uri }, browser.cookie), 'st');
+      const ok = await redeem(second, verifier, await dpopProof(key), {}, auth);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.deepEqual(decodeJwt(ok.body.access_token).cnf, { jkt: key.jkt });
     });
   });
 
