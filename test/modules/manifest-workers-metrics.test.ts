@@ -45,7 +45,7 @@ test('the real manifests declare the outbox (reachable as Deps.outbox), webhook 
   const declared = MODULES.flatMap((module) => module.workers.map((worker) => `${module.name}: ${worker.name}${worker.depsKey ? ` as Deps.${worker.depsKey}` : ''}`));
   assert.deepEqual(declared, [
     'accounts: outbox as Deps.outbox', 'admin: admin-session-sweep', 'tokens: expiry-sweep', 'verification: verification-sweep',
-    'backchannel-logout: backchannel-logout', 'mfa: mfa-challenge-sweep',
+    'oauth: par-sweep', 'backchannel-logout: backchannel-logout', 'mfa: mfa-challenge-sweep',
     'webauthn: webauthn-challenge-sweep', 'audit: audit-retention', 'webhooks: webhooks', 'webhooks: webhook-retention', 'saml-idp: saml-pending-login-sweep',
   ]);
 });

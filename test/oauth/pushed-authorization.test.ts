@@ -3,8 +3,9 @@
  * runs the whole code flow (its ID token checked by openid-client); then the abuse cases: a request_uri used
  * again after its answer, one past its expires_in, one of another client, parameters given beside a
  * request_uri (ignored, RFC 9126 section 4), a client registered with require_pushed_authorization_requests
- * refused without one, the resume after sign-in carrying no parameters, and refusals of the push itself in
- * RFC 6749 section 5.2 JSON. On SQLite, PostgreSQL and MariaDB.
+ * refused without one, the resume after sign-in carrying no parameters, refusals of the push itself in
+ * RFC 6749 section 5.2 JSON, and a flood of pushes from one client stopped at its cap of live requests (429).
+ * On SQLite, PostgreSQL and MariaDB.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,8 @@ import { TestClock } from '../support/test-clock.ts';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../support/databases.ts';
 import { registerClient, signUpAndLogIn, startOidcServer } from '../support/oidc-server.ts';
 import { basicAuth, pkcePair } from './authorize-support.ts';
+import { PushedAuthorizationRequest } from '../../server/modules/oauth/pushed-request.entity.ts';
+import { MAX_LIVE_PUSHES_PER_CLIENT } from '../../server/modules/oauth/pushed-requests.ts';
 
 const KINDS: TestDatabaseKind[] = ['sqlite', 'postgres', 'mariadb'];
 const CALLBACK = 'http://127.0.0.1:3999/callback';
@@ -112,6 +115,35 @@ for (const kind of KINDS) {
       assert.equal(pushed.status, 201, JSON.stringify(pushed.body));
       assert.ok(pushed.body.expires_in > 0 && pushed.body.expires_in <= 90);
       assert.match(pushed.cacheControl ?? '', /no-store/);
+    });
+
+    test('a flood of pushes from one client stops at its cap of live requests with 429; other clients push on; expired ones free the cap', async () => {
+      const flooder = await registerClient(server, { name: 'Flooding RP', redirect_uris: [CALLBACK] });
+      const live = () => server.app.deps.storage.fork().count(PushedAuthorizationRequest, { clientId: flooder.clientId, expiresAt: { $gt: clock.now() } });
+      // All but three of the cap are already waiting (written directly: a thousand HTTP pushes would only be slower).
+      const now = clock.now();
+      await server.app.deps.storage.fork().insertMany(PushedAuthorizationRequest, Array.from({ length: MAX_LIVE_PUSHES_PER_CLIENT - 3 }, (_, i) => ({
+        id: String(i).padStart(64, 'f'), clientId: flooder.clientId, params: { response_type: 'code' }, createdAt: now, opened: false,
+        expiresAt: new Date(now.getTime() + 60_000),
+      })));
+      for (let i = 0; i < 3; i++) assert.equal((await push(codeRequest().fields, flooder)).status, 201, `push ${i + 1} within the cap`);
+      const refused = await push(codeRequest().fields, flooder);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.error, 'invalid_request');
+      assert.match(refused.body.error_description, /too many pushed authorization requests/);
+      assert.equal(refused.body.request_uri, undefined);
+      assert.match(refused.cacheControl ?? '', /no-store/);
+      assert.equal(await live(), MAX_LIVE_PUSHES_PER_CLIENT, 'the refused push stored nothing');
+      assert.equal((await push(codeRequest().fields)).status, 201, 'another client is not held by this one\'s cap');
+      // Once the waiting ones expire they no longer count, whether or not the sweep has deleted them yet.
+      clock.advance(61);
+      try {
+        assert.equal((await push(codeRequest().fields, flooder)).status, 201);
+        assert.equal(await live(), 1);
+      } finally {
+        clock.advance(-61);
+        await server.app.deps.storage.fork().nativeDelete(PushedAuthorizationRequest, { clientId: flooder.clientId });
+      }
     });
 
     test('a request_uri past its expires_in is refused', async () => {

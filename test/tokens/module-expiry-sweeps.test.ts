@@ -3,7 +3,8 @@
  * (tokens/expiry-sweep.ts), on SQLite, PostgreSQL and MariaDB with an injected clock: admin sessions
  * (admin/admin-session-sweep.ts), WebAuthn ceremonies (webauthn/challenge-sweep.ts), MFA challenges
  * (mfa/challenge-sweep.ts), SAML pending sign-ins (saml-idp/pending-login-sweep.ts), verification requests
- * and one-time codes (verification/expiry-sweep.ts). Each deletes exactly its expired rows, live ones stay,
+ * and one-time codes (verification/expiry-sweep.ts), pushed authorization requests never used
+ * (oauth/pushed-request-sweep.ts). Each deletes exactly its expired rows, live ones stay,
  * no statement deletes more than one batch, and of two instances only one sweeps at a time.
  */
 import { describe, test, before, after } from 'node:test';
@@ -25,6 +26,8 @@ import { expiredSamlPendingLoginsTask } from '../../server/modules/saml-idp/pend
 import { VerificationRequest } from '../../server/modules/verification/verification-request.entity.ts';
 import { Otp } from '../../server/modules/verification/otp.entity.ts';
 import { expiredOtpsTask, expiredVerificationRequestsTask } from '../../server/modules/verification/expiry-sweep.ts';
+import { PushedAuthorizationRequest } from '../../server/modules/oauth/pushed-request.entity.ts';
+import { expiredPushedRequestsTask } from '../../server/modules/oauth/pushed-request-sweep.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { configFor, silentLogger } from '../storage/open-test-storage.ts';
 
@@ -65,6 +68,10 @@ const TABLES: Table[] = [
   {
     entity: Otp as never, task: expiredOtpsTask,
     row: (rowId, expiresAt) => ({ id: rowId, purpose: 'verify_email', userId: null, email: `${rowId}@example.com`, phoneNumber: null, codeDigest: 'digest', attempts: 0, expiresAt, createdAt: at(-120), updatedAt: at(-120), usedAt: null }),
+  },
+  {
+    entity: PushedAuthorizationRequest as never, task: expiredPushedRequestsTask,
+    row: (rowId, expiresAt) => ({ id: rowId, clientId: 'pushing-client', params: { response_type: 'code' }, createdAt: at(-120), opened: false, expiresAt }),
   },
 ];
 

@@ -5,7 +5,8 @@
  * introspection and UserInfo; the token endpoint and its grants; the discovery documents; RP-initiated logout;
  * the authorization endpoint (authorize.endpoint.ts).
  */
-import { defineModule } from '../manifest.ts';
+import { defineModule, defineWorker } from '../manifest.ts';
+import type { RetentionOptions, RetentionWorker } from '../audit/index.ts';
 import { subscription } from '../../kernel/hooks.ts';
 import { onAccountErased, onAccountTakeover, onPersonalDataExport } from '../accounts/index.ts';
 import { eraseOauthRows, exportConsents } from './personal-data.ts';
@@ -14,6 +15,7 @@ import { Consent } from './consent.entity.ts';
 import { PendingAuthorization } from './pending-authorization.entity.ts';
 import { PushedAuthorizationRequest } from './pushed-request.entity.ts';
 import { parEndpoint } from './par.endpoint.ts';
+import { createPushedRequestSweepWorker } from './pushed-request-sweep.ts';
 import { oauthOperations } from './oauth.ops.ts';
 import { revokeEndpoint } from './revoke.endpoint.ts';
 import { introspectEndpoint } from './introspect.endpoint.ts';
@@ -47,6 +49,8 @@ export const oauthModule = defineModule({
     tokenEndpoint, revokeEndpoint, introspectEndpoint, userinfoEndpoint, openidConfigurationEndpoint, authorizationServerMetadataEndpoint,
     logoutEndpoint, authorizeEndpoint, parEndpoint,
   ],
+  // Deletes expired pushed authorization requests in bounded batches, on one instance at a time (pushed-request-sweep.ts).
+  workers: [defineWorker<RetentionWorker, RetentionOptions>({ name: 'par-sweep', create: createPushedRequestSweepWorker })],
   // A taken-over account keeps no code, consent or waiting request of its previous holder.
   hooks: [
     subscription(onAccountTakeover, async (em, userId) => {

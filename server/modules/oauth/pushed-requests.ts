@@ -8,10 +8,13 @@
  * client_id and request_uri only, so a client that must push never has its parameters on a URL), and is
  * deleted as soon as /authorize answers the client (a code, tokens or an error): a second use after that is
  * refused. The short expires_in (RFC 9126 section 2.2) bounds the time between the push and the first
- * /authorize; the first read extends it to the consent screen's lifetime.
+ * /authorize; the first read extends it to the consent screen's lifetime. A request never used is deleted by
+ * the background sweep (pushed-request-sweep.ts) once expired, and a client holds at most
+ * MAX_LIVE_PUSHES_PER_CLIENT live requests, so its credentials cannot fill the table.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { randomToken, sha256Hex } from '../../kernel/crypto.ts';
+import { OAuthError } from '../../kernel/oauth-error.ts';
 import { PENDING_SECONDS } from './pending-authorizations.ts';
 import { PushedAuthorizationRequest, type PushedAuthorizationRequestRow } from './pushed-request.entity.ts';
 
@@ -19,9 +22,21 @@ import { PushedAuthorizationRequest, type PushedAuthorizationRequestRow } from '
 export const PUSHED_REQUEST_SECONDS = 60;
 /** RFC 9126 section 2.2: the request_uri's form, a URN with a random reference. */
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+/**
+ * Live (unexpired) pushed requests one client may hold: about 16 sign-ins a second that each wait their minute,
+ * beyond any honest client's pace, while a leaked secret or a loop cannot store requests without bound.
+ */
+export const MAX_LIVE_PUSHES_PER_CLIENT = 1000;
 
-/** Stores the validated parameters; answers the request_uri (only the digest of its random part is kept). */
+/**
+ * Stores the validated parameters; answers the request_uri (only the digest of its random part is kept). A
+ * client at its cap of live requests is refused with 429 (RFC 9126 section 2.3, "Too Many Requests").
+ */
 export async function storePushedRequest(em: EntityManager, now: Date, clientId: string, params: Record<string, string>): Promise<string> {
+  const live = await em.count(PushedAuthorizationRequest, { clientId, expiresAt: { $gt: now } });
+  if (live >= MAX_LIVE_PUSHES_PER_CLIENT) {
+    throw new OAuthError(429, 'invalid_request', `too many pushed authorization requests of this client are waiting (at most ${MAX_LIVE_PUSHES_PER_CLIENT}): use or let expire the ones pushed, then push again`);
+  }
   const reference = randomToken(32);
   em.create(PushedAuthorizationRequest, {
     id: sha256Hex(reference),
@@ -31,8 +46,6 @@ export async function storePushedRequest(em: EntityManager, now: Date, clientId:
     opened: false,
     expiresAt: new Date(now.getTime() + PUSHED_REQUEST_SECONDS * 1000),
   });
-  // Expired requests of this client go with it, so the table holds only live ones.
-  await em.nativeDelete(PushedAuthorizationRequest, { clientId, expiresAt: { $lt: now } });
   await em.flush();
   return REQUEST_URI_PREFIX + reference;
 }
