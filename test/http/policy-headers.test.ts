@@ -65,7 +65,7 @@ describe('policy headers on every answer', () => {
     assert.equal(res.headers.get('access-control-allow-methods'), 'GET, POST, OPTIONS');
     assert.equal(
       res.headers.get('access-control-allow-headers'),
-      'Authorization, Content-Type, x-authorizer-url, x-authorizer-client-id, x-service-admin-secret, x-request-id',
+      'Authorization, Content-Type, x-authorizer-url, x-authorizer-client-id, x-service-admin-secret, x-request-id, DPoP',
     );
     assert.equal(res.headers.get('access-control-max-age'), '600');
     assert.equal(res.headers.get('content-length'), '0');

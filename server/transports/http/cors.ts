@@ -21,6 +21,8 @@ import { memoized } from './header-memo.ts';
 
 export const CORS_ALLOWED_HEADERS = [
   'Authorization', 'Content-Type', 'x-authorizer-url', 'x-authorizer-client-id', 'x-service-admin-secret', 'x-request-id',
+  // RFC 9449 section 4.1: a browser client sends its DPoP proof in this header (docs/dpop.md).
+  'DPoP',
 ];
 
 const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
