@@ -33,7 +33,7 @@ export function YourDataSection() {
       <Title order={2} fz="md">
         {t('yourData.title')}
       </Title>
-      <Text fz="sm" c="dimmed">
+      <Text fz="xs" c="dimmed">
         {t('yourData.description')}
       </Text>
       <FormError title={t('yourData.failed')} error={download.error} />
