@@ -163,16 +163,16 @@ describe('signup without verification and feature switches', () => {
 
   test('signup signs in at once and sets the session cookies', async () => {
     const api = restClient(server);
-    const res = await api.post('/v1/signup', { email: 'grace@example.com', password: 'simple', confirm_password: 'simple', roles: ['editor'] });
+    const res = await api.post('/v1/signup', { email: 'grace@example.com', password: 'plainpass', confirm_password: 'plainpass', roles: ['editor'] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.message, 'Signed up successfully.');
     assert.deepEqual(res.body.user.roles, ['editor']);
     assert.ok(cookieValue(res.cookies, 'cookie_session'));
-    const dup = await api.post('/v1/signup', { email: 'GRACE@example.com', password: 'simple', confirm_password: 'simple' });
+    const dup = await api.post('/v1/signup', { email: 'GRACE@example.com', password: 'plainpass', confirm_password: 'plainpass' });
     assert.equal(dup.body.message, 'user with given email already exists');
-    const protectedRole = await api.post('/v1/signup', { email: 'mallory@example.com', password: 'simple', confirm_password: 'simple', roles: ['admin'] });
+    const protectedRole = await api.post('/v1/signup', { email: 'mallory@example.com', password: 'plainpass', confirm_password: 'plainpass', roles: ['admin'] });
     assert.equal(protectedRole.status, 400);
-    const lacking = await api.post('/v1/login', { email: 'grace@example.com', password: 'simple', roles: ['admin'] });
+    const lacking = await api.post('/v1/login', { email: 'grace@example.com', password: 'plainpass', roles: ['admin'] });
     assert.equal(lacking.status, 403);
   });
 
@@ -244,7 +244,7 @@ describe('session refresh from the cookie', () => {
     const server = await startServer(['--enable-strong-password=false']);
     try {
       const api = restClient(server);
-      const signup = await api.post('/v1/signup', { email: 'sess@example.com', password: 'simple', confirm_password: 'simple' });
+      const signup = await api.post('/v1/signup', { email: 'sess@example.com', password: 'plainpass', confirm_password: 'plainpass' });
       const first = cookieValue(signup.cookies, 'cookie_session')!;
       const refreshed = await api.post('/v1/session', {}, { cookie: `cookie_session=${first}` });
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
