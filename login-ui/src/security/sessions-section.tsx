@@ -44,7 +44,8 @@ function SessionRow({ session, onSignOut, pending }: { session: MySession; onSig
     <Paper withBorder radius="md" px="md" py="xs" data-testid="session-row" data-current={session.current ? 'true' : 'false'}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Group wrap="nowrap" gap="sm" miw={0} style={{ flex: 1 }}>
-          <ThemeIcon variant="light" size={32} radius="md" color={session.current ? 'teal' : undefined}>
+          {/* Phone-width screens leave the room to the device's name and details. */}
+          <ThemeIcon variant="light" size={32} radius="md" color={session.current ? 'teal' : undefined} visibleFrom="xs">
             {os && MOBILE_SYSTEMS.has(os) ? <IconDeviceMobile size={18} aria-hidden /> : <IconDeviceDesktop size={18} aria-hidden />}
           </ThemeIcon>
           <Stack gap={0} miw={0}>
@@ -53,7 +54,7 @@ function SessionRow({ session, onSignOut, pending }: { session: MySession; onSig
                 {device}
               </Text>
               {session.current ? (
-                <Badge size="sm" variant="light" color="teal" data-testid="session-this-device">
+                <Badge size="sm" variant="light" color="teal" style={{ flexShrink: 0, overflow: 'visible' }} data-testid="session-this-device">
                   {t('sessions.thisDevice')}
                 </Badge>
               ) : null}
