@@ -74,6 +74,8 @@ export interface ClientRegistration {
   /** OpenID Connect Back-Channel Logout 1.0 section 2.2 (oauth/backchannel; clients/backchannel-logout-uri.ts). */
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;
+  /** RFC 9449 section 5.2: the client always presents a DPoP proof at the token endpoint (docs/dpop.md). */
+  dpop_bound_access_tokens?: boolean;
 }
 
 /** Whether the client is public: registered at /oauth/register with token_endpoint_auth_method none. */

@@ -133,6 +133,13 @@ function checkedKeys(doc: Record<string, unknown>, allowPrivateJwks: boolean): P
 }
 
 /** The metadata of `doc`, checked for `mode`; throws RFC 7591 section 3.2.2 errors. */
+/** dpop_bound_access_tokens (RFC 9449 section 5.2): a boolean, kept only when true. */
+function checkedDpopBinding(doc: Record<string, unknown>): Pick<ClientRegistration, 'dpop_bound_access_tokens'> {
+  const value = doc.dpop_bound_access_tokens;
+  if (value !== undefined && typeof value !== 'boolean') throw metadataError('dpop_bound_access_tokens must be a boolean');
+  return value === true ? { dpop_bound_access_tokens: true } : {};
+}
+
 /** backchannel_logout_uri and backchannel_logout_session_required (OpenID Connect Back-Channel Logout 1.0 section 2.2). */
 function checkedBackchannelLogout(doc: Record<string, unknown>, allowPrivate: boolean): Pick<ClientRegistration, 'backchannel_logout_uri' | 'backchannel_logout_session_required'> {
   const uri = optionalText(doc, 'backchannel_logout_uri', MAX_URI);
@@ -187,6 +194,7 @@ export function checkedRegistrationMetadata(doc: unknown, mode: RegistrationMode
     }),
     ...checkedKeys(body, allowPrivateJwks),
     ...checkedBackchannelLogout(body, allowPrivateLogoutUri),
+    ...checkedDpopBinding(body),
   };
   const name = optionalText(body, 'client_name')?.trim() || 'Dynamically registered client';
   return { name, redirectUris: [...new Set(redirectUris)], scopes, registration };

@@ -29,6 +29,10 @@ export const tokenEndpoint = defineEndpoint({
     if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `unsupported grant_type ${JSON.stringify(grantType.slice(0, 64))}`);
     // RFC 9449 section 5: with a valid DPoP proof, the access token is bound to its key.
     const dpopJkt = await proofKeyOfRequest(ctx, request, TOKEN_PATH);
+    // RFC 9449 section 5.2: a client registered with dpop_bound_access_tokens always sends a proof.
+    if (!dpopJkt && client.registered?.registration?.dpop_bound_access_tokens === true) {
+      throw new OAuthError(400, 'invalid_dpop_proof', 'this client is registered with dpop_bound_access_tokens: send a DPoP proof');
+    }
     return { kind: 'json', body: await grant.handle({ ctx, body, client, ...(dpopJkt ? { dpopJkt } : {}) }) };
   },
 });
