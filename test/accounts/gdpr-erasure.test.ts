@@ -1,8 +1,9 @@
 /**
  * Erasure (docs/privacy.md#what-erasure-does; GDPR Art. 17): delete_my_account over REST, GraphQL and gRPC
  * and the super-admin's delete_user leave no row that holds the account's id, email address or phone number
- * in any table (every entity of the ORM's metadata is read back, on SQLite and on PostgreSQL), except the
- * `user.deleted` event still owed to the webhooks (docs/events.md); the audit entries stay, naming the account
+ * in any table (every entity of the ORM's metadata is read back, on SQLite and on PostgreSQL) once the
+ * `user.deleted` event owed to the webhooks was sent with the account as it was (docs/events.md): the outbox
+ * and the delivery log then keep only the pseudonym. The audit entries stay, naming the account
  * by its pseudonym, without its address, IP or user agent; its tokens and session fail at once; another
  * account's rows stay. delete_my_account needs a recent sign-in or the current password, and a wrong
  * password counts against the login lockout.
@@ -18,6 +19,7 @@ import { signedInUser, type SignedInUser } from '../support/signed-in-user.ts';
 import { enrolTotp, addPasskey } from '../support/second-factors.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { AuditLog } from '../../server/modules/audit/audit-log.entity.ts';
 import { erasedUserPseudonym } from '../../server/modules/audit/erased-user.ts';
 import { Consent } from '../../server/modules/oauth/consent.entity.ts';
@@ -57,13 +59,16 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     let admin: ReturnType<typeof adminClient>;
     let bob: SignedInUser;
     let orgId: string;
+    let receiver: Receiver;
     let count = 0;
 
     before(async () => {
       db = kind === 'sqlite' ? undefined : await createTestDatabase(kind);
-      server = await startServer(db?.flags ?? [], { clock });
+      server = await startServer([...(db?.flags ?? []), '--webhook-allow-private-addresses=true'], { clock });
+      receiver = await startReceiver();
       ops = threeProtocols(server);
       admin = adminClient(server);
+      await admin.ok('add_webhook', { event_name: 'user.deleted', endpoint: receiver.url, enabled: true });
       orgId = (await admin.ok('create_organization', { name: `erasure-${kind}`, display_name: 'Erasure Org' })).id;
       bob = await signedInUser(server, { email: `bob-erasure-${kind}@example.com`, phone: '+15557770001' });
       await admin.ok('add_org_member', { org_id: orgId, user_id: bob.userId, roles: ['viewer'] });
@@ -72,6 +77,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       ops?.close();
       admin?.close();
       await server?.close();
+      await receiver?.close();
       await db?.cleanup();
     });
 
@@ -104,12 +110,20 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     }
 
     async function assertErased(user: SignedInUser): Promise<void> {
-      const em = server.app.deps.storage.fork();
-      const left = await rowsNaming(em, [user.userId, user.email, user.phone!]);
-      const owed = left.filter((line) => line.startsWith('events_outbox: ') && line.includes('"eventName":"user.deleted"'));
-      assert.deepEqual(left.filter((line) => !owed.includes(line)), [], 'no row names the erased account');
-      assert.equal(owed.length, 1, 'the user.deleted event is owed to the webhooks');
       const pseudonym = erasedUserPseudonym(server.app.deps.config, user.userId);
+      // The webhook hears of the deletion with the account as it was (the event's contract)...
+      const deadline = Date.now() + 15_000;
+      while (!receiver.received.some((r) => r.json.user?.id === user.userId) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+      const heard = receiver.received.find((r) => r.json.user?.id === user.userId);
+      assert.equal(heard?.json.event_name, 'user.deleted');
+      assert.equal(heard?.json.user.email, user.email);
+      await server.app.webhooks.idle();
+      // ...and afterwards no row names it: the outbox and the log keep the pseudonym.
+      const em = server.app.deps.storage.fork();
+      assert.deepEqual(await rowsNaming(em, [user.userId, user.email, user.phone!]), [], 'no row names the erased account');
+      const event = (await em.find(EventOutbox, { eventName: 'user.deleted' })).find((row) => JSON.stringify(row.payload).includes(pseudonym));
+      assert.deepEqual(event?.payload, { user: { id: pseudonym } }, 'the handed-over event keeps the pseudonym');
+      assert.ok((await em.find(WebhookLog, {})).some((log) => String(log.request).includes(pseudonym)), 'the delivery log names the pseudonym');
       const entries = await em.find(AuditLog, { actorId: pseudonym });
       assert.ok(entries.some((entry) => entry.action === 'user.login'), 'the audit entries of the account stay under its pseudonym');
       for (const entry of entries) assert.deepEqual([entry.actorEmail, entry.ipAddress, entry.userAgent], ['', '', ''], 'without its address or device');

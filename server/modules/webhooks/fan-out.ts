@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Deps } from '../../kernel/deps.ts';
 import { EventOutbox, type EventOutboxRow } from '../events/index.ts';
 import { Webhook, WebhookDelivery } from './webhook.entity.ts';
+import { ERASURE_EVENT, erasedEventPayload } from './erased-event.ts';
 
 /** Oldest first, a bounded batch (the index on deliveredAt keeps this cheap as history grows). */
 export function undeliveredEvents(deps: Deps, limit: number): Promise<EventOutboxRow[]> {
@@ -57,7 +58,7 @@ class StampRaced extends Error {
   override readonly name = 'StampRaced';
 }
 
-async function fanOutWon(em: EntityManager, won: readonly EventOutboxRow[], now: Date): Promise<number> {
+async function fanOutWon(em: EntityManager, deps: Deps, won: readonly EventOutboxRow[], now: Date): Promise<number> {
   if (won.length === 0) return 0;
   const names = [...new Set(won.map((event) => event.eventName))];
   const hooks = await em.find(Webhook, { eventName: { $in: names }, enabled: true }, { orderBy: { id: 'asc' } });
@@ -82,6 +83,10 @@ async function fanOutWon(em: EntityManager, won: readonly EventOutboxRow[], now:
     }
   }
   await em.flush();
+  // The deliveries hold their own copies: the outbox keeps only the pseudonym of an erased account (erased-event.ts).
+  for (const event of won) {
+    if (event.eventName === ERASURE_EVENT) await em.nativeUpdate(EventOutbox, { id: event.id }, { payload: erasedEventPayload(deps.config, event.payload) });
+  }
   return created;
 }
 
@@ -98,10 +103,10 @@ export async function fanOut(deps: Deps, events: readonly EventOutboxRow[]): Pro
     return await deps.storage.fork().transactional(async (em) => {
       const won = await stampAll(em, events, now);
       if (!won) throw new StampRaced();
-      return fanOutWon(em, won, now);
+      return fanOutWon(em, deps, won, now);
     });
   } catch (err) {
     if (!(err instanceof StampRaced)) throw err;
   }
-  return deps.storage.fork().transactional(async (em) => fanOutWon(em, await stampEach(em, events, now), now));
+  return deps.storage.fork().transactional(async (em) => fanOutWon(em, deps, await stampEach(em, events, now), now));
 }

@@ -24,6 +24,7 @@ import { Webhook, WebhookDelivery } from './webhook.entity.ts';
 import { undeliveredEvents, fanOut } from './fan-out.ts';
 import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookTarget } from './attempt.ts';
 import { claimDue, type ClaimedDelivery } from './claim.ts';
+import { ERASURE_EVENT, erasedEventLogBody } from './erased-event.ts';
 import { createOutcomeRecorder, type Outcome } from './outcomes.ts';
 import { EventCommitWaker } from './commit-wake.ts';
 import { CommitWakeGate, type GateCounts } from './commit-wake-gate.ts';
@@ -163,7 +164,9 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
 
   function outcomeOf(row: ClaimedDelivery, hook: WebhookTarget, body: string, result: Awaited<ReturnType<typeof attemptWebhook>>): Outcome {
     const now = deps!.clock.now();
-    const log = { webhookId: hook.id, httpStatus: result.status, request: body, response: result.response, at: now };
+    // A user.deleted body names an erased account: its log keeps the pseudonym (erased-event.ts).
+    const request = row.eventName === ERASURE_EVENT ? erasedEventLogBody(deps!.config, body) : body;
+    const log = { webhookId: hook.id, httpStatus: result.status, request, response: result.response, at: now };
     if (result.ok) return { kind: 'delivered', row, log };
     if (result.refused || row.attempts >= options.maxAttempts) return { kind: 'failed', row, log };
     return { kind: 'retry', row, log, next: new Date(now.getTime() + webhookRetryDelayMs(options, row.attempts)) };
