@@ -1,5 +1,6 @@
 /**
- * DPoP with the device_code grant (RFC 8628) and token exchange (RFC 8693): a poll or an exchange that
+ * DPoP with the device_code grant (RFC 8628), token exchange (RFC 8693) and jwt-bearer (RFC 7523): a poll,
+ * an exchange or an assertion grant that
  * carries a valid proof gets token_type DPoP and an access token bound with cnf.jkt (RFC 9449 sections 5
  * and 6.1); a broken proof is invalid_dpop_proof before the grant runs, so a device_code is not spent by it.
  */
@@ -12,18 +13,19 @@ import { TestClock } from '../support/test-clock.ts';
 import { CALLBACK, basicAuth, callAs, createClient, signedInBrowser, tokenRequest, type Browser, type RegisteredClient } from './authorize-support.ts';
 import { userTokenFor } from './token-exchange-support.ts';
 import { dpopKey, dpopProof, type DpopKey } from './dpop-support.ts';
+import { JWT_BEARER, JwksServer, LOOPBACK_JWKS_FLAG, addIssuer, createClient as createWorkloadClient, newSigningKey, signAssertion } from './trusted-issuer-fixture.ts';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
-describe('DPoP with the device_code grant and token exchange', () => {
+describe('DPoP with the device_code grant, token exchange and jwt-bearer', () => {
   let server: TestServer;
   let browser: Browser;
   let key: DpopKey;
   const clock = new TestClock();
   before(async () => {
-    server = await startServer([], { clock });
+    server = await startServer([LOOPBACK_JWKS_FLAG], { clock });
     browser = await signedInBrowser(server);
     key = await dpopKey();
   });
@@ -59,5 +61,22 @@ describe('DPoP with the device_code grant and token exchange', () => {
     assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
     assert.equal(exchanged.body.token_type, 'DPoP');
     assert.deepEqual(decodeJwt(exchanged.body.access_token).cnf, { jkt: key.jkt });
+  });
+
+  test('a jwt-bearer assertion exchanged with a proof gives a bound workload token', async () => {
+    const jwks = await new JwksServer().start();
+    try {
+      const signing = await newSigningKey('ES256');
+      jwks.keys = [signing.publicJwk];
+      const owner = await createWorkloadClient(server, { name: 'jobs' });
+      await addIssuer(server, { service_account_id: owner.client_id, name: 'cluster', issuer: 'https://k8s.example', jwks_url: jwks.url, audience: 'portcullis', subject_claim: 'sub' });
+      const assertion = await signAssertion(signing, { iss: 'https://k8s.example', sub: 'system:serviceaccount:jobs:runner', aud: 'portcullis' });
+      const granted = await tokenRequest(server, { grant_type: JWT_BEARER, assertion }, { dpop: await dpopProof(key) });
+      assert.equal(granted.status, 200, JSON.stringify(granted.body));
+      assert.equal(granted.body.token_type, 'DPoP');
+      assert.deepEqual(decodeJwt(granted.body.access_token).cnf, { jkt: key.jkt });
+    } finally {
+      await jwks.close();
+    }
   });
 });
