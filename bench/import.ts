@@ -63,7 +63,7 @@ async function plainInsert(server: TestServer, prefix: string, total: number): P
   const now = new Date();
   const started = performance.now();
   for (let from = 0; from < total; from += 500) {
-    const rows = [];
+    const rows: Array<Record<string, unknown>> = [];
     for (let i = from; i < Math.min(total, from + 500); i++) {
       rows.push({
         id: randomUUID(),
@@ -78,7 +78,7 @@ async function plainInsert(server: TestServer, prefix: string, total: number): P
         updatedAt: now,
       });
     }
-    await server.app.deps.storage.fork().transactional((em) => em.insertMany(User, rows));
+    await server.app.deps.storage.fork().transactional((em) => em.insertMany(User, rows as never[]));
   }
   return (performance.now() - started) / 1000;
 }

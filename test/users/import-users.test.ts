@@ -8,6 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { orgCallersOnServer, PROTOCOLS } from '../support/org-callers.ts';
 import { ADMIN_HEADERS } from '../support/three-protocols.ts';
 import { User } from '../../server/modules/users/index.ts';
@@ -150,7 +151,8 @@ describe('import_users', () => {
       const asUser = await on.call(protocol, 'import_users', input, { bearer: user.token });
       assert.ok('error' in asUser && ['unauthenticated', 'permission_denied'].includes(asUser.error), `${protocol}: ${JSON.stringify(asUser)}`);
     }
-    for (const headers of [{}, { authorization: `Bearer ${user.token}` }, { 'x-service-admin-secret': 'wrong' }]) {
+    const callers: Array<Record<string, string>> = [{}, { authorization: `Bearer ${user.token}` }, { 'x-service-admin-secret': 'wrong' }];
+    for (const headers of callers) {
       const reply = await ndjson(input.lines, headers);
       assert.ok(reply.status === 401 || reply.status === 403, String(reply.status));
     }
@@ -195,6 +197,15 @@ describe('import_users', () => {
       body: line({ email: 'x@import.example' }),
     });
     assert.equal(elsewhere.status, 415);
+  });
+
+  test('a file of lines that need no database does not hold the event loop', async () => {
+    // The server runs in this process, so this process's event loop is the server's.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const answer = await on.over('rest', 'import_users', { lines: 'x\n'.repeat(200_000) }).finally(() => delay.disable());
+    assert.deepEqual([answer.lines, answer.failed, answer.errors.length, answer.errors_truncated], [200_000, 200_000, 1000, true]);
+    assert.ok(delay.max / 1e6 < 1000, `the event loop was held ${Math.round(delay.max / 1e6)} ms`);
   });
 
   test('the stream reader: bounded lines, a body past its limit stops with the lines before it', async () => {

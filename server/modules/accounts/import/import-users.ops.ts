@@ -8,6 +8,7 @@
  * `user.created`; the pipeline writes one admin audit entry for the request (field names only, never a hash
  * or the Firebase signer key).
  */
+import { setImmediate } from 'node:timers/promises';
 import { defineOperation, type HandlerContext } from '../../../ops/define.ts';
 import type { Static } from '../../../ops/schema.ts';
 import { AppError } from '../../../kernel/errors.ts';
@@ -19,6 +20,8 @@ import { storeFirebaseParams } from './import-hash-keys.ts';
 
 /** Rows a transaction writes: a few hundred keeps each commit short and the multi-row inserts large. */
 export const BATCH_SIZE = 500;
+/** The longest the import reads lines before it lets the event loop serve other requests. */
+const YIELD_AFTER_MS = 10;
 /** Errors an answer lists; `failed` counts them all. */
 export const MAX_REPORTED_ERRORS = 1000;
 
@@ -75,8 +78,15 @@ export async function runImport(input: ImportUsersInput, ctx: HandlerContext): P
   };
   let lineNumber = 0;
   let seenContent = false;
+  let sliceStarted = performance.now();
   for await (const line of sourceOf(input)) {
     lineNumber += 1;
+    // Lines that need no database (blank, malformed) would otherwise run back to back for as long as the
+    // file lasts: every YIELD_AFTER_MS the event loop serves other requests (docs/importing-users.md#limits).
+    if (performance.now() - sliceStarted > YIELD_AFTER_MS) {
+      await setImmediate();
+      sliceStarted = performance.now();
+    }
     if ('refused' in line) {
       tally.fail(lineNumber, line.refused);
       continue;
