@@ -208,6 +208,25 @@ describe('import_users', () => {
     assert.ok(delay.max / 1e6 < 1000, `the event loop was held ${Math.round(delay.max / 1e6)} ms`);
   });
 
+  test('a body cut off midway: what was written stays, and sending the file again finishes the import', async () => {
+    const file = Array.from({ length: 700 }, (_, i) => line({ email: `cut-${i}@import.example` })).join('\n');
+    const cut = Buffer.from(file).subarray(0, Math.floor(file.length * 0.9));
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(`${on.server().baseUrl}/v1/admin/import_users`, {
+        method: 'POST',
+        headers: { origin: on.server().baseUrl, 'content-type': 'application/x-ndjson', 'content-length': String(Buffer.byteLength(file)), ...ADMIN_HEADERS },
+      });
+      request.on('error', () => resolve());
+      request.on('response', () => resolve());
+      request.write(cut, () => setTimeout(() => request.destroy(), 300));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const written = await em().count(User, { email: { $like: 'cut-%' } });
+    assert.equal(written, 500, 'the first batch was written, the unfinished one was not');
+    const again = await (await ndjson(file)).json();
+    assert.deepEqual([again.created, again.unchanged, again.failed], [200, 500, 0]);
+  });
+
   test('the stream reader: bounded lines, a body past its limit stops with the lines before it', async () => {
     async function* chunks(parts: string[]) {
       for (const part of parts) yield Buffer.from(part);

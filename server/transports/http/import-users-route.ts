@@ -11,7 +11,7 @@
  * where it stopped and the connection is closed rather than drained.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { boundedMessage } from '../../kernel/errors.ts';
+import { AppError, boundedMessage } from '../../kernel/errors.ts';
 import { parseInput, shapeOutput } from '../../ops/validate.ts';
 import { refusalOf, runHandler } from '../../ops/invoke.ts';
 import { linesOfStream, STREAMED_LINES, type StreamEnd, type StreamedLines } from '../../modules/accounts/index.ts';
@@ -38,6 +38,19 @@ export function registerNdjsonBodyParser(http: FastifyInstance): void {
   });
 }
 
+/**
+ * The body's chunks; a body cut off (the client closed the connection, a broken chunked encoding) is a refusal
+ * that says so rather than an unexpected error. The batches written before it stay written, and sending the
+ * file again finishes the import (the lines already imported are left unchanged).
+ */
+async function* bodyChunks(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body;
+  } catch {
+    throw AppError.invalid('the request body could not be read to its end: send the file again (lines already imported are left unchanged)');
+  }
+}
+
 export const leanImportUsersHandler: LeanRestHandler = (deps, op, generic) => async (request, reply) => {
   if (!isNdjson(request)) return generic(request, reply);
   const ctx = buildHttpContext(deps, request, 'rest');
@@ -48,7 +61,7 @@ export const leanImportUsersHandler: LeanRestHandler = (deps, op, generic) => as
   }
   const end: StreamEnd = {};
   const streamed: StreamedLines = {
-    lines: linesOfStream(request.body as AsyncIterable<Uint8Array>, MAX_IMPORT_BODY_BYTES, end),
+    lines: linesOfStream(bodyChunks(request.body as AsyncIterable<Uint8Array>), MAX_IMPORT_BODY_BYTES, end),
     overLimit: () => (end.overLimit ? `the body is over ${MAX_IMPORT_BODY_BYTES} bytes: the lines from here on were not read` : undefined),
   };
   try {
