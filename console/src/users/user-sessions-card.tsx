@@ -107,8 +107,8 @@ export function UserSessionsCard({ userId }: { userId: string }) {
               <Table.Td>
                 <Text size="sm">{formatTimestamp(session.expires_at)}</Text>
               </Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={ended ? 'gray' : expired ? 'yellow' : 'teal'}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Badge variant="light" color={ended ? 'gray' : expired ? 'yellow' : 'teal'} style={{ overflow: 'visible', maxWidth: 'none', minWidth: 'max-content' }}>
                   {ended
                     ? t('user.sessions.state.revoked', { time: formatTimestamp(session.revoked_at) })
                     : expired
