@@ -106,7 +106,7 @@ test('see where you are signed in, sign another browser out, then all others, th
   await small.goto(`${portcullis.url}/app/security`);
   await expect(small.getByTestId('session-row')).toHaveCount(1);
   const badge = small.getByTestId('session-this-device');
-  const cut = await badge.evaluate((element) => [element, ...element.querySelectorAll('*')].some((part) => part.scrollWidth > part.clientWidth));
+  const cut = await badge.evaluate((element) => [element, ...Array.from(element.querySelectorAll('*'))].some((part) => part.scrollWidth > part.clientWidth));
   expect(cut, '"This device" is not cut off').toBe(false);
   const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);

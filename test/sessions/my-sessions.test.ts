@@ -66,7 +66,7 @@ describe("a user's own sessions", () => {
     return { accessToken: reply.body.access_token, refreshToken: reply.body.refresh_token, cookie, reference: sessionReference(sha256Hex(cookie)) };
   }
 
-  const withCookie = (session: SignedIn): Caller => ({ cookie: `cookie_session=${session.cookie}` });
+  const withCookie = (session: SignedIn): Record<string, string> => ({ cookie: `cookie_session=${session.cookie}` });
   const withToken = (session: SignedIn): Caller => ({ bearer: session.accessToken });
 
   async function tokenIsValid(accessToken: string): Promise<boolean> {
