@@ -15,6 +15,7 @@ import { adminProtocolsOnServer } from '../support/admin-protocols.ts';
 import { restClient } from '../support/rest-client.ts';
 import { User } from '../../server/modules/users/index.ts';
 import { firebaseScryptHash } from '../../server/modules/passwords/index.ts';
+import { login as openSessionFor } from '../tokens/support.ts';
 import { ImportedHashKey } from '../../server/modules/accounts/import/imported-hash-key.entity.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -106,6 +107,27 @@ describe('import_users: password hashes', () => {
     const noParams = await on.over('rest', 'import_users', { lines: user('firebase-none@import.example') });
     assert.equal(noParams.failed, 1);
     assert.match(noParams.errors[0].reason, /needs the project parameters/);
+  });
+
+  test('a Firebase-imported password is the current password update_profile checks', async () => {
+    const { signer_key, salt_separator, rounds, mem_cost } = FIREBASE;
+    const email = 'firebase-profile@import.example';
+    const line = JSON.stringify({ email, password_hash: { algorithm: 'firebase-scrypt', hash: FIREBASE.hash, salt: FIREBASE.salt } });
+    const imported = await on.over('rest', 'import_users', { lines: line, firebase_scrypt: { signer_key, salt_separator, rounds, mem_cost } });
+    assert.equal(imported.created, 1, JSON.stringify(imported.errors));
+    // A session opened without the password (as a magic link would), so the imported hash is still the stored one.
+    const { tokens } = await openSessionFor(on.server().app, await stored(email));
+    assert.match((await stored(email)).passwordHash!, /^\$firebase-scrypt\$/);
+    const bearer = { authorization: `Bearer ${tokens.access_token}` };
+    const change = (old_password: string) =>
+      rest().post('/v1/update_profile', { old_password, new_password: 'A fresh Passphrase 42!', confirm_new_password: 'A fresh Passphrase 42!' }, bearer);
+    const wrong = await change('user2password');
+    assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
+    assert.match(JSON.stringify(wrong.body), /old password is not correct/);
+    const right = await change(FIREBASE.password);
+    assert.equal(right.status, 200, JSON.stringify(right.body));
+    assert.match((await stored(email)).passwordHash!, /^\$argon2id\$/);
+    assert.equal((await login(email, 'A fresh Passphrase 42!')).status, 200);
   });
 
   test('absurd costs and malformed hashes are refused per line, saying the bound', async () => {

@@ -8,11 +8,10 @@ import { s, MessageResponse } from '../../ops/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import { toPublicUser, type UserRow } from '../users/index.ts';
-import { verifyPassword } from '../passwords/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { audit } from '../audit/index.ts';
 import { callerUser } from './profile.ops.ts';
-import { lockoutKeysOf } from './password-guard.ts';
+import { checkCurrentPassword } from './password-guard.ts';
 import { requireRecentAuthentication } from './step-up.ts';
 import { personalDataOf } from './personal-data-export.ts';
 import { eraseAccount } from './erase-account.ts';
@@ -51,15 +50,7 @@ export const exportMyDataOp = defineOperation({
 async function requireHolder(ctx: HandlerContext, user: UserRow, password: string | undefined): Promise<void> {
   if (password === undefined || password === '') return requireRecentAuthentication(ctx, 'delete the account');
   if (!user.passwordHash) throw AppError.invalid('this account has no password: sign in again, then delete it within 5 minutes');
-  const keys = lockoutKeysOf(user);
-  try {
-    for (const key of keys) await ctx.deps.limits.consume('login_failure', key);
-  } catch (err) {
-    if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
-    throw AppError.tooManyRequests('too many wrong passwords for this account: try again later', err.retryAfterSeconds ?? 60);
-  }
-  if (!(await verifyPassword(user.passwordHash, password))) throw AppError.invalid('password is not correct');
-  for (const key of keys) await ctx.deps.limits.reset('login_failure', key);
+  await checkCurrentPassword(ctx, user, password, 'password is not correct');
 }
 
 export const deleteMyAccountOp = defineOperation({

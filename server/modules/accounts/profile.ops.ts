@@ -10,14 +10,14 @@ import { clearedSessionCookies } from '../../kernel/cookies.ts';
 import {
   User, UserSchema, markEmailVerified, normaliseEmail, normalisePhoneNumber, toPublicUser, updateUserContact, type UserRow,
 } from '../users/index.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../passwords/index.ts';
+import { checkPasswordPolicy, hashPassword } from '../passwords/index.ts';
 import { personalWordsOfUser } from './personal-words.ts';
 import { revokeAllForUser, revokeOtherSessions } from '../tokens/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { audit } from '../audit/index.ts';
 import { UpdateProfileRequest } from './accounts.schema.ts';
 import { sendLinkMail } from './account-mail.ts';
-import { lockoutKeysOf } from './password-guard.ts';
+import { checkCurrentPassword } from './password-guard.ts';
 import { requireRecentAuthentication, STEP_UP_SECONDS } from './step-up.ts';
 
 export async function callerUser(ctx: HandlerContext): Promise<UserRow> {
@@ -60,16 +60,7 @@ async function requireProofOfHolder(ctx: HandlerContext, user: UserRow, input: U
   const what = changes.join(', ');
   if (user.passwordHash) {
     if (!input.old_password) throw AppError.invalid(`old_password is required to change the ${what}`);
-    // One failure budget with login (password-guard.ts): a stolen token must not become a password oracle.
-    const keys = lockoutKeysOf(user);
-    try {
-      for (const key of keys) await ctx.deps.limits.consume('login_failure', key);
-    } catch (err) {
-      if (!(err instanceof AppError) || err.kind !== 'too_many_requests') throw err;
-      throw AppError.tooManyRequests('too many wrong passwords for this account: try again later', err.retryAfterSeconds ?? 60);
-    }
-    if (!(await verifyPassword(user.passwordHash, input.old_password))) throw AppError.invalid('old password is not correct');
-    for (const key of keys) await ctx.deps.limits.reset('login_failure', key);
+    await checkCurrentPassword(ctx, user, input.old_password, 'old password is not correct');
     return;
   }
   const minutes = STEP_UP_SECONDS / 60;
