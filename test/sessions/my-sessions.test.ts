@@ -259,4 +259,18 @@ describe("a user's own sessions", () => {
     assert.equal(after.user_agent, SAFARI);
     assert.ok(after.last_used_at >= touched.last_used_at + 180);
   });
+
+  test('a bearer access token of the session is a use of it too, written at most once a minute', async () => {
+    const session = await signIn(await newUser());
+    const em = server.app.deps.storage.fork();
+    const lastUsedMs = async () => ((await em.fork().findOneOrFail(Session, { id: sha256Hex(session.cookie) })) as { lastUsedAt: Date }).lastUsedAt.getTime();
+    const opened = await lastUsedMs();
+    clock.advance(61);
+    await ops.over('rest', 'profile', {}, withToken(session));
+    const used = await lastUsedMs();
+    assert.ok(used >= opened + 61_000, 'a use by access token a minute later is recorded');
+    clock.advance(30);
+    for (let i = 0; i < 3; i++) await ops.over('grpc', 'profile', {}, withToken(session));
+    assert.equal(await lastUsedMs(), used, 'uses within the minute write nothing');
+  });
 });

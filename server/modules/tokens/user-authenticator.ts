@@ -7,15 +7,19 @@
  * (audience.ts FIRST_PARTY). A registered client's token is the user's consent to that client, for the
  * claims it was granted (/userinfo), not the user's own credential to their account.
  */
+import type { EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../kernel/errors.ts';
 import { presentedSession } from '../../kernel/cookies.ts';
-import type { Caller, OpContext } from '../../kernel/context.ts';
+import { inTransaction, type Caller, type OpContext } from '../../kernel/context.ts';
 import type { Authenticator } from '../../ops/auth.ts';
 import { validateSessionToken } from '../sessions/index.ts';
 import { heldRoles } from '../users/index.ts';
 import { checkIssuedToken } from './validate-token.ts';
 import { FIRST_PARTY } from './audience.ts';
 import { refuseBoundAsBearer } from './dpop/binding.ts';
+
+/** The row's own times are not read on this path: the conditional update decides whether it is stale. */
+const NEVER = new Date(0);
 
 export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => {
   let refusal: AppError | undefined;
@@ -27,6 +31,9 @@ export const userAuthenticator: Authenticator = async (ctx): Promise<Caller> => 
       refuseBoundAsBearer(claims);
       // Role checks downstream see the token's roles the user still holds, not the token's copy alone.
       const current = { ...claims, roles: heldRoles(user, claims.roles), allowed_roles: [...user.roles] };
+      // A use of the token's session (docs/tokens.md#a-users-own-sessions), as the cookie path records it: at
+      // most one conditional write a minute per session and instance, never inside a transaction.
+      if (record.sessionId && !inTransaction(ctx as OpContext & { em?: EntityManager })) await ctx.deps.sessionActivity?.touch({ id: record.sessionId, createdAt: NEVER }, ctx.deps.clock.now());
       return { kind: 'user', userId: record.userId, sessionId: record.sessionId, claims: current };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
