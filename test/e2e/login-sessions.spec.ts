@@ -9,7 +9,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { screenshot, uniqueEmail } from './support/fixtures.ts';
 import { expect, test } from './support/fixtures.ts';
-import { STRONG_PASSWORD, signIn } from './support/login-helpers.ts';
+import { STRONG_PASSWORD, signIn, signUpInBrowser } from './support/login-helpers.ts';
 
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -32,12 +32,7 @@ test('see where you are signed in, sign another browser out, then all others, th
   test.setTimeout(240_000);
   const email = uniqueEmail('sessions');
   const desktop = await browserAs(browser, DESKTOP);
-  await desktop.goto(`${portcullis.url}/app/signup`);
-  await desktop.getByLabel('Email or phone number').fill(email);
-  await desktop.getByLabel(/^Password/).fill(STRONG_PASSWORD);
-  await desktop.getByLabel('Confirm password').fill(STRONG_PASSWORD);
-  await desktop.getByRole('button', { name: 'Create account' }).click();
-  await expect(desktop.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+  await signUpInBrowser(desktop, portcullis.url, email);
 
   const phone = await signInElsewhere(browser, portcullis.url, email, PHONE, { width: 390, height: 844 });
   // The phone is signed in before the desktop ends its session (a page load renews the session: a new reference).

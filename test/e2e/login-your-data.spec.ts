@@ -7,16 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { screenshot, uniqueEmail } from './support/fixtures.ts';
 import { expect, test } from './support/fixtures.ts';
-import { STRONG_PASSWORD } from './support/login-helpers.ts';
+import { STRONG_PASSWORD, signUpInBrowser } from './support/login-helpers.ts';
 
 test('download my data saves a JSON copy without secrets', async ({ page, portcullis }) => {
   const email = uniqueEmail('your-data');
-  await page.goto(`${portcullis.url}/app/signup`);
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
-  await page.getByLabel('Confirm password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+  await signUpInBrowser(page, portcullis.url, email);
 
   await page.getByRole('link', { name: 'Security and sign-in methods' }).click();
   await expect(page).toHaveURL(/\/app\/security$/);

@@ -8,7 +8,7 @@
  */
 import type { ReceivedEmail } from '../support/smtp-sink.ts';
 import { expect, screenshot, test, uniqueEmail, type Portcullis } from './support/fixtures.ts';
-import { STRONG_PASSWORD, signIn } from './support/login-helpers.ts';
+import { STRONG_PASSWORD, signIn, signUpInBrowser } from './support/login-helpers.ts';
 
 /** The six-digit code of the first code mail to `to` that is not one of `seen`. */
 async function newCodeMailedTo(portcullis: Portcullis, to: string, seen: Set<ReceivedEmail>): Promise<string> {
@@ -22,12 +22,7 @@ async function newCodeMailedTo(portcullis: Portcullis, to: string, seen: Set<Rec
 test('set up email codes, then pass the email-code step after a password', async ({ page, portcullis }) => {
   const email = uniqueEmail('email-code');
   const seen = new Set<ReceivedEmail>();
-  await page.goto(`${portcullis.url}/app/signup`);
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
-  await page.getByLabel('Confirm password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+  await signUpInBrowser(page, portcullis.url, email);
 
   await page.getByRole('link', { name: 'Security and sign-in methods' }).click();
   await expect(page.getByTestId('security-email_otp')).toContainText('Not set up');

@@ -7,7 +7,7 @@
  * The server runs as http://localhost:<port>: an IP address is never a WebAuthn RP ID.
  */
 import { test as base, expect, portcullisFixture, screenshot, uniqueEmail, type Portcullis } from './support/fixtures.ts';
-import { STRONG_PASSWORD, signIn } from './support/login-helpers.ts';
+import { STRONG_PASSWORD, signIn, signUpInBrowser } from './support/login-helpers.ts';
 import { addVirtualAuthenticator } from './support/virtual-authenticator.ts';
 
 const test = base.extend<object, { portcullis: Portcullis }>({
@@ -17,12 +17,7 @@ const test = base.extend<object, { portcullis: Portcullis }>({
 test('add a passkey, sign in with it alone, and pass the second factor with it after a password', async ({ page, portcullis }) => {
   const authenticator = await addVirtualAuthenticator(page);
   const email = uniqueEmail('passkey');
-  await page.goto(`${portcullis.url}/app/signup`);
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
-  await page.getByLabel('Confirm password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+  await signUpInBrowser(page, portcullis.url, email);
 
   await page.getByRole('link', { name: 'Security and sign-in methods' }).click();
   await expect(page.getByTestId('security-webauthn')).toContainText('Not set up');

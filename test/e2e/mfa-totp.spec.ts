@@ -7,7 +7,7 @@
  */
 import { screenshot, uniqueEmail } from './support/fixtures.ts';
 import { expect, test } from './support/fixtures.ts';
-import { STRONG_PASSWORD, signIn } from './support/login-helpers.ts';
+import { STRONG_PASSWORD, signIn, signUpInBrowser } from './support/login-helpers.ts';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/modules/mfa/totp.ts';
 
 /**
@@ -18,12 +18,7 @@ const nextStepCode = (secret: string) => totpCode(secret, new Date(Date.now() + 
 
 test('set up an authenticator app, then sign in with a code and with a recovery code', async ({ page, portcullis }) => {
   const email = uniqueEmail('totp');
-  await page.goto(`${portcullis.url}/app/signup`);
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
-  await page.getByLabel('Confirm password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+  await signUpInBrowser(page, portcullis.url, email);
 
   await page.getByRole('link', { name: 'Security and sign-in methods' }).click();
   await expect(page).toHaveURL(/\/app\/security$/);

@@ -51,6 +51,16 @@ export async function createVerifiedAccount(portcullis: Portcullis, email: strin
   expect(verify.status, 'the verification link redirects once it has verified').toBe(303);
 }
 
+/** Signs up through the signup page with a strong password and waits for the signed-in page. */
+export async function signUpInBrowser(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/signup`);
+  await page.getByLabel('Email or phone number').fill(email);
+  await page.getByLabel(/^Password/).fill(STRONG_PASSWORD);
+  await page.getByLabel('Confirm password').fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are signed in');
+}
+
 /** Fills the sign-in form and submits it. */
 export async function signIn(page: Page, identifier: string, password: string): Promise<void> {
   await page.getByLabel(/^Email/).fill(identifier);
