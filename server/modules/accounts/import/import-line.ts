@@ -14,7 +14,16 @@ import { checkFirebaseParams, firebaseStoredHash, ImportedHashError, storedFormO
 /** A line longer than this is refused without being read whole (docs/importing-users.md#limits). */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-export class LineRefusal extends Error {}
+export class LineRefusal extends Error {
+  constructor(reason: string) {
+    // A refusal names a line of the file, never a place in the code: no stack is captured, which would cost
+    // more than the rest of a malformed line's handling in a file of many (docs/importing-users.md#limits).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(reason);
+    Error.stackTraceLimit = limit;
+  }
+}
 
 const refuse = (reason: string): never => {
   throw new LineRefusal(reason);
