@@ -199,15 +199,6 @@ describe('import_users', () => {
     assert.equal(elsewhere.status, 415);
   });
 
-  test('a file of lines that need no database does not hold the event loop', async () => {
-    // The server runs in this process, so this process's event loop is the server's.
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const answer = await on.over('rest', 'import_users', { lines: 'x\n'.repeat(200_000) }).finally(() => delay.disable());
-    assert.deepEqual([answer.lines, answer.failed, answer.errors.length, answer.errors_truncated], [200_000, 200_000, 1000, true]);
-    assert.ok(delay.max / 1e6 < 1000, `the event loop was held ${Math.round(delay.max / 1e6)} ms`);
-  });
-
   test('a body cut off midway: what was written stays, and sending the file again finishes the import', async () => {
     const file = Array.from({ length: 700 }, (_, i) => line({ email: `cut-${i}@import.example` })).join('\n');
     const cut = Buffer.from(file).subarray(0, Math.floor(file.length * 0.9));
@@ -244,5 +235,22 @@ describe('import_users', () => {
     assert.equal(over.end.overLimit, true);
     const long = await read(['x'.repeat(MAX_LINE_BYTES), 'y\nshort'], 10 * MAX_LINE_BYTES);
     assert.deepEqual(long.lines, [{ refused: `the line is longer than ${MAX_LINE_BYTES} bytes` }, { text: 'short' }]);
+  });
+});
+
+// On a server of its own, so that what is measured is the import's loop: on the server the other tests had
+// filled with thousands of rows, one statement of this import held the event loop 0.8-1.2 s under load
+// (SQLite runs on the event loop's thread; a write-ahead log checkpoint is the likely cause), against
+// 0.07-0.14 s here.
+describe('import_users: the event loop', () => {
+  const fresh = orgCallersOnServer(['--roles', 'user,editor', '--default-roles', 'user']);
+
+  test('a file of lines that need no database does not hold the event loop', async () => {
+    // The server runs in this process, so this process's event loop is the server's.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const answer = await fresh.over('rest', 'import_users', { lines: 'x\n'.repeat(200_000) }).finally(() => delay.disable());
+    assert.deepEqual([answer.lines, answer.failed, answer.errors.length, answer.errors_truncated], [200_000, 200_000, 1000, true]);
+    assert.ok(delay.max / 1e6 < 1000, `the event loop was held ${Math.round(delay.max / 1e6)} ms`);
   });
 });

@@ -67,6 +67,9 @@ export interface LineContext {
 
 /** Parses a line's JSON text into an object, or refuses it. */
 export function parseLineObject(text: string): Record<string, unknown> {
+  // Anything but an object is refused before parsing: JSON.parse's SyntaxError carries a stack, whose garbage in
+  // a file of many malformed lines makes collections that hold the event loop (docs/importing-users.md#limits).
+  if (text.trimStart()[0] !== '{') refuse('a line must be a JSON object');
   let value: unknown;
   try {
     value = JSON.parse(text);
