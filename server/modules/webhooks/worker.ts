@@ -20,6 +20,7 @@
  * name and the outcome, never the endpoint's headers, the body or the receiver's answer.
  */
 import type { Deps } from '../../kernel/deps.ts';
+import { serialPass } from '../../kernel/serial-pass.ts';
 import { Webhook, WebhookDelivery } from './webhook.entity.ts';
 import { undeliveredEvents, fanOut } from './fan-out.ts';
 import { attemptWebhook, webhookBody, DEFAULT_ATTEMPT_TIMEOUT_MS, type WebhookTarget } from './attempt.ts';
@@ -108,14 +109,11 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
   let poll: NodeJS.Timeout | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryAt = Infinity;
-  let pass: Promise<void> | undefined;
   /** Events may wait for fan-out (a commit, the poll, a full fan-out batch). */
   let fanOutWanted = false;
   /** Deliveries may be due (a fan-out, the poll, a retry's time, a full claim batch). */
   let claimWanted = false;
   let stopped = false;
-  /** pump() was called while a pass ran. */
-  let rerun = false;
   const inflight = new Map<string, Promise<void>>();
   const agents = new WebhookAgents(options.concurrency);
   const recorder = createOutcomeRecorder(() => deps!);
@@ -248,20 +246,12 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     }
   }
 
+  // Asked for while a pass runs: one more after it (it may have looked before the ask).
+  const passes = serialPass(runPass, () => deps !== undefined && !stopped, (err) =>
+    deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'webhook worker pass failed'),
+  );
   function pump(): void {
-    if (!deps || stopped) return;
-    if (pass) {
-      rerun = true;
-      return;
-    }
-    rerun = false;
-    pass = runPass()
-      .catch((err) => deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'webhook worker pass failed'))
-      .finally(() => {
-        pass = undefined;
-        // Asked for while the pass ran (it may have looked before the ask).
-        if (rerun) pump();
-      });
+    passes.request();
   }
 
   /** Looks for new events and due deliveries. */
@@ -304,14 +294,14 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
     stats: () => ({ ...counts, ...gate.counts }),
     async idle() {
       while (deps && !stopped) {
-        if (pass || inflight.size > 0) {
-          await Promise.all([pass, ...inflight.values()]);
+        if (passes.current || inflight.size > 0) {
+          await Promise.all([passes.current, ...inflight.values()]);
           continue;
         }
         await recorder.drained();
         await gate.settled();
         const { events, deliveries, next } = await outstanding();
-        if (events === 0 && deliveries === 0 && !pass && inflight.size === 0) return;
+        if (events === 0 && deliveries === 0 && !passes.current && inflight.size === 0) return;
         const waitMs = next ? Math.max(10, Math.min(options.pollMs, next.getTime() - deps.clock.now().getTime())) : 10;
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         wake();
@@ -326,7 +316,7 @@ export function createWebhookWorker(overrides: Partial<WebhookWorkerOptions> = {
       const gateClosed = gate.close();
       clearInterval(poll);
       clearTimeout(retryTimer);
-      await pass;
+      await passes.current;
       await Promise.all(inflight.values());
       await recorder.drained();
       await gateClosed;

@@ -13,6 +13,7 @@
  * announced: deliveries queued by other instances, leases that ran out.
  */
 import type { Deps } from '../../../kernel/deps.ts';
+import { serialPass } from '../../../kernel/serial-pass.ts';
 import { postWebhook, webhookRetryDelayMs } from '../../webhooks/index.ts';
 import { ABSOLUTE_SESSION_SECONDS } from '../../tokens/index.ts';
 import { BackchannelLogoutDelivery, SessionClient, type BackchannelLogoutDeliveryRow } from './backchannel.entity.ts';
@@ -52,9 +53,6 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
   const options = { ...DEFAULT_BACKCHANNEL_OPTIONS, ...overrides };
   let deps: Deps | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  /** A wake came while a pass ran: that pass may have looked before the delivery was visible. */
-  let rerun = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryAt = Infinity;
   let stopped = false;
@@ -129,19 +127,12 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
     }
   }
 
+  // A wake while a pass runs gets one more pass: that pass may have looked before the delivery was visible.
+  const passes = serialPass(drain, () => deps !== undefined && !stopped, (err) =>
+    deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'back-channel logout pass failed'),
+  );
   function wake(): void {
-    if (!deps || stopped) return;
-    if (running) {
-      rerun = true;
-      return;
-    }
-    rerun = false;
-    running = drain()
-      .catch((err) => deps!.logger.error({ reason: (err as Error)?.name ?? 'Error' }, 'back-channel logout pass failed'))
-      .finally(() => {
-        running = undefined;
-        if (rerun) wake();
-      });
+    passes.request();
   }
 
   /** The retry this instance scheduled is due in `delayMs`: one timer, for the earliest (real time, not the clock's). */
@@ -169,8 +160,8 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
     },
     async idle() {
       while (deps && !stopped) {
-        if (running) {
-          await running;
+        if (passes.current) {
+          await passes.current;
           continue;
         }
         const pending = await deps.storage.fork().count(BackchannelLogoutDelivery, { status: { $in: ['pending', 'sending'] } });
@@ -184,7 +175,7 @@ export function createBackchannelWorker(overrides: Partial<BackchannelWorkerOpti
       waker.close();
       clearInterval(timer);
       clearTimeout(retryTimer);
-      await running;
+      await passes.current;
     },
   };
 }
